@@ -1,0 +1,10 @@
+import type { RestTransport } from '../rest-transport.js';
+
+/** TODO(helper): endpoint methods of this group. */
+export class AlgoOrdersApi {
+  constructor(private readonly rest: RestTransport) {}
+
+  get transport(): RestTransport {
+    return this.rest;
+  }
+}

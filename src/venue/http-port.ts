@@ -1,0 +1,30 @@
+/** The network as a port: one request out, one reply back. The got adapter is the live one. */
+export interface HttpRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly timeoutMs: number;
+}
+
+export interface HttpReply {
+  readonly status: number;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: string;
+}
+
+/** Transport-level failure: no HTTP reply arrived. `timedOut` distinguishes a timeout. */
+export class HttpTransportError extends Error {
+  override readonly name = 'HttpTransportError';
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface HttpPort {
+  send(request: HttpRequest): Promise<HttpReply>;
+}

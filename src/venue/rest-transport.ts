@@ -1,0 +1,244 @@
+import { Subject } from 'rxjs';
+import type { Clock } from '../core/clock.js';
+import type { OrderedParams } from '../core/ordered-params.js';
+import { encodeParams } from '../core/ordered-params.js';
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import type { ApiCredentials } from './credentials.js';
+import type { EndpointDef } from './endpoints.js';
+import { endpointLabel } from './endpoints.js';
+import type { HttpPort, HttpReply } from './http-port.js';
+import { HttpTransportError } from './http-port.js';
+import type { RateGovernor } from './rate-governor.js';
+import { signText } from './signer.js';
+import type { TimeSync } from './time-sync.js';
+import { VenueError } from './venue-error.js';
+import type { JsonWireValue } from './wire/json-writer.js';
+import { writeWireJson } from './wire/json-writer.js';
+import { parseWireJson } from './wire-json.js';
+
+export interface RestRequest {
+  readonly endpoint: EndpointDef;
+  /** Business parameters sent in the query string (GET, DELETE, and beside a JSON body). */
+  readonly query?: OrderedParams;
+  /** Business parameters sent as an `application/x-www-form-urlencoded` body (v1 writes). */
+  readonly form?: OrderedParams;
+  /** A JSON body (v2 writes, batches, follower PUTs); signed as query + raw body. */
+  readonly json?: JsonWireValue;
+  /** Values for `{name}` placeholders in the path. */
+  readonly pathParams?: Readonly<Record<string, string>>;
+  /** Request weight when it depends on the parameters (depth limit, all-symbol tickers). */
+  readonly weight?: number;
+  /** ORDERS budget spent (batch legs); defaults to 1 for endpoints that spend it. */
+  readonly orders?: number;
+}
+
+export interface RestTransportOptions {
+  readonly baseUrl: string;
+  readonly credentials?: ApiCredentials;
+  readonly recvWindowMs: number;
+  readonly timeoutMs: number;
+}
+
+/** What the transport saw, for metrics and logs (never carries secrets or signatures). */
+export interface RestExchange {
+  readonly endpoint: string;
+  readonly status: number | 'network-error' | 'timeout';
+  readonly latencyMs: number;
+  readonly traceId: string | undefined;
+  readonly code: number | string | undefined;
+}
+
+/** The signed text and the wire form of one request: exposed for tests of the signing rules. */
+export interface SignedRequest {
+  readonly url: string;
+  readonly body: string | undefined;
+  readonly contentType: string | undefined;
+  readonly signedText: string | undefined;
+}
+
+/**
+ * Builds, signs, rate-governs and sends one REST request and interprets the reply envelope:
+ * v1 bare JSON (an error carries a negative `code`), v2 `{code,msg,data}` (yields `data`).
+ * On -1021 it re-syncs the clock once and retries that request once.
+ */
+export class RestTransport {
+  readonly exchanges$ = new Subject<RestExchange>();
+
+  constructor(
+    private readonly http: HttpPort,
+    private readonly options: RestTransportOptions,
+    private readonly governor: RateGovernor,
+    private readonly timeSync: TimeSync,
+    private readonly clock: Clock,
+  ) {}
+
+  get hasCredentials(): boolean {
+    return this.options.credentials !== undefined;
+  }
+
+  async call(request: RestRequest): Promise<Result<unknown, VenueError>> {
+    const first = await this.callOnce(request);
+    if (!first.ok && first.error.code === -1021) {
+      const resync = await this.timeSync.sync();
+      if (resync.ok) return this.callOnce(request);
+    }
+    return first;
+  }
+
+  /** The exact URL, body and signed text a request would be sent with at server time `timestamp`. */
+  buildSigned(request: RestRequest, timestamp: number): SignedRequest {
+    const { endpoint } = request;
+    const path = fillPath(endpoint.path, request.pathParams);
+    const signed = endpoint.security !== 'NONE';
+    const auth: OrderedParams = signed
+      ? [
+          ['recvWindow', String(this.options.recvWindowMs)],
+          ['timestamp', String(timestamp)],
+        ]
+      : [];
+    const secret = this.options.credentials?.apiSecret ?? '';
+    if (request.json !== undefined) {
+      const body = writeWireJson(request.json);
+      const query = encodeParams([...(request.query ?? []), ...auth]);
+      if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: 'application/json', signedText: undefined };
+      const signedText = query + body;
+      const signature = signText(secret, signedText);
+      return {
+        url: withQuery(this.options.baseUrl + path, `${query}${query === '' ? '' : '&'}signature=${signature}`),
+        body,
+        contentType: 'application/json',
+        signedText,
+      };
+    }
+    if (request.form !== undefined) {
+      const body = encodeParams([...request.form, ...auth]);
+      const query = encodeParams(request.query ?? []);
+      if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: 'application/x-www-form-urlencoded', signedText: undefined };
+      const signedText = query + body;
+      return {
+        url: withQuery(this.options.baseUrl + path, query),
+        body: `${body}&signature=${signText(secret, signedText)}`,
+        contentType: 'application/x-www-form-urlencoded',
+        signedText,
+      };
+    }
+    const query = encodeParams([...(request.query ?? []), ...auth]);
+    if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body: undefined, contentType: undefined, signedText: undefined };
+    return {
+      url: withQuery(this.options.baseUrl + path, `${query}&signature=${signText(secret, query)}`),
+      body: undefined,
+      contentType: undefined,
+      signedText: query,
+    };
+  }
+
+  private async callOnce(request: RestRequest): Promise<Result<unknown, VenueError>> {
+    const { endpoint } = request;
+    const label = endpointLabel(endpoint);
+    const signed = endpoint.security !== 'NONE';
+    if (signed && this.options.credentials === undefined) {
+      return err(new VenueError({ kind: 'invalid-request', endpoint: label, rule: 'credentials', message: 'this endpoint is signed but no API key and secret are configured' }));
+    }
+    const permit = await this.governor.acquire({
+      weight: request.weight ?? endpoint.weight,
+      orders: endpoint.ordersBudget ? (request.orders ?? 1) : 0,
+    });
+    if (!permit.ok) {
+      return err(new VenueError({ kind: 'banned', endpoint: label, message: 'sending is halted after HTTP 418 (IP ban)', ...(permit.error.until === undefined ? {} : { retryAt: permit.error.until }) }));
+    }
+    const wire = this.buildSigned(request, this.timeSync.serverNow());
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (wire.contentType !== undefined) headers['content-type'] = wire.contentType;
+    if (signed && this.options.credentials !== undefined) headers['x-bb-apikey'] = this.options.credentials.apiKey;
+    const started = this.clock.now();
+    let reply: HttpReply;
+    try {
+      reply = await this.http.send({ method: endpoint.method, url: wire.url, headers, ...(wire.body === undefined ? {} : { body: wire.body }), timeoutMs: this.options.timeoutMs });
+    } catch (error: unknown) {
+      if (!(error instanceof HttpTransportError)) throw error;
+      this.exchanges$.next({ endpoint: label, status: error.timedOut ? 'timeout' : 'network-error', latencyMs: this.clock.now() - started, traceId: undefined, code: undefined });
+      return err(new VenueError({ kind: 'unknown-status', endpoint: label, message: `${error.timedOut ? 'timed out' : 'network error'}: ${error.message}` }));
+    }
+    const outcome = this.interpret(endpoint, label, reply);
+    this.exchanges$.next({
+      endpoint: label,
+      status: reply.status,
+      latencyMs: this.clock.now() - started,
+      traceId: reply.headers['traceid'],
+      code: outcome.ok ? undefined : outcome.error.code,
+    });
+    return outcome;
+  }
+
+  private interpret(endpoint: EndpointDef, label: string, reply: HttpReply): Result<unknown, VenueError> {
+    const traceId = reply.headers['traceid'];
+    const base = { endpoint: label, httpStatus: reply.status, ...(traceId === undefined ? {} : { traceId }) };
+    if (endpoint.security !== 'NONE') this.governor.observeHeaders(reply.headers);
+    let body: unknown;
+    let parsed = true;
+    try {
+      body = reply.body.trim() === '' ? undefined : parseWireJson(reply.body);
+    } catch {
+      parsed = false;
+    }
+    const { code, msg } = readCode(body);
+    const reset = toNumber(reply.headers['x-api-limit-reset-timestamp']);
+    if (reply.status === 429) {
+      const until = this.governor.onRateLimited(code === -1015 ? 'orders' : 'weight', reset);
+      return err(new VenueError({ ...base, kind: 'rate-limited', code: code ?? -1003, message: msg ?? 'too many requests', retryAt: until }));
+    }
+    if (reply.status === 418) {
+      this.governor.onBanned(reset);
+      return err(new VenueError({ ...base, kind: 'banned', code: code ?? -1003, message: msg ?? 'IP banned', ...(reset === undefined ? {} : { retryAt: this.timeSync.serverToLocal(reset) }) }));
+    }
+    if (reply.status >= 500) {
+      return err(new VenueError({ ...base, kind: 'unknown-status', ...(code === undefined ? {} : { code }), message: msg ?? `server error; the request may or may not have taken effect` }));
+    }
+    if (!parsed) {
+      return err(new VenueError({ ...base, kind: reply.status >= 400 ? 'http' : 'malformed-response', message: `reply is not JSON (${reply.body.slice(0, 80)})` }));
+    }
+    if (code !== undefined && code !== 200 && code !== 0) {
+      const kind = code === -1006 || code === -1007 ? 'unknown-status' : 'rejected';
+      return err(new VenueError({ ...base, kind, code, message: msg ?? 'request failed' }));
+    }
+    if (reply.status >= 400) {
+      return err(new VenueError({ ...base, kind: 'http', message: msg ?? `HTTP ${reply.status}` }));
+    }
+    if (endpoint.wire === 'v2') {
+      if (!isRecord(body) || !('code' in body)) {
+        return err(new VenueError({ ...base, kind: 'malformed-response', field: 'code', message: 'expected the {code, msg, data} wrapper' }));
+      }
+      return ok(body['data'] ?? null);
+    }
+    return ok(body);
+  }
+}
+
+function readCode(body: unknown): { code: number | undefined; msg: string | undefined } {
+  if (!isRecord(body)) return { code: undefined, msg: undefined };
+  const raw = body['code'];
+  const code = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+  const rawMsg = body['msg'] ?? body['message'];
+  return { code, msg: typeof rawMsg === 'string' ? rawMsg : undefined };
+}
+
+function toNumber(text: string | undefined): number | undefined {
+  return text !== undefined && /^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fillPath(path: string, params: Readonly<Record<string, string>> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new RangeError(`missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(value);
+  });
+}
+
+function withQuery(url: string, query: string): string {
+  return query === '' ? url : `${url}?${query}`;
+}

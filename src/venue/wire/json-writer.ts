@@ -1,0 +1,51 @@
+/** A JSON integer written as a bare number token from its exact digits (64-bit ids the API wants unquoted). */
+export class JsonInteger {
+  constructor(readonly digits: string) {
+    if (!/^-?\d+$/.test(digits)) throw new RangeError(`not an integer: ${digits}`);
+  }
+}
+
+export type JsonWireValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | JsonInteger
+  | { toFixed(): string }
+  | readonly JsonWireValue[]
+  | { readonly [key: string]: JsonWireValue };
+
+/**
+ * Compact JSON for request bodies, keys in insertion order, undefined dropped, decimals as strings
+ * without exponent. What this returns is exactly what is signed and sent.
+ */
+export function writeWireJson(value: JsonWireValue): string {
+  if (value === null) return 'null';
+  if (value instanceof JsonInteger) return value.digits;
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+      return 'null';
+    default:
+      break;
+  }
+  if (Array.isArray(value)) return `[${value.map((v: JsonWireValue) => writeWireJson(v === undefined ? null : v)).join(',')}]`;
+  if (isDecimalLike(value)) return JSON.stringify(value.toFixed());
+  const parts: string[] = [];
+  for (const [key, v] of Object.entries(value as { readonly [key: string]: JsonWireValue })) {
+    if (v === undefined) continue;
+    parts.push(`${JSON.stringify(key)}:${writeWireJson(v)}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+function isDecimalLike(value: object): value is { toFixed(): string } {
+  return typeof (value as { toFixed?: unknown }).toFixed === 'function' && !Array.isArray(value) && value.constructor !== Object;
+}
