@@ -25,6 +25,8 @@ export interface RestRequest {
   readonly form?: OrderedParams;
   /** A JSON body (v2 writes, batches, follower PUTs); signed as query + raw body. */
   readonly json?: JsonWireValue;
+  /** v1 batchOrders only: the JSON body is sent but only the query is signed (API-NOTES §1.2 RULE). */
+  readonly signQueryOnly?: boolean;
   /** Values for `{name}` placeholders in the path. */
   readonly pathParams?: Readonly<Record<string, string>>;
   /** Request weight when it depends on the parameters (depth limit, all-symbol tickers). */
@@ -102,7 +104,7 @@ export class RestTransport {
       const body = writeWireJson(request.json);
       const query = encodeParams([...(request.query ?? []), ...auth]);
       if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: 'application/json', signedText: undefined };
-      const signedText = query + body;
+      const signedText = request.signQueryOnly === true ? query : query + body;
       const signature = signText(secret, signedText);
       return {
         url: withQuery(this.options.baseUrl + path, `${query}${query === '' ? '' : '&'}signature=${signature}`),
