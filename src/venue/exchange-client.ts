@@ -52,14 +52,12 @@ export class ExchangeClient {
       throw new RangeError(`recvWindowMs must be an integer from 1 to 60000, got ${recvWindowMs}`);
     }
     const { clock, scheduler } = options.time;
-    // The governor converts server reset times with the offset TimeSync keeps; both refer to each other lazily.
-    let sync: TimeSync | undefined;
+    // The governor converts server reset times with the offset TimeSync keeps (read lazily, at use).
     this.governor = new RateGovernor({ ...DEFAULT_RATE_BUDGET, ...options.rateBudget }, clock, scheduler, (serverMs) =>
-      sync === undefined ? serverMs : sync.serverToLocal(serverMs),
+      this.timeSync.serverToLocal(serverMs),
     );
     const probe = (): ReturnType<MarketApi['serverTime']> => this.market.serverTime();
-    sync = new TimeSync(clock, scheduler, probe, { ...DEFAULT_TIME_SYNC, ...options.timeSync });
-    this.timeSync = sync;
+    this.timeSync = new TimeSync(clock, scheduler, probe, { ...DEFAULT_TIME_SYNC, ...options.timeSync });
     this.rest = new RestTransport(
       options.http ?? createGotHttp(),
       {

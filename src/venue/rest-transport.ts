@@ -25,6 +25,8 @@ export interface RestRequest {
   readonly form?: OrderedParams;
   /** A JSON body (v2 writes, batches, follower PUTs); signed as query + raw body. */
   readonly json?: JsonWireValue;
+  /** A JSON body given as text (`stratd call --json`): sent and signed exactly as written, minus line breaks. */
+  readonly rawJson?: string;
   /** v1 batchOrders only: the JSON body is sent but only the query is signed (API-NOTES §1.2 RULE). */
   readonly signQueryOnly?: boolean;
   /** Values for `{name}` placeholders in the path. */
@@ -79,7 +81,14 @@ export class RestTransport {
     return this.options.credentials !== undefined;
   }
 
+  /** Sends the request; yields the payload (v1 body, v2 `data`). */
   async call(request: RestRequest): Promise<Result<unknown, VenueError>> {
+    const reply = await this.callRaw(request);
+    return reply.ok ? ok(reply.value.payload) : reply;
+  }
+
+  /** Sends the request; yields the whole parsed reply body beside the payload (for `stratd call`). */
+  async callRaw(request: RestRequest): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
     const first = await this.callOnce(request);
     if (!first.ok && first.error.code === -1021) {
       const resync = await this.timeSync.sync();
@@ -100,8 +109,8 @@ export class RestTransport {
         ]
       : [];
     const secret = this.options.credentials?.apiSecret ?? '';
-    if (request.json !== undefined) {
-      const body = writeWireJson(request.json);
+    if (request.json !== undefined || request.rawJson !== undefined) {
+      const body = request.rawJson !== undefined ? request.rawJson.replace(/[\r\n]/g, '') : writeWireJson(request.json ?? null);
       const query = encodeParams([...(request.query ?? []), ...auth]);
       if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: 'application/json', signedText: undefined };
       const signedText = request.signQueryOnly === true ? query : query + body;
@@ -135,7 +144,7 @@ export class RestTransport {
     };
   }
 
-  private async callOnce(request: RestRequest): Promise<Result<unknown, VenueError>> {
+  private async callOnce(request: RestRequest): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
     const { endpoint } = request;
     const label = endpointLabel(endpoint);
     const signed = endpoint.security !== 'NONE';
@@ -173,7 +182,7 @@ export class RestTransport {
     return outcome;
   }
 
-  private interpret(endpoint: EndpointDef, label: string, reply: HttpReply): Result<unknown, VenueError> {
+  private interpret(endpoint: EndpointDef, label: string, reply: HttpReply): Result<{ readonly payload: unknown; readonly body: unknown }, VenueError> {
     const traceId = reply.headers['traceid'];
     const base = { endpoint: label, httpStatus: reply.status, ...(traceId === undefined ? {} : { traceId }) };
     if (endpoint.security !== 'NONE') this.governor.observeHeaders(reply.headers);
@@ -211,9 +220,9 @@ export class RestTransport {
       if (!isRecord(body) || !('code' in body)) {
         return err(new VenueError({ ...base, kind: 'malformed-response', field: 'code', message: 'expected the {code, msg, data} wrapper' }));
       }
-      return ok(body['data'] ?? null);
+      return ok({ payload: body['data'] ?? null, body });
     }
-    return ok(body);
+    return ok({ payload: body, body });
   }
 }
 

@@ -44,11 +44,12 @@ export class FixtureVenue {
   ) {}
 
   static async start(secret = 'fixture-secret'): Promise<FixtureVenue> {
-    let venue: FixtureVenue | undefined;
+    const holder: { venue?: FixtureVenue } = {};
     const server = createServer((req, res) => {
-      void venue?.handle(req, res);
+      void holder.venue?.handle(req, res);
     });
-    venue = new FixtureVenue(server, secret);
+    const venue = new FixtureVenue(server, secret);
+    holder.venue = venue;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return venue;
   }
@@ -105,7 +106,7 @@ export class FixtureVenue {
       res.end(`<html>no fixture for ${route}</html>`);
       return;
     }
-    if (reply.delayMs !== undefined) await new Promise((r) => setTimeout(r, reply.delayMs));
+    if (reply.delayMs !== undefined) await new Promise((r) => setTimeout(r, reply.delayMs).unref());
     if (res.destroyed) return;
     const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', traceId: `trace-${this.requests.length}`, ...reply.headers });

@@ -1,0 +1,60 @@
+import { Command, CommanderError } from 'commander';
+import { createGotHttp } from '../venue/got-http.js';
+import { ConfigError } from '../settings/config-error.js';
+import { callCatalog, callExchange } from './call-command.js';
+import type { CallOutput } from './call-command.js';
+import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.js';
+
+/** Exit codes: 0 success, 1 an error reply or failed operation, 2 a user mistake (config, arguments). */
+const EXIT_USAGE = 2;
+
+function print(output: CallOutput): void {
+  if (output.stdout !== '') process.stdout.write(output.stdout);
+  if (output.stderr !== '') process.stderr.write(output.stderr);
+  process.exitCode = output.exitCode;
+}
+
+const program = new Command()
+  .name('stratd')
+  .description('Strategy-automation daemon for perpetual futures')
+  .exitOverride()
+  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+program
+  .command('call')
+  .description('sign and send any request with the configured credentials and print the JSON reply')
+  .argument('<method>', 'GET, POST, PUT, DELETE (PATCH with --catalog)')
+  .argument('<path>', 'e.g. /api/v2/futures/open-orders')
+  .argument('[params...]', 'key=value parameters, sent in the query (GET/DELETE) or the body (v1 form, v2 JSON)')
+  .option('--json <body>', 'a JSON body, sent and signed exactly as written; key=value pairs then go in the query')
+  .option('--base-url <url>', 'service URL (else STRATD_BASE_URL / STRATD_CATALOG_URL, else the config)')
+  .option('--catalog', 'call the product/user catalog service with its Bearer token')
+  .option('--public', 'send unsigned (for public paths the endpoint table does not know)')
+  .option('--config <file>', 'YAML config with exchange/catalog sections')
+  .action(async (method: string, path: string, params: string[], flags: { json?: string; baseUrl?: string; catalog?: boolean; public?: boolean; config?: string }) => {
+    const connections = readConnections(flags.config);
+    if (!connections.ok) throw connections.error;
+    const args = { method, path, params, ...(flags.json === undefined ? {} : { json: flags.json }), public: flags.public === true };
+    if (flags.catalog === true) {
+      const target = catalogTarget(connections.value, flags.baseUrl, process.env);
+      if (!target.ok) throw target.error;
+      print(await callCatalog(createGotHttp(), target.value.baseUrl, target.value.token, args, target.value.timeoutMs));
+      return;
+    }
+    const client = exchangeClientFor(connections.value, flags.baseUrl, process.env);
+    if (!client.ok) throw client.error;
+    print(await callExchange(client.value, args));
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error: unknown) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+  } else if (error instanceof ConfigError) {
+    process.stderr.write(`stratd: ${error.message}\n`);
+    process.exitCode = EXIT_USAGE;
+  } else {
+    throw error;
+  }
+}

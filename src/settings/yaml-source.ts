@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Document, Node } from 'yaml';
+import type { z } from 'zod';
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import { ConfigError } from './config-error.js';
+
+/** A parsed YAML file that can point back at the line and column of any path in it. */
+export interface YamlSource {
+  readonly file: string;
+  readonly value: unknown;
+  locate(path: ReadonlyArray<PropertyKey>): { line?: number; column?: number };
+}
+
+export function readYamlFile(file: string): Result<YamlSource, ConfigError> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error: unknown) {
+    return err(new ConfigError(`cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file }));
+  }
+  return parseYamlText(text, file);
+}
+
+export function parseYamlText(text: string, file: string): Result<YamlSource, ConfigError> {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const first = doc.errors[0];
+  if (first !== undefined) {
+    const pos = lines.linePos(first.pos[0]);
+    return err(new ConfigError(`invalid YAML: ${first.message.split('\n')[0] ?? first.message}`, { file, line: pos.line, column: pos.col }));
+  }
+  const value: unknown = doc.toJS();
+  return ok({
+    file,
+    value,
+    locate: (path) => {
+      const node = nodeAt(doc, path);
+      const offset = node?.range?.[0];
+      if (offset === undefined) return {};
+      const pos = lines.linePos(offset);
+      return { line: pos.line, column: pos.col };
+    },
+  });
+}
+
+/** Validates `value` (or the part at `under`) with a schema; the first issue becomes a located ConfigError. */
+export function validateYaml<S extends z.ZodType>(source: YamlSource, schema: S, value: unknown = source.value, under: ReadonlyArray<PropertyKey> = []): Result<z.output<S>, ConfigError> {
+  const result = schema.safeParse(value);
+  if (result.success) return ok(result.data);
+  const issue = result.error.issues[0];
+  const path = [...under, ...(issue?.path ?? [])];
+  // Point at the deepest node that exists (a missing key points at its parent).
+  let at = source.locate(path);
+  for (let n = path.length - 1; at.line === undefined && n >= 0; n--) at = source.locate(path.slice(0, n));
+  return err(new ConfigError(issue?.message ?? 'invalid', { file: source.file, ...at, path: formatPath(path) }));
+}
+
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+}
+
+function nodeAt(doc: Document, path: ReadonlyArray<PropertyKey>): Node | undefined {
+  let node: unknown = doc.contents;
+  for (const key of path) {
+    if (isMap(node)) node = node.get(String(key), true);
+    else if (isSeq(node) && typeof key === 'number') node = node.get(key, true);
+    else return undefined;
+  }
+  return (node ?? undefined) as Node | undefined;
+}
