@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Request enums of the market-data endpoints (document 001, API-NOTES §6.4). */
+
+/** REST kline intervals: the 14 values of API-NOTES §6.4. */
+export const klineInterval = z.enum(['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '1w', '1M']);
+export type KlineInterval = z.output<typeof klineInterval>;
+
+/** Long/short account ratio `period`. */
+export const longShortPeriod = z.enum(['5m', '15m', '30m', '1h', '2h', '4h', '6h', '12h', '1d']);
+export type LongShortPeriod = z.output<typeof longShortPeriod>;
+
+/** Contract 24h ticker `realtimeInterval`. */
+export const realtimeInterval = z.enum(['24h', '1d', '1d+8']);
+export type RealtimeInterval = z.output<typeof realtimeInterval>;
+
+/** Depth `limit` values the spec prices (0 asks for "a large amount"). */
+export const DEPTH_LIMITS: readonly number[] = [0, 5, 10, 20, 50, 100, 500, 1000];
+
+const MINUTE = 60_000;
+const FIXED_MS: Readonly<Record<Exclude<KlineInterval, '1M'>, number>> = {
+  '1m': MINUTE,
+  '3m': 3 * MINUTE,
+  '5m': 5 * MINUTE,
+  '15m': 15 * MINUTE,
+  '30m': 30 * MINUTE,
+  '1h': 60 * MINUTE,
+  '2h': 120 * MINUTE,
+  '4h': 240 * MINUTE,
+  '6h': 360 * MINUTE,
+  '8h': 480 * MINUTE,
+  '12h': 720 * MINUTE,
+  '1d': 1440 * MINUTE,
+  '1w': 7 * 1440 * MINUTE,
+};
+
+/**
+ * The last millisecond of the candle opening at `openTime` (live klines send 0 as close time,
+ * API-NOTES §5.4). `1M` candles end with their UTC calendar month.
+ */
+export function klineCloseTime(openTime: number, interval: KlineInterval): number {
+  if (interval === '1M') {
+    const open = new Date(openTime);
+    return Date.UTC(open.getUTCFullYear(), open.getUTCMonth() + 1, 1) - 1;
+  }
+  return openTime + FIXED_MS[interval] - 1;
+}
