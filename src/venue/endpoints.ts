@@ -22,6 +22,8 @@ export interface EndpointDef {
   /** Writes state: refused for read-only keys. */
   readonly write: boolean;
   readonly doc: '000' | '001' | 'API-NOTES';
+  /** A JSON body that is sent but not signed (v1 batchOrders: the query alone is signed, API-NOTES §1.2). */
+  readonly signsQueryOnly?: boolean;
 }
 
 function def(
@@ -30,7 +32,7 @@ function def(
   security: Security,
   weight: number,
   doc: EndpointDef['doc'],
-  extra: Partial<Pick<EndpointDef, 'ordersBudget' | 'wire' | 'write'>> = {},
+  extra: Partial<Pick<EndpointDef, 'ordersBudget' | 'wire' | 'write' | 'signsQueryOnly'>> = {},
 ): EndpointDef {
   return {
     method,
@@ -41,6 +43,7 @@ function def(
     ordersBudget: extra.ordersBudget ?? false,
     wire: extra.wire ?? (path.startsWith('/api/v2/') ? 'v2' : 'v1'),
     write: extra.write ?? method !== 'GET',
+    ...(extra.signsQueryOnly === true ? { signsQueryOnly: true } : {}),
   };
 }
 
@@ -59,7 +62,7 @@ export const ENDPOINTS = {
   // ---- 000: orders v1
   orderV1Create: def('POST', '/api/v1/futures/order', 'TRADE', 1, '000', ORDER),
   orderV1Get: def('GET', '/api/v1/futures/order', 'USER_DATA', 1, '000'),
-  batchOrdersV1: def('POST', '/api/v1/futures/batchOrders', 'TRADE', 2, '000', ORDER),
+  batchOrdersV1: def('POST', '/api/v1/futures/batchOrders', 'TRADE', 2, '000', { ...ORDER, signsQueryOnly: true }),
   orderV1Update: def('POST', '/api/v1/futures/order/update', 'TRADE', 2, '000', ORDER),
   // ---- 000: orders v2
   orderV2Create: def('POST', '/api/v2/futures/order', 'TRADE', 1, '000', ORDER),

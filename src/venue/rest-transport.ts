@@ -27,8 +27,6 @@ export interface RestRequest {
   readonly json?: JsonWireValue;
   /** A JSON body given as text (`stratd call --json`): sent and signed exactly as written, minus line breaks. */
   readonly rawJson?: string;
-  /** v1 batchOrders only: the JSON body is sent but only the query is signed (API-NOTES §1.2 RULE). */
-  readonly signQueryOnly?: boolean;
   /** Values for `{name}` placeholders in the path. */
   readonly pathParams?: Readonly<Record<string, string>>;
   /** Request weight when it depends on the parameters (depth limit, all-symbol tickers). */
@@ -113,7 +111,7 @@ export class RestTransport {
       const body = request.rawJson !== undefined ? request.rawJson.replace(/[\r\n]/g, '') : writeWireJson(request.json ?? null);
       const query = encodeParams([...(request.query ?? []), ...auth]);
       if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: 'application/json', signedText: undefined };
-      const signedText = request.signQueryOnly === true ? query : query + body;
+      const signedText = endpoint.signsQueryOnly === true ? query : query + body;
       const signature = signText(secret, signedText);
       return {
         url: withQuery(this.options.baseUrl + path, `${query}${query === '' ? '' : '&'}signature=${signature}`),
@@ -207,7 +205,9 @@ export class RestTransport {
       return err(new VenueError({ ...base, kind: 'unknown-status', ...(code === undefined ? {} : { code }), message: msg ?? `server error; the request may or may not have taken effect` }));
     }
     if (!parsed) {
-      return err(new VenueError({ ...base, kind: reply.status >= 400 ? 'http' : 'malformed-response', message: `reply is not JSON (${reply.body.slice(0, 80)})` }));
+      const message = `reply is not JSON (${reply.body.slice(0, 80)})`;
+      if (reply.status >= 400) return err(new VenueError({ ...base, kind: 'http', message }));
+      return err(new VenueError({ ...base, kind: 'malformed-response', field: '(root)', message }));
     }
     if (code !== undefined && code !== 200 && code !== 0) {
       const kind = code === -1006 || code === -1007 ? 'unknown-status' : 'rejected';

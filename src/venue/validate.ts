@@ -22,11 +22,24 @@ export function requireText(e: EndpointDef, field: string, value: string | undef
   return value === undefined || value.trim() === '' ? invalidRequest(endpointLabel(e), 'mandatory-parameter', `${field} is required`, field) : undefined;
 }
 
+/** The order ids a request may carry: orderId and origClientOrderId. */
+export interface OrderIds {
+  readonly orderId?: string | undefined;
+  readonly origClientOrderId?: string | undefined;
+}
+
 /** orderId and origClientOrderId are mutually exclusive and one of them is required. */
-export function exactlyOneId(e: EndpointDef, ids: { readonly orderId?: string | undefined; readonly origClientOrderId?: string | undefined }): Check {
+export function exactlyOneId(e: EndpointDef, ids: OrderIds): Check {
   const hasId = ids.orderId !== undefined && ids.orderId !== '';
   const hasClient = ids.origClientOrderId !== undefined && ids.origClientOrderId !== '';
   if (hasId && hasClient) return invalidRequest(endpointLabel(e), 'order-id-exclusive', 'send orderId or origClientOrderId, not both', 'orderId');
+  return atLeastOneId(e, ids);
+}
+
+/** v1 ids: at least one of orderId and origClientOrderId; both may be sent (orderId wins). */
+export function atLeastOneId(e: EndpointDef, ids: OrderIds): Check {
+  const hasId = ids.orderId !== undefined && ids.orderId !== '';
+  const hasClient = ids.origClientOrderId !== undefined && ids.origClientOrderId !== '';
   if (!hasId && !hasClient) return invalidRequest(endpointLabel(e), 'order-id-required', 'one of orderId or origClientOrderId is required', 'orderId');
   if (hasId && !/^\d+$/.test(ids.orderId ?? '')) return invalidRequest(endpointLabel(e), 'order-id-format', 'orderId must be an integer id', 'orderId');
   return undefined;

@@ -128,3 +128,15 @@ describe('stratd call', () => {
     expect(out.stderr).toContain('unknown HTTP method');
   });
 });
+
+describe('stratd call signing rules from the endpoint table', () => {
+  it('signs only the query of a v1 batchOrders JSON body, like the typed method', async () => {
+    venue.reply('POST /api/v1/futures/batchOrders', { body: { code: 200, result: [] } });
+    const body = '[{"symbol":"BTC-SWAP-USDT","side":"BUY_OPEN","type":"LIMIT","price":"16500","quantity":"10","priceType":"INPUT","newClientOrderId":"b1"}]';
+    const out = await stratd(['call', 'POST', '/api/v1/futures/batchOrders', '--json', body, '--base-url', venue.url], creds);
+    expect(out.code).toBe(0);
+    expect(venue.last().rawBody).toBe(body);
+    expect(venue.last().signature).toBe('valid');
+    expect(venue.last().signedText).toBe(venue.last().rawQuery.replace(/&signature=[0-9a-f]{64}$/, ''));
+  });
+});

@@ -29,9 +29,12 @@ export interface RecordedRequest {
   readonly json: unknown;
   /** Whether a signature was present and verified against the secret. */
   readonly signature: 'valid' | 'invalid' | 'absent';
-  /** The text the server hashed. */
+  /** The text the server hashed: the query alone when a query-only signature matched, else query + body. */
   readonly signedText: string;
 }
+
+/** Paths whose signature may cover the query alone, the JSON body unsigned (API-NOTES §1.2 RULE: v1 batchOrders). */
+const QUERY_ONLY_SIGNED: ReadonlySet<string> = new Set(['/api/v1/futures/batchOrders']);
 
 export class FixtureVenue {
   readonly requests: RecordedRequest[] = [];
@@ -131,8 +134,10 @@ export class FixtureVenue {
     };
     query = cut(query);
     if (signature === undefined && !isJson && body !== '') body = cut(body);
-    const signedText = query + (isJson ? body.replace(/[\r\n]/g, '') : body);
-    const expected = createHmac('sha256', this.secret).update(signedText, 'utf8').digest('hex');
+    const fullText = query + (isJson ? body.replace(/[\r\n]/g, '') : body);
+    const hmac = (text: string): string => createHmac('sha256', this.secret).update(text, 'utf8').digest('hex');
+    const queryOnly = signature !== undefined && QUERY_ONLY_SIGNED.has(path) && signature === hmac(query);
+    const signedText = queryOnly ? query : fullText;
     const params: Array<readonly [string, string]> = [];
     const addPairs = (text: string): void => {
       if (text === '') return;
@@ -150,7 +155,7 @@ export class FixtureVenue {
       headers,
       params,
       json: isJson ? (JSON.parse(rawBody) as unknown) : undefined,
-      signature: signature === undefined ? 'absent' : signature === expected ? 'valid' : 'invalid',
+      signature: signature === undefined ? 'absent' : queryOnly || signature === hmac(fullText) ? 'valid' : 'invalid',
       signedText,
     };
   }

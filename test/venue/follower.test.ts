@@ -1,5 +1,5 @@
 import { dec } from '../../src/core/decimal.js';
-import type { FollowAmountMode, FollowerConfigLimits, FollowerConfigUpdate, FollowMarginType } from '../../src/venue/api/follower.js';
+import type { FollowAmountMode, FollowerConfigLimits, FollowerConfigUpdate, FollowMarginType } from '../../src/venue/api/follower-config-rules.js';
 import type { ExchangeClient } from '../../src/venue/exchange-client.js';
 import { clientFor, TEST_KEY, v2 } from '../support/client.js';
 import { FixtureVenue, paramsOf } from '../support/fixture-venue.js';

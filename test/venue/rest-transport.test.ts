@@ -112,7 +112,7 @@ describe('REST transport outcomes', () => {
   it('a non-JSON reply is a typed error', async () => {
     venue.reply(ROUTE, { body: '<html>oops' });
     const result = await client.ordersV2.placeOrder(ORDER);
-    expect(!result.ok && result.error.kind).toBe('malformed-response');
+    expect(!result.ok && result.error).toMatchObject({ kind: 'malformed-response', field: '(root)' });
   });
 
   it('an unknown path (HTML 404) is an http error', async () => {

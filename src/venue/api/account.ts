@@ -7,7 +7,6 @@ import { ENDPOINTS, endpointLabel } from '../endpoints.js';
 import type { EndpointDef } from '../endpoints.js';
 import {
   accountLeverageListSchema,
-  accountType,
   ackSchema,
   balanceFlowListSchema,
   balanceFlowV2ListSchema,
@@ -20,7 +19,6 @@ import {
 } from '../parsers/account.js';
 import type {
   AccountLeverage,
-  AccountType,
   Ack,
   BalanceFlow,
   BalanceFlowV2,
@@ -36,8 +34,8 @@ import type { Check } from '../validate.js';
 import { firstViolation, limitInRange, positive, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
-import type { Category, MarginType, PositionSide } from '../wire/enums.js';
-import { marginType as marginTypeEnum, positionSide } from '../wire/enums.js';
+import type { AccountType, Category, MarginType, PositionSide } from '../wire/enums.js';
+import { accountType, marginType as marginTypeEnum, positionSide } from '../wire/enums.js';
 
 export interface SubAccountQuery {
   readonly userId?: string;

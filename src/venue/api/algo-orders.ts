@@ -5,7 +5,7 @@ import { err, ok } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
 import { ENDPOINTS, endpointLabel } from '../endpoints.js';
 import type { EndpointDef } from '../endpoints.js';
-import { nullData, orderV2ListSchema, orderV2Schema } from '../parsers/order-v2.js';
+import { orderV2ListSchema, orderV2Schema } from '../parsers/order-v2.js';
 import type { OrderV2 } from '../parsers/order-v2.js';
 import type { RestTransport } from '../rest-transport.js';
 import type { Check } from '../validate.js';
@@ -15,6 +15,7 @@ import type { VenueError } from '../venue-error.js';
 import type { Category, OrderSide, PositionSide, StopCategory, TimeInForce, TriggerBy } from '../wire/enums.js';
 import { stopCategory } from '../wire/enums.js';
 import type { JsonWireValue } from '../wire/json-writer.js';
+import { nullData } from '../wire/schema.js';
 import type { AttachedTpSl, OrderRef } from './orders-v2.js';
 import { categoryQuery, refQuery } from './orders-v2.js';
 

@@ -17,102 +17,24 @@ import {
 import type { BatchLegV1, ConditionalOrderV1, OrderV1, RegularOrderV1, StopOrderV1, TpSlOrderV1 } from '../parsers/order-v1.js';
 import type { RestTransport } from '../rest-transport.js';
 import type { Check } from '../validate.js';
-import { firstViolation, limitInRange, positive, requireText } from '../validate.js';
+import { atLeastOneId, firstViolation, limitInRange, positive, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
-import type { Category, FallbackType, SideV1, StopType, TimeInForce, TriggerBy } from '../wire/enums.js';
+import type { Category } from '../wire/enums.js';
 import type { JsonWireValue } from '../wire/json-writer.js';
-import type { AttachedTpSl } from './orders-v2.js';
+import type {
+  BatchOrderV1,
+  CancelQueryV1,
+  CreateOrderV1,
+  OpenOrdersQueryV1,
+  OrderQueryV1,
+  UpdateLimitV1,
+  UpdateOrderV1,
+  UpdateStopV1,
+  UpdateTpSlV1,
+} from './orders-v1-types.js';
+import { checkUpdate } from './orders-v1-update-rules.js';
 import { categoryQuery, refQuery } from './orders-v2.js';
-
-/** INPUT: at the given price (default); MARKET: a market order is type LIMIT + priceType MARKET. */
-export type PriceTypeInput = 'INPUT' | 'MARKET';
-
-export interface CreateOrderV1 extends AttachedTpSl {
-  readonly symbol: string;
-  readonly side: SideV1;
-  readonly type: 'LIMIT' | 'STOP';
-  /** Contracts, a positive whole number (LONG). */
-  readonly quantity: Decimal;
-  /** Order value in USDT (LONG); `quantity` wins when both are sent. */
-  readonly valueQuantity?: Decimal;
-  /** Required for LIMIT with priceType INPUT. */
-  readonly price?: Decimal;
-  readonly priceType?: PriceTypeInput;
-  /** Required for STOP. */
-  readonly stopPrice?: Decimal;
-  /** LIMIT orders only. */
-  readonly timeInForce?: TimeInForce;
-  readonly newClientOrderId: string;
-  readonly category?: Category;
-}
-
-/** A batch leg carries only the fields the spec lists for batchOrders (no stopPrice, no TP/SL). */
-export interface BatchOrderV1 extends Omit<CreateOrderV1, 'type' | 'stopPrice' | 'category' | keyof AttachedTpSl> {
-  readonly type: 'LIMIT';
-}
-
-/** orderId and origClientOrderId: at least one; when both are sent the service uses orderId. */
-export interface OrderRefV1 {
-  readonly orderId?: string;
-  readonly origClientOrderId?: string;
-  readonly category?: Category;
-}
-
-export interface OrderQueryV1 extends OrderRefV1 {
-  /** LIMIT (service default) answers a regular order; STOP a stop or TP/SL order. */
-  readonly type?: 'LIMIT' | 'STOP';
-}
-
-export interface CancelQueryV1 extends OrderQueryV1 {
-  readonly symbol?: string;
-}
-
-export interface OpenOrdersQueryV1 {
-  readonly symbol?: string;
-  /** Cursor: answers ids below it. */
-  readonly orderId?: string;
-  readonly type?: 'LIMIT' | 'STOP';
-  readonly limit?: number;
-  readonly category?: Category;
-}
-
-interface UpdateBaseV1 extends OrderRefV1 {
-  readonly quantity?: Decimal;
-  readonly valueQuantity?: Decimal;
-  readonly priceType?: PriceTypeInput;
-  /** Omitted or 0 with INPUT keeps the original price (rule 9). */
-  readonly price?: Decimal;
-  /** Rule 4: side and symbol come from the original order and are never sent. */
-  readonly side?: never;
-  readonly symbol?: never;
-}
-
-export interface UpdateLimitV1 extends UpdateBaseV1 {
-  readonly type: 'LIMIT';
-  readonly newClientOrderId?: string;
-}
-
-export interface UpdateStopV1 extends UpdateBaseV1 {
-  readonly type: 'STOP';
-  readonly newClientOrderId?: string;
-  /** 0 keeps the original (rule 2). */
-  readonly stopPrice?: Decimal;
-  readonly triggerBy?: TriggerBy;
-}
-
-/** One take-profit or stop-loss order per call; newClientOrderId is ignored by the service, so absent. */
-export interface UpdateTpSlV1 extends UpdateBaseV1 {
-  readonly type: 'STOP_PROFIT_LOSS';
-  readonly stopPrice: Decimal;
-  readonly triggerBy?: TriggerBy;
-  readonly stopType?: StopType;
-  readonly activePrice?: Decimal;
-  readonly fallbackType?: FallbackType;
-  readonly fallbackQuantity?: Decimal;
-}
-
-export type UpdateOrderV1 = UpdateLimitV1 | UpdateStopV1 | UpdateTpSlV1;
 
 const MAX_BATCH = 10;
 
@@ -183,7 +105,7 @@ export class OrdersV1Api {
       timeInForce: o.timeInForce,
       newClientOrderId: o.newClientOrderId,
     }));
-    return callParsed(this.rest, { endpoint: e, query: categoryQuery(category), json, signQueryOnly: true, orders: orders.length }, batchResultV1Schema);
+    return callParsed(this.rest, { endpoint: e, query: categoryQuery(category), json, orders: orders.length }, batchResultV1Schema);
   }
 
   /** GET /api/v1/futures/order: type LIMIT (or omitted) answers a regular order, STOP a stop or TP/SL order. */
@@ -192,7 +114,7 @@ export class OrdersV1Api {
   async orderV1Get(query: OrderQueryV1): Promise<Result<OrderV1, VenueError>>;
   async orderV1Get(query: OrderQueryV1): Promise<Result<OrderV1, VenueError>> {
     const e = ENDPOINTS.orderV1Get;
-    const problem = someId(e, query);
+    const problem = atLeastOneId(e, query);
     if (problem !== undefined) return err(problem);
     const request = { endpoint: e, query: [...refQuery(query), ...orderedParams({ type: query.type })] };
     return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema);
@@ -252,21 +174,11 @@ export class OrdersV1Api {
   async orderV1Cancel(query: CancelQueryV1): Promise<Result<OrderV1, VenueError>>;
   async orderV1Cancel(query: CancelQueryV1): Promise<Result<OrderV1, VenueError>> {
     const e = ENDPOINTS.orderV1Cancel;
-    const problem = someId(e, query);
+    const problem = atLeastOneId(e, query);
     if (problem !== undefined) return err(problem);
     const request = { endpoint: e, query: [...refQuery(query), ...orderedParams({ type: query.type, symbol: query.symbol })] };
     return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema);
   }
-}
-
-/** v1 ids: at least one of orderId and origClientOrderId; both may be sent (orderId wins). */
-function someId(e: EndpointDef, ids: OrderRefV1): Check {
-  const label = endpointLabel(e);
-  const hasId = ids.orderId !== undefined && ids.orderId !== '';
-  const hasClient = ids.origClientOrderId !== undefined && ids.origClientOrderId !== '';
-  if (!hasId && !hasClient) return invalidRequest(label, 'order-id-required', 'one of orderId or origClientOrderId is required', 'orderId');
-  if (hasId && !/^\d+$/.test(ids.orderId ?? '')) return invalidRequest(label, 'order-id-format', 'orderId must be an integer id', 'orderId');
-  return undefined;
 }
 
 /** Create rules (spec "Orders (v1)" create table), shared by single orders and batch legs. */
@@ -300,78 +212,4 @@ function checkOrder(e: EndpointDef, order: CreateOrderV1 | BatchOrderV1, at: str
 
 function isPositive(value: Decimal | undefined): boolean {
   return value !== undefined && value.isFinite() && value.gt(0);
-}
-
-type UpdateField = Exclude<keyof UpdateTpSlV1 | keyof UpdateStopV1, keyof OrderRefV1 | 'type' | 'newClientOrderId' | 'side' | 'symbol'>;
-
-/** Rule 1: the modifiable parameters per type. */
-const MODIFIABLE: Readonly<Record<UpdateOrderV1['type'], readonly UpdateField[]>> = {
-  LIMIT: ['quantity', 'valueQuantity', 'priceType', 'price'],
-  STOP: ['quantity', 'valueQuantity', 'priceType', 'price', 'stopPrice', 'triggerBy'],
-  STOP_PROFIT_LOSS: ['quantity', 'valueQuantity', 'priceType', 'price', 'stopPrice', 'triggerBy', 'stopType', 'activePrice', 'fallbackType', 'fallbackQuantity'],
-};
-
-/** The local part of the order/update validation rules (spec "Orders (v1)", rules 1-9). */
-function checkUpdate(e: EndpointDef, change: UpdateOrderV1): Check {
-  const label = endpointLabel(e);
-  const sent = new Map<string, unknown>(Object.entries(change).filter(([, v]) => v !== undefined));
-  const given = MODIFIABLE[change.type].filter((k) => sent.has(k));
-  const rule = (n: number, message: string, field?: string): VenueError => invalidRequest(label, `update-rule-${n}`, message, field);
-  const negative = (v: Decimal | undefined): boolean => v !== undefined && !(v.isFinite() && v.gte(0));
-  const stop = change.type === 'LIMIT' ? undefined : change;
-  return firstViolation(
-    () => someId(e, change),
-    // Rule 4: side and symbol are taken from the original and cannot be sent.
-    () => (['side', 'symbol'].find((k) => sent.has(k)) === undefined ? undefined : rule(4, 'side and symbol cannot be changed; do not send them', sent.has('side') ? 'side' : 'symbol')),
-    // Rule 7: TP/SL needs stopPrice (checked before rule 1 so the message names it).
-    () => (change.type === 'STOP_PROFIT_LOSS' && change.stopPrice === undefined ? rule(7, 'a TP/SL modify needs stopPrice', 'stopPrice') : undefined),
-    // Rule 1: at least one modifiable parameter of this type.
-    () => (given.length === 0 ? rule(1, `give at least one of ${MODIFIABLE[change.type].join(', ')} for type ${change.type}`) : undefined),
-    // Rule 8: quantities are not negative (0 keeps the original).
-    () => (negative(change.quantity) ? rule(8, 'quantity must not be negative', 'quantity') : undefined),
-    () => (negative(change.valueQuantity) ? rule(8, 'valueQuantity must not be negative', 'valueQuantity') : undefined),
-    // Rule 9: price omitted or 0 keeps the original, > 0 is used; negative is meaningless.
-    () => (negative(change.price) ? rule(9, 'price must not be negative', 'price') : undefined),
-    // Rule 2: stopPrice 0 keeps the original.
-    () => (negative(stop?.stopPrice) ? rule(2, 'stopPrice must not be negative', 'stopPrice') : undefined),
-    // Rules 6/9 (LIMIT, STOP), 7 (TP/SL: price > 0 means a limit fill): MARKET cannot come with a price.
-    () =>
-      change.priceType === 'MARKET' && change.price !== undefined && change.price.gt(0)
-        ? rule(change.type === 'STOP_PROFIT_LOSS' ? 7 : 6, 'priceType MARKET cannot be modified into a price', 'price')
-        : undefined,
-    () => (change.type === 'STOP_PROFIT_LOSS' ? checkTrailing(change, rule) : undefined),
-    // Rule 3: a request whose every value means "keep the original" changes nothing.
-    () => (given.every((k) => keepsOriginal(change, k)) ? rule(3, 'every given value keeps the original (0 means unchanged); nothing would change') : undefined),
-  );
-}
-
-/** Rule 7: trailing parameters only with TRAILING_STOP, which needs fallbackType and fallbackQuantity > 0; activePrice > 0. */
-function checkTrailing(change: UpdateTpSlV1, rule: (n: number, message: string, field?: string) => VenueError): Check {
-  const trailing = change.stopType === 'TRAILING_STOP';
-  const stray = (['activePrice', 'fallbackType', 'fallbackQuantity'] as const).find((k) => change[k] !== undefined);
-  if (!trailing && stray !== undefined) return rule(7, `${stray} applies only with stopType TRAILING_STOP`, stray);
-  if (change.activePrice !== undefined && !change.activePrice.gt(0)) return rule(7, 'activePrice must be greater than 0', 'activePrice');
-  if (trailing && change.fallbackType === undefined) return rule(7, 'a trailing stop needs fallbackType', 'fallbackType');
-  if (trailing && !(change.fallbackQuantity !== undefined && change.fallbackQuantity.gt(0))) {
-    return rule(7, 'a trailing stop needs fallbackQuantity greater than 0', 'fallbackQuantity');
-  }
-  return undefined;
-}
-
-/** Zero amounts that mean "use the original" (rules 2, 8, 9); for TP/SL only stopPrice 0 is certain. */
-function keepsOriginal(change: UpdateOrderV1, field: UpdateField): boolean {
-  const zero = (v: Decimal | undefined): boolean => v !== undefined && v.isZero();
-  if (change.type === 'STOP_PROFIT_LOSS') return field === 'stopPrice' && zero(change.stopPrice);
-  switch (field) {
-    case 'quantity':
-      return zero(change.quantity);
-    case 'valueQuantity':
-      return zero(change.valueQuantity);
-    case 'price':
-      return zero(change.price);
-    case 'stopPrice':
-      return change.type === 'STOP' && zero(change.stopPrice);
-    default:
-      return false;
-  }
 }

@@ -5,7 +5,7 @@ import { err, ok } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
 import { ENDPOINTS, endpointLabel } from '../endpoints.js';
 import type { EndpointDef } from '../endpoints.js';
-import { batchResultV2Schema, nullData, orderV2ListSchema, orderV2Schema, userTradesV2Schema } from '../parsers/order-v2.js';
+import { batchResultV2Schema, orderV2ListSchema, orderV2Schema, userTradesV2Schema } from '../parsers/order-v2.js';
 import type { BatchLegV2, OrderV2, UserTradeV2 } from '../parsers/order-v2.js';
 import type { RestTransport } from '../rest-transport.js';
 import type { Check } from '../validate.js';
@@ -14,6 +14,7 @@ import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
 import type { Category, OrderSide, PositionSide, TimeInForce, TpSlOrderType, TriggerBy } from '../wire/enums.js';
 import type { JsonWireValue } from '../wire/json-writer.js';
+import { nullData } from '../wire/schema.js';
 
 /** Take-profit / stop-loss attached to a new order. */
 export interface AttachedTpSl {

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { marginType, positionSide } from '../wire/enums.js';
+import { accountType, marginType, positionSide } from '../wire/enums.js';
 import { codeField, decimal, epochMs, id64, intLike, optDecimal } from '../wire/schema.js';
-
-/** Account kinds of sub-account records, transfers and v2 balance flow (document 000, API-NOTES §5.11). */
-export const accountType = z.enum(['MAIN', 'FUTURES', 'COPY_TRADING', 'FUTURES_USDC']);
-export type AccountType = z.output<typeof accountType>;
 
 /** Optional text where "" means "not set": "" and null become absent. */
 const optText = z

@@ -1,13 +1,7 @@
 import { z } from 'zod';
-import { boolLike, decimal, epochMs, id64, intLike, optDecimal } from '../wire/schema.js';
+import { boolLike, decimal, epochMs, id64, intLike, optDecimal, optText } from '../wire/schema.js';
 
 /** Copy-trading follower payloads (document 001 "Follower resources", API-NOTES §5.13). */
-
-/** Text where the service writes "" for "not set": "" and null become absent. */
-const optText = z
-  .union([z.string(), z.null()])
-  .optional()
-  .transform((v): string | undefined => (v === undefined || v === null || v === '' ? undefined : v));
 
 /** 0 short, 1 long. */
 const isLong = intLike.pipe(z.union([z.literal(0), z.literal(1)]));

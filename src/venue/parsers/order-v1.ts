@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import { orderStatus, sideV1, timeInForce, triggerBy } from '../wire/enums.js';
+import { orderStatus, orderTypeV1, priceTypeV1, sideV1, timeInForce, triggerBy } from '../wire/enums.js';
 import { codeField, decimal, epochMs, id64, intLike, optDecimal, text } from '../wire/schema.js';
-
-/** v1 priceType: INPUT and MARKET; older clients also send OPPONENT, QUEUE, OVER (API-NOTES §6.3: accept). */
-export const priceTypeV1 = z.enum(['INPUT', 'MARKET', 'OPPONENT', 'QUEUE', 'OVER']);
-export type PriceTypeV1 = z.output<typeof priceTypeV1>;
-
-/** `type` of a v1 regular row: the spec says LIMIT or STOP; JKORF also knows MARKET (API-NOTES §5.8). */
-export const orderTypeV1 = z.enum(['LIMIT', 'MARKET', 'STOP']);
-export type OrderTypeV1 = z.output<typeof orderTypeV1>;
 
 /** `orderType` of stop (STOP_COMMON) and TP/SL rows; the spec adds "and others", so other text is kept. */
 export type ConditionalOrderTypeV1 = 'STOP_COMMON' | 'STOP_LONG_PROFIT' | 'STOP_LONG_LOSS' | 'STOP_SHORT_PROFIT' | 'STOP_SHORT_LOSS' | (string & {});

@@ -67,6 +67,3 @@ export const userTradeV2Schema = z.object({
 });
 export type UserTradeV2 = z.output<typeof userTradeV2Schema>;
 export const userTradesV2Schema = z.array(userTradeV2Schema);
-
-/** Calls whose `data` is null on success (batch cancels, follower writes). */
-export const nullData = z.null();

@@ -14,6 +14,14 @@ export type PositionSide = z.output<typeof positionSide>;
 export const sideV1 = z.enum(['BUY_OPEN', 'SELL_OPEN', 'BUY_CLOSE', 'SELL_CLOSE']);
 export type SideV1 = z.output<typeof sideV1>;
 
+/** v1 priceType: INPUT and MARKET; older clients also send OPPONENT, QUEUE, OVER (API-NOTES §6.3: accept). */
+export const priceTypeV1 = z.enum(['INPUT', 'MARKET', 'OPPONENT', 'QUEUE', 'OVER']);
+export type PriceTypeV1 = z.output<typeof priceTypeV1>;
+
+/** `type` of a v1 regular row: the spec says LIMIT or STOP; JKORF also knows MARKET (API-NOTES §5.8). */
+export const orderTypeV1 = z.enum(['LIMIT', 'MARKET', 'STOP']);
+export type OrderTypeV1 = z.output<typeof orderTypeV1>;
+
 /** LIMIT_MAKER is the v1 clients' name for POST_ONLY (API-NOTES §6.3). */
 export const timeInForce = z.enum(['GTC', 'FOK', 'IOC', 'POST_ONLY', 'LIMIT_MAKER']);
 export type TimeInForce = z.output<typeof timeInForce>;
@@ -34,6 +42,10 @@ export type StopCategory = z.output<typeof stopCategory>;
 
 export const marginType = z.enum(['CROSS', 'ISOLATED']);
 export type MarginType = z.output<typeof marginType>;
+
+/** Account kinds of sub-account records, transfers and v2 balance flow (document 000, API-NOTES §5.11). */
+export const accountType = z.enum(['MAIN', 'FUTURES', 'COPY_TRADING', 'FUTURES_USDC']);
+export type AccountType = z.output<typeof accountType>;
 
 /** Regular order states and the plan/TP-SL states (document 000 "States and transitions"). */
 export const orderStatus = z.enum([

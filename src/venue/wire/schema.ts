@@ -30,6 +30,12 @@ export const optDecimal = z
   .optional()
   .transform((value, ctx): Decimal | undefined => (value === undefined || value === null || value === '' ? undefined : toDecimal(value, ctx)));
 
+/** Text where the service writes "" for "not set": "" and null become absent. */
+export const optText = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((v): string | undefined => (v === undefined || v === null || v === '' ? undefined : v));
+
 /** A 64-bit id: kept as its digit string whatever the wire type. */
 export const id64 = z.union([z.string().regex(/^-?\d+$/, 'expected an integer id'), z.number().int()]).transform((v) => String(v));
 
@@ -47,6 +53,9 @@ export const boolLike = z.union([z.boolean(), z.enum(['true', 'false']).transfor
 
 /** The service's code field: 200, "200", 0, "0" and absent all mean success. */
 export const codeField = z.union([z.number(), z.string()]).optional();
+
+/** Calls whose `data` is null on success (batch cancels, follower writes). */
+export const nullData = z.null();
 
 /** Validates `value` with `schema`; a failure names the endpoint and the first offending field. */
 export function parseWire<S extends z.ZodType>(schema: S, value: unknown, endpoint: string): Result<z.output<S>, VenueError> {
