@@ -1,4 +1,4 @@
-/** ESM + TypeScript via SWC (transpile only; `npm run typecheck` does the type checking). */
+/** ESM + TypeScript via ts-jest, transpile-only (tsconfig isolatedModules); `npm run typecheck` type-checks. */
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
@@ -6,10 +6,7 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.ts$': ['@swc/jest', {
-      jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
-      module: { type: 'es6' },
-    }],
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
   testTimeout: 20000,
 };
