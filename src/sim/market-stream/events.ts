@@ -1,0 +1,70 @@
+/**
+ * The market stream: what the simulator, the recorder and the backtest replayer exchange.
+ * Prices and quantities stay decimal text (exact, as on the wire); quantities are CONTRACTS
+ * (API-NOTES §6.2). Convert to integer ticks/lots with `StepGrid` (ticks.ts) before hot loops.
+ */
+
+/** One book level: [price, quantity in contracts], both decimal text. */
+export type PriceLevel = readonly [price: string, quantity: string];
+
+/** A full snapshot of the visible book: bids high→low, asks low→high. */
+export interface DepthEvent {
+  readonly type: 'depth';
+  readonly ts: number;
+  readonly symbol: string;
+  readonly bids: readonly PriceLevel[];
+  readonly asks: readonly PriceLevel[];
+}
+
+/** A public trade print. `buyerIsMaker` true means the taker sold. */
+export interface TradeEvent {
+  readonly type: 'trade';
+  readonly ts: number;
+  readonly symbol: string;
+  readonly id: string;
+  readonly price: string;
+  readonly qty: string;
+  readonly buyerIsMaker: boolean;
+}
+
+export interface MarkPriceEvent {
+  readonly type: 'mark';
+  readonly ts: number;
+  readonly symbol: string;
+  readonly price: string;
+}
+
+export interface IndexPriceEvent {
+  readonly type: 'index';
+  readonly ts: number;
+  readonly symbol: string;
+  readonly price: string;
+}
+
+export type FundingPeriod = '1H' | '4H' | '8H';
+
+/**
+ * The current funding rate, charged at `nextFundingTime` unless a later event changes it.
+ * Settlement: when an event's `nextFundingTime` moves past the previous one, the previous interval
+ * settled at the previous event's `rate`. The generator emits such an event exactly at each boundary.
+ */
+export interface FundingEvent {
+  readonly type: 'funding';
+  readonly ts: number;
+  readonly symbol: string;
+  readonly rate: string;
+  readonly nextFundingTime: number;
+  readonly period: FundingPeriod;
+}
+
+export type MarketEvent = DepthEvent | TradeEvent | MarkPriceEvent | IndexPriceEvent | FundingEvent;
+
+export type MarketChannel = MarketEvent['type'];
+
+export const MARKET_CHANNELS = ['depth', 'trade', 'mark', 'index', 'funding'] as const satisfies readonly MarketChannel[];
+
+export const FUNDING_PERIODS = ['1H', '4H', '8H'] as const satisfies readonly FundingPeriod[];
+
+export function isMarketChannel(value: unknown): value is MarketChannel {
+  return value === 'depth' || value === 'trade' || value === 'mark' || value === 'index' || value === 'funding';
+}

@@ -1,0 +1,22 @@
+/** The simulator's market stream: events, instruments, tick conversion, the JSONL format and the synthetic generator. */
+export type { DepthEvent, FundingEvent, FundingPeriod, IndexPriceEvent, MarketChannel, MarketEvent, MarkPriceEvent, PriceLevel, TradeEvent } from './events.js';
+export { FUNDING_PERIODS, MARKET_CHANNELS, isMarketChannel } from './events.js';
+export { StepGrid } from './ticks.js';
+export type { InstrumentGrids, RiskLimitTier, SettleCategory, SimInstrument } from './instruments.js';
+export { BTC_SWAP_USDC, BTC_SWAP_USDT, DEFAULT_SIM_INSTRUMENTS, ETH_SWAP_USDT, findSimInstrument, instrumentGrids } from './instruments.js';
+export type { MarketStreamHeader, MarketStreamSource } from './format.js';
+export { MARKET_STREAM_FORMAT, MARKET_STREAM_VERSION, encodeHeader, marketStreamHeaderSchema, parseHeader, simInstrumentSchema } from './format.js';
+export type { EventLineObject } from './event-lines.js';
+export { decodeEventLine, eventLineSchema, eventToLineObject, explainBadEventLine } from './event-lines.js';
+export type { MarketStreamErrorCode, MarketStreamWarning } from './stream-error.js';
+export { MarketStreamError } from './stream-error.js';
+export type { MarketStreamWriterOptions } from './writer.js';
+export { MarketStreamWriter } from './writer.js';
+export type { MarketStreamReaderOptions } from './reader.js';
+export { MarketStreamReader, readMarketStream } from './reader.js';
+export type { SymbolDynamics, VolatilityRegime } from './dynamics.js';
+export { defaultDynamics } from './dynamics.js';
+export { FUNDING_INTERVAL_MS, FUNDING_RATE_CAP, nextFundingBoundary } from './funding.js';
+export type { MarketGeneratorConfig } from './generator.js';
+export { MarketGenerator } from './generator.js';
+export { Prng } from './prng.js';
