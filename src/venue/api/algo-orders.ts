@@ -17,7 +17,7 @@ import { stopCategory } from '../wire/enums.js';
 import type { JsonWireValue } from '../wire/json-writer.js';
 import { nullData } from '../wire/schema.js';
 import type { AttachedTpSl, OrderRef } from './orders-v2.js';
-import { categoryQuery, refQuery } from './orders-v2.js';
+import { callByRef, categoryQuery } from './orders-v2.js';
 
 /** A plan order: a regular order placed once `stopPrice` is reached. */
 export interface PlanOrder extends AttachedTpSl {
@@ -110,18 +110,12 @@ export class AlgoOrdersApi {
 
   /** GET /api/v2/futures/algo-order: one plan or TP/SL row, by id only. */
   async getAlgoOrder(ref: OrderRef): Promise<Result<OrderV2, VenueError>> {
-    const e = ENDPOINTS.algoOrderGet;
-    const problem = exactlyOneId(e, ref);
-    if (problem !== undefined) return err(problem);
-    return callParsed(this.rest, { endpoint: e, query: refQuery(ref) }, orderV2Schema);
+    return callByRef(this.rest, ENDPOINTS.algoOrderGet, ref);
   }
 
   /** DELETE /api/v2/futures/algo-order: answers the final snapshot (ORDER_CANCELED). */
   async cancelAlgoOrder(ref: OrderRef): Promise<Result<OrderV2, VenueError>> {
-    const e = ENDPOINTS.algoOrderCancel;
-    const problem = exactlyOneId(e, ref);
-    if (problem !== undefined) return err(problem);
-    return callParsed(this.rest, { endpoint: e, query: refQuery(ref) }, orderV2Schema);
+    return callByRef(this.rest, ENDPOINTS.algoOrderCancel, ref);
   }
 
   /** GET /api/v2/futures/open-algo-orders */

@@ -137,10 +137,7 @@ export class OrdersV2Api {
 
   /** DELETE /api/v2/futures/order: answers the canceled order. */
   async cancelOrder(ref: OrderRef): Promise<Result<OrderV2, VenueError>> {
-    const e = ENDPOINTS.orderV2Cancel;
-    const problem = exactlyOneId(e, ref);
-    if (problem !== undefined) return err(problem);
-    return callParsed(this.rest, { endpoint: e, query: refQuery(ref) }, orderV2Schema);
+    return callByRef(this.rest, ENDPOINTS.orderV2Cancel, ref);
   }
 
   /** DELETE /api/v2/futures/batch-orders: cancels every open order of the symbols (optionally one side). */
@@ -155,10 +152,7 @@ export class OrdersV2Api {
 
   /** GET /api/v2/futures/order */
   async getOrder(ref: OrderRef): Promise<Result<OrderV2, VenueError>> {
-    const e = ENDPOINTS.orderV2Get;
-    const problem = exactlyOneId(e, ref);
-    if (problem !== undefined) return err(problem);
-    return callParsed(this.rest, { endpoint: e, query: refQuery(ref) }, orderV2Schema);
+    return callByRef(this.rest, ENDPOINTS.orderV2Get, ref);
   }
 
   /** GET /api/v2/futures/open-orders */
@@ -228,6 +222,13 @@ export function categoryQuery(category: Category | undefined): ReturnType<typeof
 
 export function refQuery(ref: OrderRef): ReturnType<typeof orderedParams> {
   return orderedParams({ orderId: ref.orderId, origClientOrderId: ref.origClientOrderId, category: ref.category });
+}
+
+/** Get or cancel one v2 row by orderId or origClientOrderId (exactly one of them). */
+export async function callByRef(rest: RestTransport, e: EndpointDef, ref: OrderRef): Promise<Result<OrderV2, VenueError>> {
+  const problem = exactlyOneId(e, ref);
+  if (problem !== undefined) return err(problem);
+  return callParsed(rest, { endpoint: e, query: refQuery(ref) }, orderV2Schema);
 }
 
 function checkOrder(e: EndpointDef, order: BatchOrderV2, at: string): Check {
