@@ -1,5 +1,6 @@
 import { isSafeNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
-import { Decimal, decText } from '../core/decimal.js';
+import type { Decimal } from '../core/decimal.js';
+import { writeWireJson } from '../venue/wire/json-writer.js';
 
 /**
  * JSON for the catalog API. Prices are JSON numbers on the wire (spec 002), so neither direction may
@@ -17,34 +18,9 @@ export type CatalogJsonValue =
   | readonly CatalogJsonValue[]
   | { readonly [key: string]: CatalogJsonValue };
 
-/** Compact JSON, keys in insertion order, undefined members dropped. Throws RangeError on NaN/Infinity. */
+/** Compact JSON, keys in insertion order, undefined members dropped; Decimals as bare numbers. */
 export function writeCatalogJson(value: CatalogJsonValue): string {
-  if (value === null || value === undefined) return 'null';
-  if (value instanceof Decimal) {
-    if (!value.isFinite()) throw new RangeError(`not a finite decimal: ${value.toString()}`);
-    return decText(value);
-  }
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
-      return String(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      break;
-  }
-  if (isArray(value)) return `[${value.map((v) => writeCatalogJson(v)).join(',')}]`;
-  const parts: string[] = [];
-  for (const [key, v] of Object.entries(value)) {
-    if (v !== undefined) parts.push(`${JSON.stringify(key)}:${writeCatalogJson(v)}`);
-  }
-  return `{${parts.join(',')}}`;
-}
-
-function isArray(value: unknown): value is readonly CatalogJsonValue[] {
-  return Array.isArray(value);
+  return writeWireJson(value, 'number');
 }
 
 /**

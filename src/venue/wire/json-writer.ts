@@ -16,11 +16,15 @@ export type JsonWireValue =
   | readonly JsonWireValue[]
   | { readonly [key: string]: JsonWireValue };
 
+/** How a decimal is written: the exchange wants quoted strings, the catalog bare numbers. */
+export type DecimalStyle = 'string' | 'number';
+
 /**
- * Compact JSON for request bodies, keys in insertion order, undefined dropped, decimals as strings
- * without exponent. What this returns is exactly what is signed and sent.
+ * Compact JSON for request bodies, keys in insertion order, undefined dropped, decimals without
+ * exponent (quoted by default). What this returns is exactly what is signed and sent. A non-finite
+ * number or decimal is a bug upstream and throws RangeError.
  */
-export function writeWireJson(value: JsonWireValue): string {
+export function writeWireJson(value: JsonWireValue, decimals: DecimalStyle = 'string'): string {
   if (value === null) return 'null';
   if (value instanceof JsonInteger) return value.digits;
   switch (typeof value) {
@@ -36,12 +40,18 @@ export function writeWireJson(value: JsonWireValue): string {
     default:
       break;
   }
-  if (Array.isArray(value)) return `[${value.map((v: JsonWireValue) => writeWireJson(v === undefined ? null : v)).join(',')}]`;
-  if (isDecimalLike(value)) return JSON.stringify(value.toFixed());
+  if (Array.isArray(value)) return `[${value.map((v: JsonWireValue) => writeWireJson(v === undefined ? null : v, decimals)).join(',')}]`;
+  if (isDecimalLike(value)) {
+    const finite = (value as { isFinite?: () => boolean }).isFinite;
+    if (typeof finite === 'function' && !finite.call(value)) {
+      throw new RangeError(`not a finite decimal: ${value.toFixed()}`);
+    }
+    return decimals === 'number' ? value.toFixed() : JSON.stringify(value.toFixed());
+  }
   const parts: string[] = [];
   for (const [key, v] of Object.entries(value as { readonly [key: string]: JsonWireValue })) {
     if (v === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${writeWireJson(v)}`);
+    parts.push(`${JSON.stringify(key)}:${writeWireJson(v, decimals)}`);
   }
   return `{${parts.join(',')}}`;
 }
