@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+const rate = z.number().min(0).max(1);
+
+/**
+ * Faults the simulator injects, from the sim config, the command line or the admin endpoint. Rates are
+ * probabilities per request (or per stream event); all default to off. Each injected fault is counted
+ * in the simulator's /metrics.
+ */
+export const faultSettingsSchema = z
+  .object({
+    /** Added to every REST reply (and stream event delivery), plus a uniform jitter. */
+    latencyMs: z.number().int().min(0).max(60_000).default(0),
+    latencyJitterMs: z.number().int().min(0).max(60_000).default(0),
+    /** Answer HTTP 500/502/503 without executing the request. */
+    http5xxRate: rate.default(0),
+    /** Hold the connection without executing or answering, until the client gives up. */
+    timeoutRate: rate.default(0),
+    /** Execute the request, then never answer (the order exists; the client must reconcile). */
+    lostReplyRate: rate.default(0),
+    /** Close user-stream sockets at random, per delivered event. */
+    wsDropRate: rate.default(0),
+    /** Deliver a user-stream event twice. */
+    streamDuplicateRate: rate.default(0),
+    /** Swap a user-stream event with the next one. */
+    streamReorderRate: rate.default(0),
+    /** Listen-key validity; shorter than 60 min means early expiry. */
+    listenKeyTtlMs: z.number().int().min(1000).max(86_400_000).default(3_600_000),
+    /** The server clock runs this far ahead (positive) or behind (negative) of the host clock. */
+    clockSkewMs: z.number().int().min(-3_600_000).max(3_600_000).default(0),
+    /** Share of the normal rate budgets granted (1 = the real limits; 0.1 squeezes them tenfold). */
+    rateLimitShare: z.number().gt(0).max(1).default(1),
+  })
+  .strict();
+
+export type FaultSettings = z.output<typeof faultSettingsSchema>;
+export type FaultSettingsInput = z.input<typeof faultSettingsSchema>;
+
+export const NO_FAULTS: FaultSettings = faultSettingsSchema.parse({});

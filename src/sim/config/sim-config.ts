@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { faultSettingsSchema } from './fault-settings.js';
+
+const decimalText = z.string().regex(/^\d+(\.\d+)?$/, 'a non-negative decimal as text, e.g. "10000"');
+const idText = z.string().regex(/^\d{1,19}$/, 'a numeric id as text');
+
+/** Opening balances of one user, per account family and coin. */
+const balancesSchema = z
+  .object({
+    MAIN: z.record(z.string(), decimalText).default({}),
+    FUTURES: z.partialRecord(z.enum(['USDT', 'USDC']), decimalText).default({}),
+    COPY_TRADING: z.record(z.string(), decimalText).default({}),
+  })
+  .strict();
+
+const userSchema = z
+  .object({
+    userId: idText,
+    email: z.email(),
+    remark: z.string().default(''),
+    /** A sub-user names its parent; a parent has none. */
+    parentUserId: idText.optional(),
+    balances: balancesSchema.prefault({}),
+  })
+  .strict();
+
+/**
+ * An API key of the simulator. These are simulator credentials, printed by `stratd sim --json`;
+ * they are written in the sim config on purpose (unlike exchange credentials).
+ */
+const keySchema = z
+  .object({
+    name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'a short lowercase name such as trader or read-only'),
+    apiKey: z.string().min(16).max(128),
+    secret: z.string().min(16).max(128),
+    userId: idText,
+    readOnly: z.boolean().default(false),
+    accountType: z.enum(['FUTURES', 'COPY_TRADING']).default('FUTURES'),
+  })
+  .strict();
+
+const leaderSchema = z
+  .object({
+    leaderUserId: idText,
+    nickname: z.string().min(1),
+    symbols: z.array(z.string()).min(1),
+    marginType: z.enum(['CROSS', 'ISOLATED']).default('CROSS'),
+    leverage: z.number().int().min(1).max(125).default(10),
+    /** Mean time between a leader's trading decisions. */
+    meanDecisionIntervalMs: z.number().int().min(1000).default(600_000),
+    /** Leader's own margin balance, for the leaders list. */
+    marginBalance: decimalText.default('10000'),
+  })
+  .strict();
+
+export const simConfigSchema = z
+  .object({
+    /** Same seed and same start time: the same market, byte for byte. */
+    seed: z.number().int().min(0).max(2 ** 32 - 1).default(1),
+    host: z.string().default('127.0.0.1'),
+    /** 0 picks a free port. */
+    port: z.number().int().min(0).max(65_535).default(8901),
+    market: z
+      .object({
+        /** Symbols to list (the built-in instruments); all by default. */
+        symbols: z.array(z.string()).optional(),
+        /** Replay a recorded market stream instead of generating one. */
+        replay: z.string().min(1).optional(),
+        depthIntervalMs: z.number().int().min(10).optional(),
+        depthLevels: z.number().int().min(20).max(500).optional(),
+      })
+      .strict()
+      .prefault({}),
+    users: z.array(userSchema).min(1),
+    keys: z.array(keySchema).min(1),
+    catalog: z.object({ token: z.string().min(16) }).strict(),
+    admin: z.object({ token: z.string().min(16) }).strict(),
+    faults: faultSettingsSchema.prefault({}),
+    copyTrading: z
+      .object({ leaders: z.array(leaderSchema).default([]) })
+      .strict()
+      .prefault({}),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    const users = new Set(config.users.map((u) => u.userId));
+    config.users.forEach((u, i) => {
+      if (u.parentUserId !== undefined && !users.has(u.parentUserId)) {
+        ctx.addIssue({ code: 'custom', path: ['users', i, 'parentUserId'], message: `no user ${u.parentUserId} in users` });
+      }
+    });
+    config.keys.forEach((k, i) => {
+      if (!users.has(k.userId)) ctx.addIssue({ code: 'custom', path: ['keys', i, 'userId'], message: `no user ${k.userId} in users` });
+    });
+    const names = new Set<string>();
+    config.keys.forEach((k, i) => {
+      if (names.has(k.name)) ctx.addIssue({ code: 'custom', path: ['keys', i, 'name'], message: `duplicate key name ${k.name}` });
+      names.add(k.name);
+    });
+  });
+
+export type SimConfig = z.output<typeof simConfigSchema>;
+export type SimUserConfig = SimConfig['users'][number];
+export type SimKeyConfig = SimConfig['keys'][number];
+export type SimLeaderConfig = SimConfig['copyTrading']['leaders'][number];

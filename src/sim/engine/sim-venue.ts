@@ -1,0 +1,106 @@
+import type { Decimal } from '../../core/decimal.js';
+import type { MarketEvent } from '../market-stream/events.js';
+import type { SimInstrument } from '../market-stream/instruments.js';
+import type {
+  AccountEvent,
+  AccountRef,
+  AccountView,
+  AlgoListQuery,
+  AlgoOrderView,
+  BalanceFlowView,
+  Category,
+  FlowQuery,
+  FuturesBalanceView,
+  MarginType,
+  ModifyAlgoCommand,
+  ModifyOrderCommand,
+  OrderListQuery,
+  OrderRef,
+  OrderView,
+  PlaceOrderCommand,
+  PlacePlanCommand,
+  PositionSide,
+  PositionStopsCommand,
+  PositionView,
+  Side,
+  SimResult,
+  SpotBalanceView,
+  SubAccountView,
+  SymbolSettingsView,
+  TradeListQuery,
+  TransferCommand,
+  UserTradeView,
+} from './types.js';
+
+/**
+ * What the simulated exchange does, independent of any wire format: the server's routes and the
+ * backtest's ExchangePort both call this. Every method acts at the engine clock's current time; call
+ * `advanceTo` first to bring the market up to that time. Expected refusals are `SimResult` errors with
+ * the exchange's codes; only broken invariants throw.
+ */
+export interface SimVenue {
+  readonly instruments: readonly SimInstrument[];
+  instrument(symbol: string): SimInstrument | undefined;
+
+  /** Consumes market events up to and including `time`, matching, triggering and settling as it goes. */
+  advanceTo(time: number): void;
+  /** The engine's current time (the last `advanceTo`). */
+  now(): number;
+  onAccountEvent(listener: (event: AccountEvent) => void): () => void;
+  onMarketEvent(listener: (event: MarketEvent) => void): () => void;
+
+  /** Latest trade and mark prices as decimal text, or undefined before the first one. */
+  lastPrice(symbol: string): string | undefined;
+  markPrice(symbol: string): string | undefined;
+
+  // ---- regular orders (v1 and v2 share one book of records)
+  placeOrder(account: AccountRef, command: PlaceOrderCommand): SimResult<OrderView>;
+  modifyOrder(account: AccountRef, ref: OrderRef, command: ModifyOrderCommand): SimResult<OrderView>;
+  /** Cancels one open order; answers the canceled snapshot (v1 routes render the pre-cancel one from `before`). */
+  cancelOrder(account: AccountRef, ref: OrderRef): SimResult<{ readonly before: OrderView; readonly after: OrderView }>;
+  /** Cancels every open order of the symbols, optionally one side only. */
+  cancelAllOrders(account: AccountRef, symbols: readonly string[], side?: Side): SimResult<readonly OrderView[]>;
+  getOrder(account: AccountRef, ref: OrderRef): SimResult<OrderView>;
+  openOrders(account: AccountRef, query: OrderListQuery): readonly OrderView[];
+  historyOrders(account: AccountRef, query: OrderListQuery): readonly OrderView[];
+  userTrades(account: AccountRef, query: TradeListQuery): readonly UserTradeView[];
+
+  // ---- plan and TP/SL orders
+  placePlanOrder(account: AccountRef, command: PlacePlanCommand): SimResult<AlgoOrderView>;
+  modifyAlgoOrder(account: AccountRef, ref: OrderRef, family: 'STOP' | 'STOP_PROFIT_LOSS', command: ModifyAlgoCommand): SimResult<AlgoOrderView>;
+  cancelAlgoOrder(account: AccountRef, ref: OrderRef): SimResult<AlgoOrderView>;
+  cancelAllAlgoOrders(account: AccountRef, symbols: readonly string[], stopCategory: 'STOP' | 'STOP_PROFIT_LOSS'): SimResult<readonly AlgoOrderView[]>;
+  getAlgoOrder(account: AccountRef, ref: OrderRef): SimResult<AlgoOrderView>;
+  openAlgoOrders(account: AccountRef, query: AlgoListQuery): readonly AlgoOrderView[];
+  historyAlgoOrders(account: AccountRef, query: AlgoListQuery): readonly AlgoOrderView[];
+  setPositionStops(account: AccountRef, command: PositionStopsCommand): SimResult<readonly AlgoOrderView[]>;
+
+  // ---- positions, margin, leverage
+  positions(account: AccountRef, symbol?: string, side?: PositionSide): readonly PositionView[];
+  futuresBalance(account: AccountRef): FuturesBalanceView;
+  symbolSettings(account: AccountRef, symbol?: string): readonly SymbolSettingsView[];
+  setLeverage(account: AccountRef, symbol: string, leverage: number): SimResult<SymbolSettingsView>;
+  setMarginType(account: AccountRef, symbol: string, marginType: MarginType): SimResult<SymbolSettingsView>;
+  /** Adds (positive) or removes (negative) isolated margin. */
+  adjustPositionMargin(account: AccountRef, symbol: string, side: PositionSide, amount: Decimal): SimResult<PositionView>;
+  /** Closes the whole position at market. */
+  flashClose(account: AccountRef, symbol: string, side: PositionSide): SimResult<OrderView>;
+  /** Closes the position at market and opens the same size on the other side. */
+  reversePosition(account: AccountRef, symbol: string, side: PositionSide): SimResult<readonly OrderView[]>;
+  commissionRates(symbol: string): SimResult<{ readonly maker: string; readonly taker: string }>;
+  /** Realized PnL since 00:00 UTC and its ratio to the day's opening balance. */
+  todayPnl(account: AccountRef): { readonly dayProfit: string; readonly dayProfitRate: string };
+
+  // ---- users, accounts, funds
+  userExists(userId: string): boolean;
+  subAccounts(parentUserId: string, filter: { readonly userId?: string; readonly email?: string }): SimResult<readonly SubAccountView[]>;
+  accounts(userId: string): readonly AccountView[];
+  spotBalances(userId: string): readonly SpotBalanceView[];
+  /** Applies one of the six permitted moves for `callerUserId` (document 000). */
+  transfer(callerUserId: string, command: TransferCommand): SimResult<{ readonly replayed: boolean }>;
+  balanceFlows(query: FlowQuery): readonly BalanceFlowView[];
+  /** Credits a futures account directly (sim seeding and admin use; recorded as a transfer flow). */
+  deposit(account: AccountRef | { readonly userId: string; readonly accountType: 'MAIN' | 'COPY_TRADING' }, coin: Category | string, amount: Decimal): void;
+}
+
+export type { Category };
