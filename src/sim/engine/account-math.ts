@@ -1,0 +1,72 @@
+import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
+import type { EngineState } from './engine-state.js';
+import type { FuturesAccount } from './ledger.js';
+import type { PositionMath, PositionRecord } from './position-record.js';
+import { liquidationPrice, positionMath } from './position-record.js';
+
+const ZERO = dec(0);
+
+/** An account's margin picture at current mark prices. */
+export interface AccountFigures {
+  readonly crossUnrealizedPnl: Decimal;
+  readonly isolatedMargin: Decimal;
+  readonly positionMargin: Decimal;
+  readonly orderMargin: Decimal;
+  /** wallet − isolated margins + cross unrealized PnL: what backs the cross positions. */
+  readonly crossEquity: Decimal;
+  readonly crossMaintMargin: Decimal;
+  /** wallet + cross unrealized PnL − position margin − order margin (API-NOTES §4.1: includes unrealized PnL). */
+  readonly available: Decimal;
+}
+
+/** Position figures at the current mark (or last, or entry when the market has not printed yet). */
+export function mathOf(state: EngineState, position: PositionRecord): PositionMath {
+  const book = state.books.get(position.symbol);
+  if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
+  const mark = state.markDecimal(book) ?? position.avgPrice;
+  return positionMath(position, dec(book.qty.toText(position.lots)), dec(book.instrument.contractMultiplier), mark, book.instrument.riskLimits);
+}
+
+export function accountFigures(state: EngineState, account: FuturesAccount): AccountFigures {
+  let crossUnrealizedPnl = ZERO;
+  let isolatedMargin = ZERO;
+  let positionMargin = ZERO;
+  let crossMaintMargin = ZERO;
+  for (const p of account.positions.values()) {
+    if (p.lots === 0) continue;
+    positionMargin = positionMargin.add(p.margin);
+    if (p.marginType === 'ISOLATED') {
+      isolatedMargin = isolatedMargin.add(p.margin);
+      continue;
+    }
+    const m = mathOf(state, p);
+    crossUnrealizedPnl = crossUnrealizedPnl.add(m.unrealizedPnl);
+    crossMaintMargin = crossMaintMargin.add(m.maintMargin);
+  }
+  const orderMargin = account.orderMargin();
+  return {
+    crossUnrealizedPnl,
+    isolatedMargin,
+    positionMargin,
+    orderMargin,
+    crossEquity: account.wallet.sub(isolatedMargin).add(crossUnrealizedPnl),
+    crossMaintMargin,
+    available: account.wallet.add(crossUnrealizedPnl).sub(positionMargin).sub(orderMargin),
+  };
+}
+
+/** Risk rate in percent (maintenance margin over margin balance) and liquidation price of one position. */
+export function riskOf(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): { readonly riskRate: Decimal; readonly liquidationPrice: Decimal; readonly math: PositionMath } {
+  const math = mathOf(state, position);
+  if (position.lots === 0) return { riskRate: ZERO, liquidationPrice: ZERO, math };
+  if (position.marginType === 'ISOLATED') {
+    const balance = position.margin.add(math.unrealizedPnl);
+    const riskRate = balance.lte(0) ? dec(100) : math.maintMargin.div(balance).mul(100);
+    return { riskRate, liquidationPrice: liquidationPrice(position, math.coins, position.margin, math.maintRate), math };
+  }
+  const riskRate = figures.crossEquity.lte(0) ? dec(100) : figures.crossMaintMargin.div(figures.crossEquity).mul(100);
+  // Everything else backing the cross book stays as it is; this position's own PnL moves with the price.
+  const cushion = figures.crossEquity.sub(math.unrealizedPnl).sub(figures.crossMaintMargin.sub(math.maintMargin));
+  return { riskRate, liquidationPrice: liquidationPrice(position, math.coins, cushion, math.maintRate), math };
+}

@@ -1,0 +1,37 @@
+/**
+ * Deterministic 64-bit ids as decimal text (19 digits, like the exchange's), from a prefix and a counter:
+ * the same run produces the same ids. Different families use different prefixes so ids never collide.
+ */
+export class IdSequence {
+  private counter = 0;
+
+  constructor(private readonly prefix: string) {
+    if (!/^[1-9]\d{0,5}$/.test(prefix)) throw new RangeError(`id prefix must be 1-6 digits: ${prefix}`);
+  }
+
+  next(): string {
+    this.counter += 1;
+    return this.prefix + String(this.counter).padStart(19 - this.prefix.length, '0');
+  }
+}
+
+/** The id families of the engine. */
+export interface EngineIds {
+  readonly order: IdSequence;
+  readonly trade: IdSequence;
+  readonly ticket: IdSequence;
+  readonly flow: IdSequence;
+  readonly account: IdSequence;
+  readonly clientOrder: IdSequence;
+}
+
+export function engineIds(): EngineIds {
+  return {
+    order: new IdSequence('2124'),
+    trade: new IdSequence('2125'),
+    ticket: new IdSequence('4900'),
+    flow: new IdSequence('5398'),
+    account: new IdSequence('1795'),
+    clientOrder: new IdSequence('1767'),
+  };
+}

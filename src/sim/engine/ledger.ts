@@ -1,0 +1,144 @@
+import type { Decimal } from '../../core/decimal.js';
+import { dec, decText } from '../../core/decimal.js';
+import type { IdSequence } from './ids.js';
+import type { OrderRecord } from './order-record.js';
+import { PositionRecord } from './position-record.js';
+import type { AccountType, AccountView, BalanceFlowView, Category, FlowKind, FlowQuery, MarginType, PositionSide } from './types.js';
+
+const ZERO = dec(0);
+
+export const DEFAULT_LEVERAGE = 20;
+
+const FLOW_TYPES: Readonly<Record<FlowKind, { readonly value: number; readonly type: string; readonly name: string }>> = {
+  TRANSFER: { value: 51, type: 'USER_ACCOUNT_TRANSFER', name: 'Transfer' },
+  FEE: { value: 10, type: 'TRADING_FEE', name: 'Trading fee' },
+  REALIZED_PNL: { value: 28, type: 'REALIZED_PNL', name: 'Realized PnL' },
+  FUNDING: { value: 32, type: 'FUNDING_FEE', name: 'Funding fee' },
+  LIQUIDATION: { value: 700, type: 'LIQUIDATION', name: 'Liquidation' },
+};
+
+/** A user's contract account of one settlement coin (USDT-M or USDC-M). */
+export class FuturesAccount {
+  wallet: Decimal = ZERO;
+  readonly positions = new Map<string, PositionRecord>();
+  readonly settings = new Map<string, { leverage: number; marginType: MarginType }>();
+  readonly openOrders = new Set<OrderRecord>();
+  /** Wallet at the start of the current UTC day, for todayPnl. */
+  dayStart = { day: -1, wallet: ZERO, realized: ZERO };
+  realizedTotal: Decimal = ZERO;
+
+  constructor(
+    readonly accountId: string,
+    readonly userId: string,
+    readonly category: Category,
+  ) {}
+
+  settingsOf(symbol: string): { leverage: number; marginType: MarginType } {
+    let s = this.settings.get(symbol);
+    if (s === undefined) {
+      s = { leverage: DEFAULT_LEVERAGE, marginType: 'CROSS' };
+      this.settings.set(symbol, s);
+    }
+    return s;
+  }
+
+  position(symbol: string, side: PositionSide): PositionRecord {
+    const key = `${symbol}|${side}`;
+    let p = this.positions.get(key);
+    if (p === undefined) {
+      const s = this.settingsOf(symbol);
+      p = new PositionRecord(symbol, side, s.leverage, s.marginType);
+      this.positions.set(key, p);
+    }
+    return p;
+  }
+
+  existingPosition(symbol: string, side: PositionSide): PositionRecord | undefined {
+    return this.positions.get(`${symbol}|${side}`);
+  }
+
+  orderMargin(): Decimal {
+    let sum = ZERO;
+    for (const o of this.openOrders) sum = sum.add(o.marginLocked);
+    return sum;
+  }
+
+  positionMargin(): Decimal {
+    let sum = ZERO;
+    for (const p of this.positions.values()) if (p.lots > 0) sum = sum.add(p.margin);
+    return sum;
+  }
+}
+
+/** A user (parent or sub-user) with its spot, contract and copy-trading accounts. */
+export class UserRecord {
+  readonly spot = new Map<string, Decimal>();
+  readonly copyTrading = new Map<string, Decimal>();
+  readonly futures: Readonly<Record<Category, FuturesAccount>>;
+
+  constructor(
+    readonly userId: string,
+    readonly email: string,
+    readonly remark: string,
+    readonly parentUserId: string | undefined,
+    readonly mainAccountId: string,
+    futuresUsdtId: string,
+    futuresUsdcId: string,
+    readonly copyTradingAccountId: string,
+  ) {
+    this.futures = { USDT: new FuturesAccount(futuresUsdtId, userId, 'USDT'), USDC: new FuturesAccount(futuresUsdcId, userId, 'USDC') };
+  }
+
+  accounts(): AccountView[] {
+    return [
+      { accountId: this.mainAccountId, userId: this.userId, accountType: 'MAIN' },
+      { accountId: this.futures.USDT.accountId, userId: this.userId, accountType: 'FUTURES' },
+      { accountId: this.copyTradingAccountId, userId: this.userId, accountType: 'COPY_TRADING' },
+    ];
+  }
+}
+
+/** Every balance change, as the balance-flow endpoints show them (newest first on query). */
+export class FlowBook {
+  private readonly rows: BalanceFlowView[] = [];
+
+  constructor(private readonly ids: IdSequence) {}
+
+  record(entry: { userId: string; accountId: string; accountType: AccountType; category?: Category; coin: string; kind: FlowKind; symbol?: string; change: Decimal; total: Decimal; time: number }): void {
+    if (entry.change.isZero()) return;
+    const t = FLOW_TYPES[entry.kind];
+    this.rows.push({
+      id: this.ids.next(),
+      accountId: entry.accountId,
+      accountType: entry.accountType,
+      userId: entry.userId,
+      coin: entry.coin,
+      kind: entry.kind,
+      flowTypeValue: t.value,
+      flowType: t.type,
+      flowName: t.name,
+      symbol: entry.symbol ?? '',
+      change: decText(entry.change),
+      total: decText(entry.total),
+      created: entry.time,
+    });
+  }
+
+  query(q: FlowQuery): BalanceFlowView[] {
+    const out: BalanceFlowView[] = [];
+    for (let i = this.rows.length - 1; i >= 0 && out.length < q.limit; i--) {
+      const r = this.rows[i];
+      if (r === undefined || r.userId !== q.userId) continue;
+      if (q.accountType !== undefined && r.accountType !== q.accountType) continue;
+      if (q.category !== undefined && r.accountType === 'FUTURES' && r.coin !== q.category) continue;
+      if (q.coin !== undefined && q.coin !== '' && r.coin !== q.coin) continue;
+      if (q.kind !== undefined && r.kind !== q.kind) continue;
+      if (q.fromId !== undefined && BigInt(r.id) < BigInt(q.fromId)) continue;
+      if (q.endId !== undefined && BigInt(r.id) > BigInt(q.endId)) continue;
+      if (q.startTime !== undefined && r.created < q.startTime) continue;
+      if (q.endTime !== undefined && r.created > q.endTime) continue;
+      out.push(r);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,72 @@
+import type { Decimal } from '../../core/decimal.js';
+import { dec, decText } from '../../core/decimal.js';
+import type { Result } from '../../core/result.js';
+import { err, ok } from '../../core/result.js';
+import { reject } from './rejects.js';
+import type { SymbolBook } from './symbol-book.js';
+import type { SimReject } from './types.js';
+
+/** A limit price checked against PRICE_FILTER: on the tick grid and within min/max. */
+export function checkPrice(book: SymbolBook, price: Decimal, name = 'price'): Result<number, SimReject> {
+  if (price.lte(0)) return err(reject.param(name));
+  const text = decText(price);
+  const f = book.filters.priceFilter;
+  if (price.lt(f.minPrice)) return err(reject.priceLow(text, f.minPrice));
+  if (price.gt(f.maxPrice)) return err(reject.priceHigh(text, f.maxPrice));
+  const ticks = book.price.tryUnits(text);
+  if (ticks === undefined) return err(reject.priceTick(text, f.tickSize));
+  return ok(ticks);
+}
+
+/** LIMIT_TRADING band: a buy may not be above last × (1 + up), a sell not below last × (1 − down). */
+export function checkLimitBand(book: SymbolBook, buying: boolean, priceTicks: number): SimReject | undefined {
+  const bound = book.bandTicks(buying, buying ? book.filters.limitTrading.buyPriceUpRate : book.filters.limitTrading.sellPriceDownRate);
+  if (bound === undefined) return undefined;
+  if (buying ? priceTicks > bound : priceTicks < bound) return reject.priceBand(book.price.toText(priceTicks), book.price.toText(bound));
+  return undefined;
+}
+
+/**
+ * Contracts of an order: `quantity` when positive, else `valueQuantity` (quote notional) turned into whole
+ * steps at `priceTicks`; checked against the quantity step and LOT_SIZE bounds (in contracts).
+ */
+export function resolveLots(book: SymbolBook, quantity: Decimal | undefined, valueQuantity: Decimal | undefined, priceTicks: number): Result<number, SimReject> {
+  const step = book.qty.step;
+  if (quantity !== undefined && quantity.gt(0)) {
+    const text = decText(quantity);
+    const lots = book.qty.tryUnits(text);
+    if (lots === undefined) return err(reject.quantityStep(text, step));
+    return checkLotBounds(book, lots);
+  }
+  if (valueQuantity !== undefined && valueQuantity.gt(0)) {
+    if (priceTicks <= 0) return err(reject.noDepth(book.instrument.symbol));
+    const perContract = dec(book.price.toText(priceTicks)).mul(book.instrument.contractMultiplier);
+    const lots = valueQuantity.div(perContract).div(step).floor().toNumber();
+    return checkLotBounds(book, lots);
+  }
+  if ((quantity !== undefined && quantity.lt(0)) || (valueQuantity !== undefined && valueQuantity.lt(0))) return err(reject.param(quantity !== undefined ? 'quantity' : 'valueQuantity'));
+  return err(reject.mandatory('quantity'));
+}
+
+function checkLotBounds(book: SymbolBook, lots: number): Result<number, SimReject> {
+  const min = book.qty.toUnits(book.instrument.minQuantity);
+  const max = book.qty.toUnits(book.instrument.maxQuantity);
+  if (lots < min) return err(reject.quantityLow(book.qty.toText(lots), book.instrument.minQuantity));
+  if (lots > max) return err(reject.quantityHigh(book.qty.toText(lots), book.instrument.maxQuantity));
+  return ok(lots);
+}
+
+/** Quote notional of `lots` at `priceTicks`: price × contracts × multiplier. */
+export function notionalOf(book: SymbolBook, lots: number, priceTicks: number): Decimal {
+  return dec(book.price.toText(priceTicks)).mul(book.qty.toText(lots)).mul(book.instrument.contractMultiplier);
+}
+
+/** MIN_NOTIONAL. */
+export function checkNotional(book: SymbolBook, notional: Decimal): SimReject | undefined {
+  return notional.lt(book.filters.minNotional) ? reject.minNotional(decText(notional.toDecimalPlaces(8)), book.filters.minNotional) : undefined;
+}
+
+/** Margin an opening order reserves: initial margin plus the opening and closing fee at the taker rate (document 000). */
+export function openingMargin(book: SymbolBook, notional: Decimal, leverage: number): Decimal {
+  return notional.div(leverage).add(notional.mul(book.instrument.takerFeeRate).mul(2));
+}

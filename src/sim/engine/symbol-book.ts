@@ -1,0 +1,210 @@
+import type { DepthEvent, PriceLevel } from '../market-stream/events.js';
+import type { SimInstrument } from '../market-stream/instruments.js';
+import type { StepGrid } from '../market-stream/ticks.js';
+import { instrumentGrids } from '../market-stream/instruments.js';
+import type { ContractFilters } from './contract-filters.js';
+import { contractFilters } from './contract-filters.js';
+import type { OrderRecord } from './order-record.js';
+
+// Globals read once: this is the matching hot path (see ticks.ts).
+const { min } = Math;
+
+/** One execution the book decided on; the exchange applies it to the order and the account. */
+export interface Fill {
+  readonly order: OrderRecord;
+  readonly lots: number;
+  readonly priceTicks: number;
+  readonly isMaker: boolean;
+}
+
+/**
+ * One symbol's market as the account's orders see it, and the account orders resting on it.
+ *
+ * Fill model (DESIGN.md): a marketable order sweeps the visible depth level by level; liquidity it took
+ * stays taken until the next depth snapshot. A resting limit order fills when a public trade prints
+ * through its price, or at its price once the quantity queued ahead of it there has traded; and when a
+ * new snapshot shows the opposite side crossing its price (the market moved through it). Resting fills
+ * are maker fills at the order's own price. Everything here is integer ticks and lots.
+ */
+export class SymbolBook {
+  readonly instrument: SimInstrument;
+  readonly filters: ContractFilters;
+  readonly price: StepGrid;
+  readonly qty: StepGrid;
+  /** 0 until the first event of the kind. */
+  lastTicks = 0;
+  markTicks = 0;
+  indexTicks = 0;
+  bestBidTicks = 0;
+  bestAskTicks = 0;
+  depth: DepthEvent | undefined;
+  /** Lots this account's taker orders took per price since the last snapshot. */
+  private readonly takenBids = new Map<number, number>();
+  private readonly takenAsks = new Map<number, number>();
+  /** Resting buys, best (highest) price first, then time; sells lowest first. */
+  readonly buys: OrderRecord[] = [];
+  readonly sells: OrderRecord[] = [];
+  private restCounter = 0;
+
+  constructor(instrument: SimInstrument) {
+    this.instrument = instrument;
+    this.filters = contractFilters(instrument);
+    const grids = instrumentGrids(instrument);
+    this.price = grids.price;
+    this.qty = grids.quantity;
+  }
+
+  get restingCount(): number {
+    return this.buys.length + this.sells.length;
+  }
+
+  /** A new snapshot; returns the maker fills of resting orders the market moved through. */
+  applyDepth(event: DepthEvent): Fill[] | undefined {
+    this.depth = event;
+    if (this.takenBids.size > 0) this.takenBids.clear();
+    if (this.takenAsks.size > 0) this.takenAsks.clear();
+    const bid = event.bids[0];
+    const ask = event.asks[0];
+    this.bestBidTicks = bid === undefined ? 0 : this.price.toUnits(bid[0]);
+    this.bestAskTicks = ask === undefined ? 0 : this.price.toUnits(ask[0]);
+    let fills: Fill[] | undefined;
+    const topBuy = this.buys[0];
+    if (topBuy !== undefined && this.bestAskTicks > 0 && this.bestAskTicks <= topBuy.priceTicks) {
+      fills = [];
+      for (const order of this.buys) {
+        if (order.priceTicks < this.bestAskTicks) break;
+        this.sweepInto(fills, order, true, order.priceTicks, order.remainingLots, true);
+      }
+    }
+    const topSell = this.sells[0];
+    if (topSell !== undefined && this.bestBidTicks > 0 && this.bestBidTicks >= topSell.priceTicks) {
+      fills ??= [];
+      for (const order of this.sells) {
+        if (order.priceTicks > this.bestBidTicks) break;
+        this.sweepInto(fills, order, false, order.priceTicks, order.remainingLots, true);
+      }
+    }
+    return fills;
+  }
+
+  /** A public trade; returns the maker fills of resting orders it reached. */
+  applyTrade(priceTicks: number, qtyText: string, buyerIsMaker: boolean): Fill[] | undefined {
+    this.lastTicks = priceTicks;
+    const topBuy = this.buys[0];
+    const topSell = this.sells[0];
+    const reachesBuys = topBuy !== undefined && topBuy.priceTicks >= priceTicks;
+    const reachesSells = topSell !== undefined && topSell.priceTicks <= priceTicks;
+    if (!reachesBuys && !reachesSells) return undefined;
+    let left = this.qty.toUnits(qtyText);
+    const fills: Fill[] = [];
+    if (reachesBuys) left = this.tradeAgainst(fills, this.buys, true, priceTicks, left, buyerIsMaker);
+    if (reachesSells && left > 0) this.tradeAgainst(fills, this.sells, false, priceTicks, left, !buyerIsMaker);
+    return fills;
+  }
+
+  private tradeAgainst(fills: Fill[], side: readonly OrderRecord[], isBuySide: boolean, priceTicks: number, lots: number, aggressorHitsThisSide: boolean): number {
+    let left = lots;
+    let levelTicks = -1;
+    let levelVisible = 0;
+    for (const order of side) {
+      if (left <= 0) break;
+      const through = isBuySide ? order.priceTicks > priceTicks : order.priceTicks < priceTicks;
+      if (!through) {
+        if (order.priceTicks !== priceTicks) break;
+        // At the order's own price only trades hitting this side count, and the queue ahead goes first.
+        if (!aggressorHitsThisSide) break;
+        if (levelTicks !== priceTicks) {
+          levelTicks = priceTicks;
+          levelVisible = this.visibleLots(isBuySide, priceTicks);
+        }
+        if (order.queueAheadLots > levelVisible) order.queueAheadLots = levelVisible;
+        const eaten = min(order.queueAheadLots, left);
+        order.queueAheadLots -= eaten;
+        left -= eaten;
+        if (left <= 0) break;
+      }
+      const lotsFilled = min(order.remainingLots, left);
+      if (lotsFilled > 0) {
+        fills.push({ order, lots: lotsFilled, priceTicks: order.priceTicks, isMaker: true });
+        left -= lotsFilled;
+      }
+    }
+    return left;
+  }
+
+  /**
+   * Taker sweep of the opposite side for `order` (a buy takes asks up to `limitTicks`), at most `maxLots`.
+   * With `commit` false nothing is recorded and the fills only tell what is available (FOK, POST_ONLY).
+   */
+  sweep(order: OrderRecord, limitTicks: number, maxLots: number, commit: boolean): Fill[] {
+    const fills: Fill[] = [];
+    this.sweepInto(fills, order, order.isBuy, limitTicks, maxLots, false, commit);
+    return fills;
+  }
+
+  private sweepInto(fills: Fill[], order: OrderRecord, buying: boolean, limitTicks: number, maxLots: number, asMaker: boolean, commit = true): void {
+    const levels: readonly PriceLevel[] | undefined = buying ? this.depth?.asks : this.depth?.bids;
+    if (levels === undefined) return;
+    const taken = buying ? this.takenAsks : this.takenBids;
+    let need = maxLots;
+    for (const [priceText, qtyText] of levels) {
+      if (need <= 0) break;
+      const levelTicks = this.price.toUnits(priceText);
+      if (buying ? levelTicks > limitTicks : levelTicks < limitTicks) break;
+      const available = this.qty.toUnits(qtyText) - (taken.get(levelTicks) ?? 0);
+      if (available <= 0) continue;
+      const lots = min(available, need);
+      need -= lots;
+      if (commit) taken.set(levelTicks, (taken.get(levelTicks) ?? 0) + lots);
+      fills.push({ order, lots, priceTicks: asMaker ? order.priceTicks : levelTicks, isMaker: asMaker });
+    }
+  }
+
+  /** Visible lots at a price on one side of the latest snapshot, less what this account took there. */
+  visibleLots(bidSide: boolean, priceTicks: number): number {
+    const levels = bidSide ? this.depth?.bids : this.depth?.asks;
+    if (levels === undefined) return 0;
+    for (const [priceText, qtyText] of levels) {
+      const ticks = this.price.toUnits(priceText);
+      if (ticks === priceTicks) return this.qty.toUnits(qtyText) - ((bidSide ? this.takenBids : this.takenAsks).get(ticks) ?? 0);
+      if (bidSide ? ticks < priceTicks : ticks > priceTicks) return 0;
+    }
+    return 0;
+  }
+
+  /** Puts an order on the book behind everything visible at its price. */
+  rest(order: OrderRecord, keepQueue = false): void {
+    if (!keepQueue) {
+      order.queueAheadLots = this.visibleLots(order.isBuy, order.priceTicks);
+      order.restSeq = ++this.restCounter;
+    }
+    order.resting = true;
+    const side = order.isBuy ? this.buys : this.sells;
+    let i = side.length;
+    while (i > 0) {
+      const other = side[i - 1];
+      if (other === undefined) break;
+      const better = order.isBuy ? other.priceTicks > order.priceTicks : other.priceTicks < order.priceTicks;
+      if (better || (other.priceTicks === order.priceTicks && other.restSeq < order.restSeq)) break;
+      i--;
+    }
+    side.splice(i, 0, order);
+  }
+
+  remove(order: OrderRecord): void {
+    if (!order.resting) return;
+    const side = order.isBuy ? this.buys : this.sells;
+    const at = side.indexOf(order);
+    if (at >= 0) side.splice(at, 1);
+    order.resting = false;
+  }
+
+  /** The price a market order may not pass, or that a limit order may not exceed: last (or mark) ± rate. */
+  bandTicks(buying: boolean, rateText: string): number | undefined {
+    const reference = this.lastTicks > 0 ? this.lastTicks : this.markTicks;
+    if (reference === 0) return undefined;
+    const rate = Number(rateText);
+    // Integer ticks: round toward the reference so the band is never wider than the rate.
+    return buying ? Math.floor(reference * (1 + rate)) : Math.ceil(reference * (1 - rate));
+  }
+}

@@ -1,0 +1,106 @@
+import { dec, decText } from '../../core/decimal.js';
+import type { AccountFigures } from './account-math.js';
+import { accountFigures, riskOf } from './account-math.js';
+import type { EngineState } from './engine-state.js';
+import type { FuturesAccount } from './ledger.js';
+import type { OrderRecord } from './order-record.js';
+import type { PositionRecord } from './position-record.js';
+import { maxLeverageOf } from './position-record.js';
+import type { FuturesBalanceView, OrderView, PositionView } from './types.js';
+
+/** Money as the wire shows it: at most 8 decimals, no trailing zeros. */
+export function money(value: { toDecimalPlaces(n: number): { toFixed(): string } }): string {
+  return value.toDecimalPlaces(8).toFixed();
+}
+
+export function orderView(state: EngineState, order: OrderRecord): OrderView {
+  const book = state.books.get(order.symbol);
+  if (book === undefined) throw new RangeError(`no book for ${order.symbol}`);
+  const executed = book.qty.toText(order.executedLots);
+  const coins = dec(executed).mul(book.instrument.contractMultiplier);
+  return {
+    orderId: order.orderId,
+    clientOrderId: order.clientOrderId,
+    accountId: order.accountId,
+    userId: order.userId,
+    category: order.category,
+    symbol: order.symbol,
+    side: order.side,
+    positionSide: order.positionSide,
+    isClose: order.isClose,
+    type: order.type,
+    price: book.price.toText(order.priceTicks),
+    priceType: order.priceType,
+    origQty: book.qty.toText(order.origLots),
+    executedQty: executed,
+    avgPrice: coins.isZero() ? '0' : decText(order.cumQuote.div(coins).toDecimalPlaces(book.price.decimals + 4)),
+    cumQuote: money(order.cumQuote),
+    marginLocked: money(order.marginLocked),
+    leverage: String(order.leverage),
+    marginType: order.marginType,
+    timeInForce: order.timeInForce,
+    status: order.status,
+    contractMultiplier: book.instrument.contractMultiplier,
+    commission: money(order.commission),
+    commissionAsset: order.category,
+    realizedPnl: money(order.realizedPnl),
+    time: order.time,
+    updateTime: order.updateTime,
+    ...(order.sourceAlgoOrderId === undefined ? {} : { sourceAlgoOrderId: order.sourceAlgoOrderId }),
+  };
+}
+
+export function positionView(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): PositionView {
+  const book = state.books.get(position.symbol);
+  if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
+  const { riskRate, liquidationPrice, math } = riskOf(state, account, position, figures);
+  const last = book.lastTicks > 0 ? book.price.toText(book.lastTicks) : '0';
+  const mark = book.markTicks > 0 ? book.price.toText(book.markTicks) : last;
+  const lastTier = book.instrument.riskLimits[book.instrument.riskLimits.length - 1];
+  const tierCap = lastTier === undefined ? dec(0) : dec(lastTier.maxQuantity).mul(book.instrument.contractMultiplier).mul(mark);
+  return {
+    accountId: account.accountId,
+    userId: account.userId,
+    category: account.category,
+    symbol: position.symbol,
+    side: position.side,
+    marginType: position.marginType,
+    leverage: String(position.leverage),
+    position: book.qty.toText(position.lots),
+    available: book.qty.toText(position.availableLots),
+    avgPrice: position.lots === 0 ? '0' : decText(position.avgPrice.toDecimalPlaces(book.price.decimals + 4)),
+    markPrice: mark,
+    lastPrice: last,
+    positionValue: money(math.value),
+    margin: money(position.margin),
+    maintMargin: money(math.maintMargin),
+    liquidationPrice: position.lots === 0 ? '0' : decText(liquidationPrice.toDecimalPlaces(book.price.decimals)),
+    unrealizedPnl: money(math.unrealizedPnl),
+    realizedPnl: money(position.realizedPnl),
+    profitRate: position.margin.isZero() ? '0' : decText(math.unrealizedPnl.div(position.margin).toDecimalPlaces(4)),
+    riskRate: decText(riskRate.toDecimalPlaces(2)),
+    maxNotionalValue: money(tierCap),
+  };
+}
+
+export function balanceView(state: EngineState, account: FuturesAccount): FuturesBalanceView {
+  const f = accountFigures(state, account);
+  return {
+    accountId: account.accountId,
+    coin: account.category,
+    balance: money(account.wallet),
+    availableBalance: money(f.available),
+    positionMargin: money(f.positionMargin),
+    orderMargin: money(f.orderMargin),
+    crossUnrealizedPnl: money(f.crossUnrealizedPnl),
+  };
+}
+
+/** Free (wallet − margins, no unrealized PnL) and locked (position + order margin), as the stream's B entries. */
+export function balanceEventFigures(state: EngineState, account: FuturesAccount): { readonly free: string; readonly locked: string } {
+  const f = accountFigures(state, account);
+  const locked = f.positionMargin.add(f.orderMargin);
+  return { free: money(account.wallet.sub(locked)), locked: money(locked) };
+}
+
+export { maxLeverageOf };
