@@ -48,6 +48,8 @@ function def(
 }
 
 const ORDER = { ordersBudget: true } as const;
+/** Listen keys only open a read-only stream: read-only keys may manage them. */
+const READS = { write: false } as const;
 
 export const ENDPOINTS = {
   // ---- 000: sub-accounts, funds, margin, leverage (v1)
@@ -112,9 +114,9 @@ export const ENDPOINTS = {
   spotTickerPrice: def('GET', '/quote/v1/ticker/price', 'NONE', 1, '001'),
   spotBookTicker: def('GET', '/quote/v1/ticker/bookTicker', 'NONE', 1, '001'),
   // ---- 001: user data stream
-  listenKeyCreate: def('POST', '/api/v1/listenKey', 'USER_STREAM', 1, '001'),
-  listenKeyKeepalive: def('PUT', '/api/v1/listenKey', 'USER_STREAM', 1, '001'),
-  listenKeyClose: def('DELETE', '/api/v1/listenKey', 'USER_STREAM', 1, '001'),
+  listenKeyCreate: def('POST', '/api/v1/listenKey', 'USER_STREAM', 1, '001', READS),
+  listenKeyKeepalive: def('PUT', '/api/v1/listenKey', 'USER_STREAM', 1, '001', READS),
+  listenKeyClose: def('DELETE', '/api/v1/listenKey', 'USER_STREAM', 1, '001', READS),
   // ---- 001: copy-trading follower (v2 wrapper)
   followerCurrent: def('GET', '/api/v2/copy-trading/follower/orders/current', 'USER_DATA', 1, '001'),
   followerHistory: def('GET', '/api/v2/copy-trading/follower/orders/history', 'USER_DATA', 1, '001'),
