@@ -18,7 +18,7 @@ export function engine(futures = '100000'): { readonly ex: SimExchange; readonly
     users: [
       { userId: PARENT, email: 'p@x.io', balances: { MAIN: { USDT: '5000' }, FUTURES: { USDT: futures } } },
       { userId: SUB, email: 's@x.io', parentUserId: PARENT, balances: { MAIN: { USDT: '1000' }, FUTURES: { USDT: '1000' } } },
-      { userId: OTHER, email: 'o@x.io', balances: { MAIN: { USDT: '1000' } } },
+      { userId: OTHER, email: 'o@x.io', balances: { MAIN: { USDT: '1000' }, FUTURES: { USDT: '1000' } } },
     ],
   });
   const events: AccountEvent[] = [];

@@ -10,6 +10,7 @@ const ALLOWED: ReadonlyArray<readonly [rule: number, move: Move]> = [
   [2, [PARENT, PARENT, 'FUTURES', PARENT, 'MAIN']],
   // A user without a parent is a parent account of its own.
   [2, [OTHER, OTHER, 'MAIN', OTHER, 'FUTURES']],
+  [2, [OTHER, OTHER, 'FUTURES', OTHER, 'MAIN']],
   [3, [PARENT, SUB, 'MAIN', PARENT, 'MAIN']],
   [3, [PARENT, SUB, 'FUTURES', PARENT, 'MAIN']],
   [4, [PARENT, SUB, 'MAIN', SUB, 'FUTURES']],
