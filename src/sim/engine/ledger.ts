@@ -19,7 +19,9 @@ const FLOW_TYPES: Readonly<Record<FlowKind, { readonly value: number; readonly t
 
 /** A user's contract account of one settlement coin (USDT-M or USDC-M). */
 export class FuturesAccount {
-  wallet: Decimal = ZERO;
+  private walletValue: Decimal = ZERO;
+  /** Bumped on every change that can move the account's risk (wallet, positions, margins, leverage). */
+  version = 0;
   readonly positions = new Map<string, PositionRecord>();
   readonly settings = new Map<string, { leverage: number; marginType: MarginType }>();
   readonly openOrders = new Set<OrderRecord>();
@@ -32,6 +34,20 @@ export class FuturesAccount {
     readonly userId: string,
     readonly category: Category,
   ) {}
+
+  get wallet(): Decimal {
+    return this.walletValue;
+  }
+
+  set wallet(value: Decimal) {
+    this.walletValue = value;
+    this.version++;
+  }
+
+  /** Marks a risk-relevant change that does not go through the wallet. */
+  touch(): void {
+    this.version++;
+  }
 
   settingsOf(symbol: string): { leverage: number; marginType: MarginType } {
     let s = this.settings.get(symbol);

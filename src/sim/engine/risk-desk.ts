@@ -21,11 +21,59 @@ export class RiskDesk {
     private readonly cancelRowsOf: (account: FuturesAccount, position: PositionRecord) => void,
   ) {}
 
-  /** After a mark (or, without marks, a trade) price change of `book`. */
+  /** Per account: the version its bands were computed at, and per symbol the mark range (ticks) that is safe. */
+  private readonly bands = new Map<FuturesAccount, { version: number; bySymbol: Map<string, { lo: number; hi: number }> }>();
+
+  /**
+   * After a mark (or, without marks, a trade) price change of `book`. The full check runs only when the
+   * price leaves the account's safe band for the symbol or the account changed since the band was made:
+   * the band gives each position an equal share of the margin above maintenance, so while every price
+   * stays inside its band the account cannot have reached liquidation.
+   */
   checkLiquidations(book: SymbolBook): void {
-    const holders = this.s.holders.get(book.instrument.symbol);
+    const symbol = book.instrument.symbol;
+    const holders = this.s.holders.get(symbol);
     if (holders === undefined || holders.size === 0) return;
-    for (const account of [...holders]) this.checkAccount(account, book.instrument.symbol);
+    const ticks = book.markTicks > 0 ? book.markTicks : book.lastTicks;
+    for (const account of holders) {
+      const cached = this.bands.get(account);
+      if (cached !== undefined && cached.version === account.version) {
+        const band = cached.bySymbol.get(symbol);
+        if (band !== undefined && ticks > band.lo && ticks < band.hi) continue;
+      }
+      this.pending.push(account);
+    }
+    if (this.pending.length === 0) return;
+    const accounts = this.pending.splice(0);
+    for (const account of accounts) {
+      this.checkAccount(account, symbol);
+      this.bands.set(account, { version: account.version, bySymbol: this.safeBands(account) });
+    }
+  }
+
+  private readonly pending: FuturesAccount[] = [];
+
+  private safeBands(account: FuturesAccount): Map<string, { lo: number; hi: number }> {
+    const out = new Map<string, { lo: number; hi: number }>();
+    const f = accountFigures(this.s, account);
+    const cross = [...account.positions.values()].filter((p) => p.lots > 0 && p.marginType === 'CROSS');
+    const excess = f.crossEquity.sub(f.crossMaintMargin);
+    for (const p of account.positions.values()) {
+      if (p.lots === 0) continue;
+      const book = this.s.books.get(p.symbol);
+      if (book === undefined) continue;
+      const m = mathOf(this.s, p);
+      const markTicks = book.markTicks > 0 ? book.markTicks : book.lastTicks;
+      const perUnit = m.coins.mul(dec(1).add(m.maintRate));
+      // How far this position's price may move against it before its share of the cushion is used up.
+      const share = p.marginType === 'ISOLATED' ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : excess.div(cross.length);
+      const room = share.lte(0) || perUnit.isZero() ? 0 : Math.floor(share.div(perUnit).div(book.price.step).toNumber());
+      const band = out.get(p.symbol) ?? { lo: 0, hi: Number.MAX_SAFE_INTEGER };
+      if (p.side === 'LONG') band.lo = Math.max(band.lo, markTicks - room);
+      else band.hi = Math.min(band.hi, markTicks + room);
+      out.set(p.symbol, band);
+    }
+    return out;
   }
 
   private checkAccount(account: FuturesAccount, symbol: string): void {

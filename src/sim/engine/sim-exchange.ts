@@ -475,6 +475,7 @@ export class SimExchange implements SimVenue {
       }
     } else for (const p of positions) if (p !== undefined) p.leverage = leverage;
     settings.leverage = leverage;
+    account.touch();
     for (const p of positions) if (p !== undefined) this.desk.emitPosition(account, p);
     return ok({ symbol, ...settings });
   }
@@ -513,6 +514,7 @@ export class SimExchange implements SimVenue {
       if (p.margin.add(amount).lt(notional.div(p.leverage))) return err(reject.marginReduce());
     }
     p.margin = p.margin.add(amount);
+    account.touch();
     this.desk.emitPosition(account, p);
     this.desk.emitBalance(account);
     return ok(positionView(this.s, account, p));

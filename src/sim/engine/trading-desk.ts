@@ -201,6 +201,7 @@ export class TradingDesk {
     const position = account.position(order.symbol, order.positionSide);
     const remainingBefore = order.remainingLots;
 
+    account.touch();
     order.executedLots += lots;
     order.cumQuote = order.cumQuote.add(notional);
     order.commission = order.commission.add(fee);
