@@ -63,7 +63,7 @@ export interface SimUserSetup {
   readonly userId: string;
   readonly email: string;
   readonly remark?: string;
-  readonly parentUserId?: string;
+  readonly parentUserId?: string | undefined;
   readonly balances?: {
     readonly MAIN?: Readonly<Record<string, string>>;
     readonly FUTURES?: Readonly<Partial<Record<Category, string>>>;

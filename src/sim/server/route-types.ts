@@ -75,6 +75,11 @@ export interface SimRoute {
   readonly ordersOf?: (ctx: { readonly json: unknown }) => number;
   /** When set, the route may only be called with a key of this account type (follower routes). */
   readonly requiresAccountType?: KeyAccountType;
+  /**
+   * Accept the batch signing variants, HMAC of body + query and of the query alone, besides query +
+   * body (API-NOTES §1.2). Default: true for POST v1 `batchOrders` and POST v2 `batch-orders`.
+   */
+  readonly batchSigning?: boolean;
   readonly handle: (ctx: RouteContext) => RouteReply | Promise<RouteReply>;
 }
 
@@ -85,3 +90,31 @@ export function routeOk(data: unknown): RouteOk {
 export function routeError(code: number, msg: string, status?: number): RouteError {
   return status === undefined ? { kind: 'error', code, msg } : { kind: 'error', code, msg, status };
 }
+
+// ---- Raw sub-applications mounted under a path prefix (the catalog service at `/catalog`).
+
+/** A request as a prefix-mounted sub-application sees it: no exchange auth, limits or envelopes. */
+export interface PrefixRequest {
+  readonly method: string;
+  /** The path with the prefix cut off (`/v1/products`); `/` when nothing follows the prefix. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  /** Header names lower-cased; repeated headers joined with `, `. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The raw body text (empty when none). */
+  readonly body: string;
+  /** Server time of the request in epoch ms (clock skew applied). */
+  readonly now: number;
+}
+
+export interface PrefixReply {
+  readonly status: number;
+  readonly body: string;
+  /** Extra headers; `content-type` defaults to application/json. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Answers a prefix request, or undefined for "no such path" (the server then answers 404). */
+export type PrefixHandleFn = (request: PrefixRequest) => PrefixReply | undefined | Promise<PrefixReply | undefined>;
+
+export type PrefixHandler = { readonly handle: PrefixHandleFn } | PrefixHandleFn;

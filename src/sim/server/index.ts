@@ -1,0 +1,30 @@
+/** The simulated exchange's HTTP face: server, routing contract, keys, faults, limits and metrics. */
+export type { SimHttpAddress, SimHttpServerOptions } from './sim-http-server.js';
+export { SimHttpServer } from './sim-http-server.js';
+export type {
+  Caller,
+  KeyAccountType,
+  PrefixHandleFn,
+  PrefixHandler,
+  PrefixReply,
+  PrefixRequest,
+  RequestParams,
+  RouteContext,
+  RouteError,
+  RouteOk,
+  RouteRaw,
+  RouteReply,
+  SimRoute,
+} from './route-types.js';
+export { routeError, routeOk } from './route-types.js';
+export type { KeyringEntry, KnownKey } from './keyring.js';
+export { Keyring } from './keyring.js';
+export type { FaultListener } from './fault-state.js';
+export { FaultState } from './fault-state.js';
+export type { LimitVerdict, RateLimitSettings, WeightStatus } from './rate-limits.js';
+export { EXCHANGE_RATE_LIMITS, ServerRateLimits } from './rate-limits.js';
+export type { HttpFaultKind, LimitKind } from './server-metrics.js';
+export { SimServerMetrics } from './server-metrics.js';
+export { serverErrors, statusOfCode } from './exchange-errors.js';
+export { DEFAULT_RECV_WINDOW_MS, MAX_RECV_WINDOW_MS } from './timestamp-window.js';
+export { ADMIN_FAULTS_PATH } from './admin-faults.js';

@@ -1,0 +1,43 @@
+import type { Counter } from 'prom-client';
+import type { FaultSettings } from '../config/fault-settings.js';
+import { Prng } from '../market-stream/prng.js';
+import type { StreamFaultKind } from './stream-metrics.js';
+
+/**
+ * Draws the user stream's fault decisions from a seeded PRNG and counts the ones that fire. Settings
+ * are read at every draw (runtime changes apply at once); a zero rate draws nothing, so turning one
+ * fault on does not shift another's sequence while it is off.
+ */
+export class StreamFaults {
+  private readonly prng: Prng;
+
+  constructor(
+    seed: number,
+    private readonly settings: () => FaultSettings,
+    private readonly injected: Counter<string>,
+  ) {
+    this.prng = new Prng(seed, 'user-stream-faults');
+  }
+
+  /** Hold this event back and send it after the next one. */
+  reorder(): boolean {
+    return this.draw(this.settings().streamReorderRate, 'stream_reorder');
+  }
+
+  /** Send this frame a second time. */
+  duplicate(): boolean {
+    return this.draw(this.settings().streamDuplicateRate, 'stream_duplicate');
+  }
+
+  /** Drop the socket after this delivery. */
+  drop(): boolean {
+    return this.draw(this.settings().wsDropRate, 'ws_drop');
+  }
+
+  private draw(rate: number, kind: StreamFaultKind): boolean {
+    if (rate <= 0) return false;
+    const fires = this.prng.uniform() < rate;
+    if (fires) this.injected.inc({ kind });
+    return fires;
+  }
+}
