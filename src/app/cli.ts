@@ -4,6 +4,7 @@ import { ConfigError } from '../settings/config-error.js';
 import { callCatalog, callExchange } from './call-command.js';
 import type { CallOutput } from './call-command.js';
 import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.js';
+import { runSim } from './sim-command.js';
 
 /** Exit codes: 0 success, 1 an error reply or failed operation, 2 a user mistake (config, arguments). */
 const EXIT_USAGE = 2;
@@ -44,6 +45,18 @@ program
     const client = exchangeClientFor(connections.value, flags.baseUrl, process.env);
     if (!client.ok) throw client.error;
     print(await callExchange(client.value, args));
+  });
+
+program
+  .command('sim')
+  .description('run the simulated exchange: REST, user data stream, catalog, admin faults and metrics on loopback')
+  .option('--port <n>', 'listen on this port (0 picks a free one; default from the config, 8901)')
+  .option('--seed <n>', 'market seed (default from the config)')
+  .option('--config <file>', 'sim config (default config/sim.yml)')
+  .option('--json', 'print one JSON line with URLs and credentials once listening')
+  .option('--fault <name=value>', 'set a fault, e.g. --fault http5xxRate=0.1 (repeatable)', (value: string, all: string[] = []) => [...all, value])
+  .action(async (flags: { port?: string; seed?: string; config?: string; json?: boolean; fault?: string[] }) => {
+    await runSim(flags, (text) => process.stdout.write(text));
   });
 
 try {

@@ -1,0 +1,97 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import { systemTime } from '../core/system-time.js';
+import { ConfigError } from '../settings/config-error.js';
+import { readYamlFile, validateYaml } from '../settings/yaml-source.js';
+import type { SimConfig } from '../sim/config/sim-config.js';
+import { simConfigSchema } from '../sim/config/sim-config.js';
+import { faultSettingsSchema } from '../sim/config/fault-settings.js';
+import { SimulatedExchange } from '../sim/simulated-exchange.js';
+import type { SimulatedExchangeInfo } from '../sim/simulated-exchange.js';
+
+export interface SimFlags {
+  readonly port?: string;
+  readonly seed?: string;
+  readonly config?: string;
+  readonly json?: boolean;
+  readonly fault?: readonly string[];
+}
+
+/** The default sim config shipped with the package (config/sim.yml), found from this file's location. */
+export const DEFAULT_SIM_CONFIG = fileURLToPath(new URL('../../../config/sim.yml', import.meta.url));
+
+const portFlag = z.coerce.number().int().min(0).max(65_535);
+const seedFlag = z.coerce.number().int().min(0).max(2 ** 32 - 1);
+
+/** The sim config file with the command line's overrides applied; every mistake is located. */
+export function loadSimConfig(flags: SimFlags): Result<SimConfig, ConfigError> {
+  const file = flags.config ?? DEFAULT_SIM_CONFIG;
+  const source = readYamlFile(file);
+  if (!source.ok) return source;
+  const config = validateYaml(source.value, simConfigSchema);
+  if (!config.ok) return config;
+  let result: SimConfig = config.value;
+  if (flags.port !== undefined) {
+    const port = portFlag.safeParse(flags.port);
+    if (!port.success) return err(new ConfigError(`--port ${flags.port}: a port number from 0 to 65535`, {}));
+    result = { ...result, port: port.data };
+  }
+  if (flags.seed !== undefined) {
+    const seed = seedFlag.safeParse(flags.seed);
+    if (!seed.success) return err(new ConfigError(`--seed ${flags.seed}: an integer from 0 to 4294967295`, {}));
+    result = { ...result, seed: seed.data };
+  }
+  const faults: Record<string, unknown> = { ...result.faults };
+  for (const assignment of flags.fault ?? []) {
+    const at = assignment.indexOf('=');
+    const name = at > 0 ? assignment.slice(0, at) : '';
+    const value = Number(assignment.slice(at + 1));
+    if (name === '' || !(name in result.faults)) return err(new ConfigError(`--fault ${assignment}: expected name=value with a name among ${Object.keys(result.faults).join(', ')}`, {}));
+    faults[name] = value;
+  }
+  const checked = faultSettingsSchema.safeParse(faults);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    return err(new ConfigError(`--fault ${String(issue?.path[0] ?? '')}: ${issue?.message ?? 'invalid'}`, {}));
+  }
+  return ok({ ...result, faults: checked.data });
+}
+
+/** `stratd sim`: runs the simulated exchange until SIGINT or SIGTERM. */
+export async function runSim(flags: SimFlags, write: (text: string) => void): Promise<void> {
+  const config = loadSimConfig(flags);
+  if (!config.ok) throw config.error;
+  const sim = await SimulatedExchange.start({
+    config: config.value,
+    time: systemTime,
+    onHandlerError: (error, route) => process.stderr.write(`stratd sim: handler of ${route} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+  });
+  const info = sim.address;
+  write(flags.json === true ? `${JSON.stringify(info)}\n` : describe(info));
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sim.stop();
+}
+
+function describe(info: SimulatedExchangeInfo): string {
+  const lines = [
+    `stratd sim: simulated exchange listening (seed ${info.seed}; ${info.symbols.join(', ')})`,
+    `  REST        ${info.baseUrl}`,
+    `  user stream ${info.streamUrl}/api/v1/ws/<listenKey>`,
+    `  catalog     ${info.catalogUrl}   (Authorization: Bearer ${info.catalogToken})`,
+    `  admin       ${info.baseUrl}/admin/faults   (Authorization: Bearer ${info.adminToken}); metrics at ${info.baseUrl}/metrics`,
+    '  accounts:',
+    ...info.accounts.map((a) => `    ${a.name.padEnd(13)} user ${a.userId}${a.readOnly ? ' read-only' : ''}${a.accountType === 'COPY_TRADING' ? ' copy-trading' : ''}  key ${a.apiKey}  secret ${a.secret}`),
+    'Stop with Ctrl-C.',
+  ];
+  return `${lines.join('\n')}\n`;
+}

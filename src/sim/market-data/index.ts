@@ -1,0 +1,12 @@
+/** The simulated exchange's public market-data face: state built from the market stream and the public routes. */
+export type { MarketDataOptions } from './market-data-service.js';
+export { MarketDataService } from './market-data-service.js';
+export { marketDataRoutes, publicEndpointNames } from './market-data-routes.js';
+export { exchangeInfoBody, exchangeInfoReply, filterRows, EXCHANGE_ID, RATE_LIMITS } from './exchange-info.js';
+export type { ExchangeInfoBody } from './exchange-info.js';
+export { indexTokenOf } from './index-tokens.js';
+export { bucketOf, KLINE_INTERVALS } from './intervals.js';
+export type { Bucket, KlineInterval } from './intervals.js';
+export { riskLimitRows } from './risk-limits.js';
+export { windowStart } from './ticker-window.js';
+export type * from './wire-rows.js';
