@@ -2,6 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { TimeSource } from '../core/clock.js';
 import type { SimConfig } from './config/sim-config.js';
 import { CATALOG_PATH_PREFIX, createCatalogRouter, SimCatalog } from './catalog/index.js';
+import { CopyTradingDesk, followerRoutes } from './copy-trading/index.js';
 import type { MarketFeed } from './engine/sim-exchange.js';
 import { SimExchange } from './engine/sim-exchange.js';
 import { MarketDataService, marketDataRoutes } from './market-data/index.js';
@@ -65,6 +66,9 @@ export class SimulatedExchange {
     const engine = new SimExchange({ instruments, startTime, feed, users: config.users });
     const marketData = new MarketDataService(instruments, { now: () => engine.now() });
     engine.onMarketEvent((event) => marketData.ingest(event));
+    // Leaders decide and copy stops are checked on market time, at the prices of that moment.
+    const copyTrading = new CopyTradingDesk({ venue: engine, leaders: config.copyTrading.leaders, seed: config.seed, startTime });
+    engine.onMarketEvent((event) => copyTrading.advanceTo(event.ts));
     const catalog = new SimCatalog({ clock: time.clock });
     const http = SimHttpServer.fromConfig(config, time, {
       beforeRequest: () => engine.advanceTo(time.clock.now()),
@@ -76,6 +80,7 @@ export class SimulatedExchange {
     http.mount(marketDataRoutes(marketData));
     http.mount(tradingRoutes(engine));
     http.mount(listenKeyRoutes(registry));
+    http.mount(followerRoutes(copyTrading));
     http.mountPrefix(CATALOG_PATH_PREFIX, createCatalogRouter(catalog, { token: config.catalog.token }));
     stream.attach(http.httpServer);
     const exchange = new SimulatedExchange(engine, marketData, catalog, http, registry, stream, options, undefined);
