@@ -1,10 +1,14 @@
 import type { BenchResult } from './bench-result.js';
 import { benchEngineMatching } from './engine-matching.bench.js';
+import { benchServerLoop } from './server-loop.bench.js';
 
 /** `npm run bench`: runs every benchmark and prints its figures (one JSON line each, then a table). */
 async function main(): Promise<void> {
   const only = process.argv[2];
-  const benches: ReadonlyArray<readonly [string, () => BenchResult | Promise<BenchResult>]> = [['engine', () => benchEngineMatching()]];
+  const benches: ReadonlyArray<readonly [string, () => BenchResult | Promise<BenchResult>]> = [
+    ['engine', () => benchEngineMatching()],
+    ['server', () => benchServerLoop()],
+  ];
   for (const [name, run] of benches) {
     if (only !== undefined && only !== name) continue;
     const result = await run();

@@ -12,6 +12,7 @@ import { DEFAULT_SIM_INSTRUMENTS } from './market-stream/instruments.js';
 import { ReplayFeed } from './replay-feed.js';
 import { tradingRoutes } from './routes/index.js';
 import { SimHttpServer } from './server/index.js';
+import type { RateLimitSettings } from './server/index.js';
 import { ListenKeyRegistry, listenKeyRoutes, UserStreamServer } from './user-stream/index.js';
 
 const WARM_UP_MS = 60_000;
@@ -21,6 +22,8 @@ export interface SimulatedExchangeOptions {
   readonly time: TimeSource;
   /** How often the market advances between requests (stream events flow on these ticks). Default 100 ms. */
   readonly tickMs?: number;
+  /** Overrides of the exchange's rate budgets (benchmarks; the real limits by default). */
+  readonly rateLimits?: Partial<RateLimitSettings>;
   /** A handler threw: the request got -1000 (the composition root logs it). */
   readonly onHandlerError?: (error: unknown, route: string) => void;
 }
@@ -73,6 +76,7 @@ export class SimulatedExchange {
     const http = SimHttpServer.fromConfig(config, time, {
       beforeRequest: () => engine.advanceTo(time.clock.now()),
       ...(options.onHandlerError === undefined ? {} : { onHandlerError: options.onHandlerError }),
+      ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     });
     const serverTime = { clock: { now: () => http.now() }, scheduler: time.scheduler };
     const registry = new ListenKeyRegistry({ time: serverTime, faults: () => http.faults.current, seed: config.seed });
@@ -96,10 +100,12 @@ export class SimulatedExchange {
     const tick = (): void => {
       this.engine.advanceTo(time.clock.now());
     };
-    this.ticker = time.scheduler.schedule(function repeat(this: { schedule(state?: unknown, delay?: number): unknown }) {
+    // Each tick is a fresh top-level action: a self-rescheduling action nests on VirtualTimeScheduler.
+    const loop = (): void => {
       tick();
-      this.schedule(undefined, tickMs);
-    }, tickMs);
+      this.ticker = time.scheduler.schedule(loop, tickMs);
+    };
+    this.ticker = time.scheduler.schedule(loop, tickMs);
     this.info = {
       baseUrl,
       streamUrl: baseUrl.replace(/^http/, 'ws'),

@@ -1,4 +1,4 @@
-import type { SchedulerAction, SchedulerLike, Subscription } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
@@ -86,10 +86,12 @@ export class TimeSync {
       });
     };
     const refresh = this.options.refreshMs;
-    this.timer = this.scheduler.schedule(function (this: SchedulerAction<undefined>) {
+    // Each refresh is a fresh top-level action: a self-rescheduling action nests on VirtualTimeScheduler.
+    const loop = (): void => {
       run();
-      this.schedule(undefined, refresh);
-    }, refresh);
+      this.timer = this.scheduler.schedule(loop, refresh);
+    };
+    this.timer = this.scheduler.schedule(loop, refresh);
   }
 
   stop(): void {
