@@ -6,6 +6,7 @@ import type { EngineIds } from './ids.js';
 import type { FuturesAccount, UserRecord } from './ledger.js';
 import { FlowBook } from './ledger.js';
 import type { OrderRecord } from './order-record.js';
+import { reject } from './rejects.js';
 import { SymbolBook } from './symbol-book.js';
 import type { AccountEvent, AccountRef, Category, SimReject, UserTradeView } from './types.js';
 
@@ -65,8 +66,8 @@ export class EngineState {
   /** The book of a symbol tradable in `category`, or the exchange's refusal. */
   book(symbol: string, category: Category): SymbolBook | SimReject {
     const book = this.books.get(symbol);
-    if (book === undefined) return { code: -1121, msg: `Invalid symbol: ${symbol}.` };
-    if (book.instrument.category !== category) return { code: -1213, msg: `Symbol ${symbol} does not match account type ${category}.` };
+    if (book === undefined) return reject.badSymbol(symbol);
+    if (book.instrument.category !== category) return reject.symbolCategory(symbol, category);
     return book;
   }
 
@@ -101,6 +102,3 @@ export class EngineState {
   }
 }
 
-export function isReject(value: unknown): value is SimReject {
-  return typeof value === 'object' && value !== null && 'code' in value && 'msg' in value && !('instrument' in value);
-}

@@ -20,7 +20,6 @@ export const reject = {
   insufficientBalance: (): SimReject => ({ code: -1131, msg: 'Balance insufficient' }),
   noDepth: (symbol: string): SimReject => ({ code: -1112, msg: `No orders on book for symbol ${symbol}.` }),
   postOnly: (): SimReject => ({ code: -1158, msg: 'Post-only order would take liquidity; rejected.' }),
-  fokUnfilled: (): SimReject => ({ code: -2010, msg: 'FOK order cannot be filled completely; rejected.' }),
   unknownOrder: (): SimReject => ({ code: -2013, msg: 'Order does not exist.' }),
   orderFilled: (): SimReject => ({ code: -1139, msg: 'Order has been filled.' }),
   orderCanceled: (): SimReject => ({ code: -1142, msg: 'Order has been canceled.' }),

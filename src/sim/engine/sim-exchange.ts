@@ -16,6 +16,7 @@ import { checkPrice, resolveLots } from './order-checks.js';
 import { maxLeverageOf, tierFor } from './position-record.js';
 import { reject } from './rejects.js';
 import { RiskDesk } from './risk-desk.js';
+import type { SymbolBook } from './symbol-book.js';
 import type { SimVenue } from './sim-venue.js';
 import { TradingDesk } from './trading-desk.js';
 import { transferDesk } from './transfer-desk.js';
@@ -305,6 +306,14 @@ export class SimExchange implements SimVenue {
     return out;
   }
 
+  /** The caller's futures account and a symbol's book, or the refusal (unknown user, symbol or category). */
+  private accountWithBook(ref: AccountRef, symbol: string): SimResult<{ readonly account: FuturesAccount; readonly book: SymbolBook }> {
+    const account = this.s.account(ref);
+    if (account === undefined) return err(reject.userNotFound());
+    const book = this.s.book(symbol, ref.category);
+    return 'instrument' in book ? ok({ account, book }) : err(book);
+  }
+
   private findOrder(ref: AccountRef, orderRef: OrderRef): SimResult<{ readonly account: FuturesAccount; readonly order: OrderRecord }> {
     const account = this.s.account(ref);
     if (account === undefined) return err(reject.userNotFound());
@@ -449,10 +458,9 @@ export class SimExchange implements SimVenue {
   }
 
   setLeverage(ref: AccountRef, symbol: string, leverage: number): SimResult<SymbolSettingsView> {
-    const account = this.s.account(ref);
-    if (account === undefined) return err(reject.userNotFound());
-    const book = this.s.book(symbol, ref.category);
-    if (!('instrument' in book)) return err(book);
+    const found = this.accountWithBook(ref, symbol);
+    if (!found.ok) return found;
+    const { account, book } = found.value;
     if (!Number.isInteger(leverage) || leverage < 1) return err(reject.param('leverage'));
     const settings = account.settingsOf(symbol);
     const longP = account.existingPosition(symbol, 'LONG');
@@ -481,10 +489,9 @@ export class SimExchange implements SimVenue {
   }
 
   setMarginType(ref: AccountRef, symbol: string, marginType: MarginType): SimResult<SymbolSettingsView> {
-    const account = this.s.account(ref);
-    if (account === undefined) return err(reject.userNotFound());
-    const book = this.s.book(symbol, ref.category);
-    if (!('instrument' in book)) return err(book);
+    const found = this.accountWithBook(ref, symbol);
+    if (!found.ok) return found;
+    const { account } = found.value;
     const settings = account.settingsOf(symbol);
     if (settings.marginType !== marginType) {
       const busy = [...account.openOrders].some((o) => o.symbol === symbol) || (account.existingPosition(symbol, 'LONG')?.lots ?? 0) > 0 || (account.existingPosition(symbol, 'SHORT')?.lots ?? 0) > 0;
@@ -499,10 +506,9 @@ export class SimExchange implements SimVenue {
   }
 
   adjustPositionMargin(ref: AccountRef, symbol: string, side: PositionSide, amount: Decimal): SimResult<PositionView> {
-    const account = this.s.account(ref);
-    if (account === undefined) return err(reject.userNotFound());
-    const book = this.s.book(symbol, ref.category);
-    if (!('instrument' in book)) return err(book);
+    const found = this.accountWithBook(ref, symbol);
+    if (!found.ok) return found;
+    const { account, book } = found.value;
     const p = account.existingPosition(symbol, side);
     if (p === undefined || p.lots === 0) return err(reject.noPosition(side));
     if (p.marginType !== 'ISOLATED') return err(reject.crossMarginAdjust());
@@ -521,10 +527,9 @@ export class SimExchange implements SimVenue {
   }
 
   flashClose(ref: AccountRef, symbol: string, side: PositionSide): SimResult<OrderView> {
-    const account = this.s.account(ref);
-    if (account === undefined) return err(reject.userNotFound());
-    const book = this.s.book(symbol, ref.category);
-    if (!('instrument' in book)) return err(book);
+    const found = this.accountWithBook(ref, symbol);
+    if (!found.ok) return found;
+    const { account, book } = found.value;
     const p = account.existingPosition(symbol, side);
     if (p === undefined || p.lots === 0) return err(reject.noPosition(side));
     for (const o of [...account.openOrders]) if (o.symbol === symbol && o.positionSide === side && o.isClose) this.desk.finish(o, 'CANCELED');
@@ -544,10 +549,9 @@ export class SimExchange implements SimVenue {
   }
 
   reversePosition(ref: AccountRef, symbol: string, side: PositionSide): SimResult<readonly OrderView[]> {
-    const account = this.s.account(ref);
-    if (account === undefined) return err(reject.userNotFound());
-    const book = this.s.book(symbol, ref.category);
-    if (!('instrument' in book)) return err(book);
+    const found = this.accountWithBook(ref, symbol);
+    if (!found.ok) return found;
+    const { account, book } = found.value;
     const p = account.existingPosition(symbol, side);
     if (p === undefined || p.lots === 0) return err(reject.noPosition(side));
     const lots = p.lots;
