@@ -1,0 +1,16 @@
+import type { AccountEvent } from './account-events.js';
+import type { CatalogEvent } from './catalog-events.js';
+import type { KernelEvent } from './kernel-events.js';
+import type { MarketEvent } from './market-events.js';
+
+/** Everything on the event bus: one readonly discriminated union on `type`. */
+export type BusEvent = MarketEvent | AccountEvent | KernelEvent | CatalogEvent;
+export type BusEventType = BusEvent['type'];
+
+export function isMarketEvent(event: BusEvent): event is MarketEvent {
+  return event.type.startsWith('market.');
+}
+
+export function isAccountEvent(event: BusEvent): event is AccountEvent {
+  return event.type.startsWith('account.') && event.type !== 'account.resynced';
+}

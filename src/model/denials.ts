@@ -1,0 +1,32 @@
+/**
+ * Why the risk engine refused an intent. Stable codes: they are metric labels and what strategies
+ * switch on.
+ */
+export type DenialCode =
+  | 'UNKNOWN_SYMBOL'
+  | 'NOT_ALLOWED_SYMBOL'
+  | 'SYMBOL_STATUS'
+  | 'INVALID_PRICE'
+  | 'INVALID_QUANTITY'
+  | 'PRICE_FILTER'
+  | 'QTY_FILTER'
+  | 'NOTIONAL_FILTER'
+  | 'PRICE_BAND'
+  | 'NO_MARK_PRICE'
+  | 'MAX_POSITION'
+  | 'MAX_NOTIONAL'
+  | 'MAX_LEVERAGE'
+  | 'MAX_OPEN_ORDERS'
+  | 'ORDER_RATE'
+  | 'KILL_SWITCH'
+  | 'NO_POSITION'
+  | 'UNKNOWN_ORDER'
+  | 'NOT_OWNER'
+  | 'DUPLICATE_KEY'
+  | 'STRATEGY_HALTED'
+  | 'NOT_READY';
+
+export interface Denial {
+  readonly code: DenialCode;
+  readonly message: string;
+}

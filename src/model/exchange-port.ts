@@ -1,0 +1,68 @@
+import type { Result } from '../core/result.js';
+import type { Balance, Position } from './account.js';
+import type {
+  CancelAlgoCommand,
+  CancelAllCommand,
+  CancelOrderCommand,
+  ModifyAlgoCommand,
+  ModifyOrderCommand,
+  PlaceAlgoCommand,
+  PlaceOrderCommand,
+} from './commands.js';
+import type { Instrument } from './instrument.js';
+import type { AlgoOrderSnapshot, Fill, OrderSnapshot } from './orders.js';
+
+/**
+ * Why an exchange call did not produce a value (an expected outcome, never thrown).
+ * - `rejected`: the exchange refused it (venueCode holds its code); the request had no effect.
+ * - `unknown`: timeout, network error, 5xx: it may or may not have taken effect. Settle by query.
+ * - `not-found`: the order does not exist (a query or cancel of an unknown id).
+ * - `throttled`: rate limited or banned; nothing was done; retry after `retryAt`.
+ * - `invalid`: refused locally before sending (a bug in the caller, or a malformed reply).
+ */
+export type ExchangeFailureKind = 'rejected' | 'unknown' | 'not-found' | 'throttled' | 'invalid';
+
+export interface ExchangeFailure {
+  readonly kind: ExchangeFailureKind;
+  /** Stable code: the exchange's code as text ("-1131") or the kind. */
+  readonly code: string;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly retryAt?: number;
+}
+
+export type PortResult<T> = Promise<Result<T, ExchangeFailure>>;
+
+/** Everything reconciliation compares with the journal and the cache, fetched at one moment. */
+export interface AccountSnapshot {
+  readonly openOrders: readonly OrderSnapshot[];
+  readonly openAlgoOrders: readonly AlgoOrderSnapshot[];
+  readonly positions: readonly Position[];
+  readonly balances: readonly Balance[];
+  /** Local clock time the fetch started: stream events newer than this still apply on top. */
+  readonly fetchedAt: number;
+}
+
+/**
+ * The kernel's only road to an exchange. Implemented by the live client (real exchange or `stratd sim`
+ * over loopback) and by the in-process simulated exchange (backtests). Quantities are contracts.
+ */
+export interface ExchangePort {
+  loadInstruments(): PortResult<readonly Instrument[]>;
+  placeOrder(command: PlaceOrderCommand): PortResult<OrderSnapshot>;
+  /** Up to 10 orders; each leg succeeds or fails on its own. */
+  placeOrders(commands: readonly PlaceOrderCommand[]): PortResult<ReadonlyArray<Result<OrderSnapshot, ExchangeFailure>>>;
+  modifyOrder(command: ModifyOrderCommand): PortResult<OrderSnapshot>;
+  cancelOrder(command: CancelOrderCommand): PortResult<OrderSnapshot>;
+  cancelAll(command: CancelAllCommand): PortResult<void>;
+  placeAlgo(command: PlaceAlgoCommand): PortResult<AlgoOrderSnapshot>;
+  modifyAlgo(command: ModifyAlgoCommand): PortResult<AlgoOrderSnapshot>;
+  cancelAlgo(command: CancelAlgoCommand): PortResult<AlgoOrderSnapshot>;
+  /** The order with this client order id; `undefined` when the exchange does not know it. */
+  queryOrder(symbol: string, clientOrderId: string): PortResult<OrderSnapshot | undefined>;
+  queryAlgo(symbol: string, clientOrderId: string): PortResult<AlgoOrderSnapshot | undefined>;
+  /** Open orders, open plan and TP/SL orders, positions and balances of the traded categories. */
+  fetchAccount(symbols: readonly string[]): PortResult<AccountSnapshot>;
+  /** The account's fills on a symbol from `fromTime` (inclusive), oldest first. */
+  fetchFills(symbol: string, fromTime: number): PortResult<readonly Fill[]>;
+}

@@ -1,0 +1,49 @@
+import type { ExchangeCommand } from './commands.js';
+
+/**
+ * Life of a journaled submission:
+ * - `pending`: written, not yet sent (a crash here leaves a command the exchange may never have seen);
+ * - `sent`: on the wire, no reply yet;
+ * - `unknown`: the reply was lost (timeout, network, 5xx): settle by query, never resend blind;
+ * - `accepted`: the exchange has it (open, or finished with fills);
+ * - `rejected`: the exchange refused it or a query proved it absent;
+ * - `done`: accepted and finished (filled, cancelled), or a non-placing command completed.
+ */
+export type JournalState = 'pending' | 'sent' | 'unknown' | 'accepted' | 'rejected' | 'done';
+
+export interface JournalEntry {
+  /** For place commands the order's client id; for others a unique id of the submission. */
+  readonly id: string;
+  readonly strategyId: string;
+  readonly intentKey?: string;
+  readonly symbol: string;
+  readonly command: ExchangeCommand;
+  readonly state: JournalState;
+  readonly exchangeOrderId?: string;
+  readonly detail?: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** The order journal: written before every send (store: SQLite; backtests may use an in-memory one). */
+export interface OrderJournal {
+  /** Appends a new submission in state `pending`. Throws if the id exists (a broken invariant). */
+  append(entry: { id: string; strategyId: string; intentKey?: string; command: ExchangeCommand; time: number }): void;
+  get(id: string): JournalEntry | undefined;
+  findByKey(strategyId: string, intentKey: string): JournalEntry | undefined;
+  update(id: string, change: { state: JournalState; time: number; exchangeOrderId?: string; detail?: string }): void;
+  /** Entries not yet settled: pending, sent, unknown and accepted. */
+  unsettled(): readonly JournalEntry[];
+  /** Next value of the strategy's persistent submission counter (1, 2, 3, …). */
+  nextSequence(strategyId: string): number;
+  /** Deletes settled entries last updated before `time`; answers how many. */
+  purgeSettled(before: number): number;
+}
+
+/** A strategy's own persistent key-value store; values are JSON. */
+export interface KeyValueStore {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+  keys(): readonly string[];
+}

@@ -1,0 +1,112 @@
+import type { Decimal } from '../core/decimal.js';
+import type { Side } from './instrument.js';
+
+/** Market data as typed events. Prices and quantities are decimals; quantities in contracts. */
+
+export interface BookLevel {
+  readonly price: Decimal;
+  readonly qty: Decimal;
+}
+
+export type KlineInterval = '1m' | '3m' | '5m' | '15m' | '30m' | '1h' | '2h' | '4h' | '6h' | '8h' | '12h' | '1d' | '1w' | '1M';
+
+export interface BookSnapshot {
+  readonly type: 'market.book';
+  readonly symbol: string;
+  readonly time: number;
+  /** Best first. */
+  readonly bids: readonly BookLevel[];
+  readonly asks: readonly BookLevel[];
+}
+
+export interface TradePrinted {
+  readonly type: 'market.trade';
+  readonly symbol: string;
+  readonly time: number;
+  /** Exchange trade id when the source has one; else a deterministic key of the trade. */
+  readonly tradeId: string;
+  readonly price: Decimal;
+  readonly qty: Decimal;
+  readonly takerSide: Side;
+}
+
+export interface KlineUpdated {
+  readonly type: 'market.kline';
+  readonly symbol: string;
+  readonly time: number;
+  readonly interval: KlineInterval;
+  readonly openTime: number;
+  readonly closeTime: number;
+  readonly open: Decimal;
+  readonly high: Decimal;
+  readonly low: Decimal;
+  readonly close: Decimal;
+  readonly volume: Decimal;
+  /** True once the interval has ended; a closed kline is delivered exactly once. */
+  readonly closed: boolean;
+}
+
+export interface BookTickerUpdated {
+  readonly type: 'market.bookTicker';
+  readonly symbol: string;
+  readonly time: number;
+  readonly bidPrice: Decimal;
+  readonly bidQty: Decimal;
+  readonly askPrice: Decimal;
+  readonly askQty: Decimal;
+}
+
+export interface Ticker24hUpdated {
+  readonly type: 'market.ticker24h';
+  readonly symbol: string;
+  readonly time: number;
+  readonly open: Decimal;
+  readonly high: Decimal;
+  readonly low: Decimal;
+  readonly last: Decimal;
+  readonly volume: Decimal;
+  readonly quoteVolume: Decimal;
+}
+
+export interface MarkPriceUpdated {
+  readonly type: 'market.markPrice';
+  readonly symbol: string;
+  readonly time: number;
+  readonly price: Decimal;
+}
+
+export interface IndexPriceUpdated {
+  readonly type: 'market.indexPrice';
+  readonly symbol: string;
+  readonly time: number;
+  readonly price: Decimal;
+}
+
+export interface FundingRateUpdated {
+  readonly type: 'market.fundingRate';
+  readonly symbol: string;
+  readonly time: number;
+  readonly rate: Decimal;
+  readonly nextFundingTime: number;
+}
+
+export interface OpenInterestUpdated {
+  readonly type: 'market.openInterest';
+  readonly symbol: string;
+  readonly time: number;
+  /** Contracts. */
+  readonly openInterest: Decimal;
+}
+
+export type MarketEvent =
+  | BookSnapshot
+  | TradePrinted
+  | KlineUpdated
+  | BookTickerUpdated
+  | Ticker24hUpdated
+  | MarkPriceUpdated
+  | IndexPriceUpdated
+  | FundingRateUpdated
+  | OpenInterestUpdated;
+
+export type MarketEventType = MarketEvent['type'];
