@@ -1,0 +1,110 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { InvariantError } from '../core/errors.js';
+import type { ExchangeCommand } from '../model/commands.js';
+import type { JournalEntry, JournalState, OrderJournal } from '../model/journal.js';
+import { decodeCommand, encodeCommand } from './command-codec.js';
+
+interface JournalRow {
+  readonly id: string;
+  readonly strategy_id: string;
+  readonly intent_key: string | null;
+  readonly symbol: string;
+  readonly command: string;
+  readonly state: string;
+  readonly exchange_order_id: string | null;
+  readonly detail: string | null;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+const STATES: ReadonlySet<string> = new Set<JournalState>(['pending', 'sent', 'unknown', 'accepted', 'rejected', 'done']);
+const COLUMNS = 'id, strategy_id, intent_key, symbol, command, state, exchange_order_id, detail, created_at, updated_at';
+
+/**
+ * The order journal in SQLite. Every method is one autocommit statement: with the store's
+ * `synchronous=FULL` a write is on disk before the method returns, so the executor may send once
+ * `append` or `update` is back. Entries are listed in append order.
+ */
+export class SqliteJournal implements OrderJournal {
+  private readonly insert: Statement<[string, string, string | null, string, string, number, number]>;
+  private readonly byId: Statement<[string], JournalRow>;
+  private readonly byKey: Statement<[string, string], JournalRow>;
+  private readonly change: Statement<[string, number, string | null, string | null, string]>;
+  private readonly open: Statement<[], JournalRow>;
+  private readonly sequence: Statement<[string], { value: number }>;
+  private readonly purge: Statement<[number]>;
+
+  constructor(db: Database) {
+    this.insert = db.prepare(
+      `INSERT INTO journal (id, strategy_id, intent_key, symbol, command, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+    );
+    this.byId = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE id = ?`);
+    this.byKey = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE strategy_id = ? AND intent_key = ? ORDER BY seq DESC LIMIT 1`);
+    this.change = db.prepare(
+      `UPDATE journal SET state = ?, updated_at = ?, exchange_order_id = COALESCE(?, exchange_order_id), detail = COALESCE(?, detail) WHERE id = ?`,
+    );
+    this.open = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE state IN ('pending', 'sent', 'unknown', 'accepted') ORDER BY seq`);
+    this.sequence = db.prepare(
+      `INSERT INTO journal_sequence (strategy_id, value) VALUES (?, 1) ON CONFLICT (strategy_id) DO UPDATE SET value = value + 1 RETURNING value`,
+    );
+    this.purge = db.prepare(`DELETE FROM journal WHERE state IN ('rejected', 'done') AND updated_at < ?`);
+  }
+
+  append(entry: { id: string; strategyId: string; intentKey?: string; command: ExchangeCommand; time: number }): void {
+    if (this.byId.get(entry.id) !== undefined) throw new InvariantError('JOURNAL_DUPLICATE', `journal entry ${entry.id} exists`);
+    const { id, strategyId, intentKey, command, time } = entry;
+    this.insert.run(id, strategyId, intentKey ?? null, command.symbol, encodeCommand(command), time, time);
+  }
+
+  get(id: string): JournalEntry | undefined {
+    const row = this.byId.get(id);
+    return row === undefined ? undefined : toEntry(row);
+  }
+
+  /** The newest entry with this key (a key may be reused once its entry is settled). */
+  findByKey(strategyId: string, intentKey: string): JournalEntry | undefined {
+    const row = this.byKey.get(strategyId, intentKey);
+    return row === undefined ? undefined : toEntry(row);
+  }
+
+  /** Absent `exchangeOrderId` or `detail` keep their stored values. Throws on an unknown id. */
+  update(id: string, change: { state: JournalState; time: number; exchangeOrderId?: string; detail?: string }): void {
+    const { changes } = this.change.run(change.state, change.time, change.exchangeOrderId ?? null, change.detail ?? null, id);
+    if (changes !== 1) throw new InvariantError('JOURNAL_UNKNOWN_ENTRY', `no journal entry ${id}`);
+  }
+
+  unsettled(): readonly JournalEntry[] {
+    return this.open.all().map(toEntry);
+  }
+
+  nextSequence(strategyId: string): number {
+    const row = this.sequence.get(strategyId);
+    if (row === undefined) throw new InvariantError('JOURNAL_SEQUENCE', `no sequence for ${strategyId}`);
+    return row.value;
+  }
+
+  purgeSettled(before: number): number {
+    return this.purge.run(before).changes;
+  }
+}
+
+function isState(text: string): text is JournalState {
+  return STATES.has(text);
+}
+
+function toEntry(row: JournalRow): JournalEntry {
+  const { state } = row;
+  if (!isState(state)) throw new InvariantError('JOURNAL_CORRUPT', `entry ${row.id} has state ${state}`);
+  return {
+    id: row.id,
+    strategyId: row.strategy_id,
+    ...(row.intent_key === null ? {} : { intentKey: row.intent_key }),
+    symbol: row.symbol,
+    command: decodeCommand(row.command),
+    state,
+    ...(row.exchange_order_id === null ? {} : { exchangeOrderId: row.exchange_order_id }),
+    ...(row.detail === null ? {} : { detail: row.detail }),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
