@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import type { Result } from '../../core/result.js';
+import { err, ok } from '../../core/result.js';
+import { accountInfoSchema, balanceItems, positionInfoSchema, positionItem } from '../stream/frames/account-frames.js';
+import type { FrameContext, StreamAccountItem, UserStreamFrame, UserStreamFrameError } from '../stream/frames/frame-types.js';
+import { executionReportSchema, orderItem, ticketItem, ticketSchema } from '../stream/frames/order-frames.js';
+import { planItem, planReportSchema, willExpireNotice, willExpireSchema } from '../stream/frames/plan-frames.js';
+import { parseWireJson } from '../wire-json.js';
+import { parseWire } from '../wire/schema.js';
+
+export type { FillTicket, FrameContext, ListenKeyWillExpire, StreamAccountItem, UserStreamFrame, UserStreamFrameError } from '../stream/frames/frame-types.js';
+export { toOrderFilled } from '../stream/frames/frame-types.js';
+export { positionSideOf } from '../stream/frames/order-frames.js';
+
+/**
+ * One inbound frame of the user data stream (document 001 "Events", API-NOTES §7) as model values.
+ * Account, position, order and trade events come as JSON arrays of objects keyed by `e`; plan reports and
+ * the expiry notice as bare objects keyed by `eventType`; heartbeat replies as `{"pong":n}`; errors as
+ * `{"code":…,"desc":…}`. 64-bit integers survive (lossless JSON); quantities are contracts. Never throws:
+ * a frame it cannot read is an error value.
+ */
+export function parseUserStreamFrame(text: string, context: FrameContext = {}): Result<UserStreamFrame, UserStreamFrameError> {
+  let value: unknown;
+  try {
+    value = parseWireJson(text);
+  } catch {
+    return err({ kind: 'not-json', message: 'the frame is not JSON' });
+  }
+  if (Array.isArray(value)) return arrayFrame(value, context);
+  if (!isRecord(value)) return err({ kind: 'unknown-event', message: 'expected a JSON array or object' });
+  if ('eventType' in value) return objectEvent(value);
+  if ('pong' in value) return ok({ kind: 'pong', value: String(value['pong']) });
+  if ('code' in value) return ok({ kind: 'error', code: String(value['code']), message: String(value['desc'] ?? value['msg'] ?? '') });
+  return err({ kind: 'unknown-event', message: 'an object without eventType, pong or code' });
+}
+
+function arrayFrame(elements: readonly unknown[], context: FrameContext): Result<UserStreamFrame, UserStreamFrameError> {
+  const items: StreamAccountItem[] = [];
+  for (const element of elements) {
+    const event = isRecord(element) && typeof element['e'] === 'string' ? element['e'] : undefined;
+    if (event === undefined) return err({ kind: 'unknown-event', message: 'an array element without e' });
+    const read = arrayEvent(event, element, context);
+    if (!read.ok) return read;
+    items.push(...read.value);
+  }
+  return ok({ kind: 'account', items });
+}
+
+function arrayEvent(event: string, body: unknown, context: FrameContext): Result<readonly StreamAccountItem[], UserStreamFrameError> {
+  switch (event) {
+    case 'outboundContractAccountInfo':
+      return read(accountInfoSchema, body, event, balanceItems);
+    case 'outboundContractPositionInfo':
+      return read(positionInfoSchema, body, event, (p) => [positionItem(p)]);
+    case 'contractExecutionReport':
+      return read(executionReportSchema, body, event, (o) => orderItem(o, context));
+    case 'ticketInfo':
+      return read(ticketSchema, body, event, (t) => [ticketItem(t)]);
+    default:
+      return err({ kind: 'unknown-event', event, message: `unknown event ${event}` });
+  }
+}
+
+function objectEvent(body: Record<string, unknown>): Result<UserStreamFrame, UserStreamFrameError> {
+  const event = String(body['eventType']);
+  switch (event) {
+    case 'planExecutionReport':
+      return read(planReportSchema, body, event, (p): UserStreamFrame => ({ kind: 'account', items: [planItem(p)] }));
+    case 'listenKeyWillExpire':
+      return read(willExpireSchema, body, event, (n): UserStreamFrame => ({ kind: 'willExpire', notice: willExpireNotice(n) }));
+    default:
+      return err({ kind: 'unknown-event', event, message: `unknown event ${event}` });
+  }
+}
+
+/** Validates with the shared wire helpers, then maps; `undefined` from the mapper means a value the model has no word for. */
+function read<S extends z.ZodType, T>(schema: S, body: unknown, event: string, map: (value: z.output<S>) => T | undefined): Result<T, UserStreamFrameError> {
+  const parsed = parseWire(schema, body, event);
+  if (!parsed.ok) return err({ kind: 'invalid', event, ...(parsed.error.field === undefined ? {} : { field: parsed.error.field }), message: parsed.error.message });
+  const mapped = map(parsed.value);
+  return mapped === undefined ? err({ kind: 'invalid', event, message: `${event}: a value the model does not know` }) : ok(mapped);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

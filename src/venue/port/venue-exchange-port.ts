@@ -1,0 +1,261 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { silentLogger } from '../../core/logger.js';
+import type { Result } from '../../core/result.js';
+import { err, ok } from '../../core/result.js';
+import type { Balance, Position } from '../../model/account.js';
+import type {
+  CancelAlgoCommand,
+  CancelAllCommand,
+  CancelOrderCommand,
+  ModifyAlgoCommand,
+  ModifyOrderCommand,
+  PlaceAlgoCommand,
+  PlaceOrderCommand,
+} from '../../model/commands.js';
+import type { AccountSnapshot, ExchangeFailure, ExchangePort, PortResult } from '../../model/exchange-port.js';
+import type { Category, Instrument } from '../../model/instrument.js';
+import type { AlgoOrderSnapshot, Fill, OrderSnapshot } from '../../model/orders.js';
+import { ENDPOINTS, endpointLabel } from '../endpoints.js';
+import type { ExchangeClient } from '../exchange-client.js';
+import type { TpSlOrderV1 } from '../parsers/order-v1.js';
+import type { OrderV2 } from '../parsers/order-v2.js';
+import type { VenueError } from '../venue-error.js';
+import type { StopCategory } from '../wire/enums.js';
+import { toBalance, toFill, toPosition } from './account-mapping.js';
+import { categoriesOf, categoryOf } from './category.js';
+import {
+  batchLegRequest,
+  hasAttachedStops,
+  modifyOrderRequest,
+  placeOrderRequest,
+  planRequest,
+  trailingUpdateRequest,
+  updateAlgoRequest,
+} from './command-mapping.js';
+import type { CallKind } from './failure-mapping.js';
+import { isNotFound, legFailure, localFailure, mappingFailure, toExchangeFailure } from './failure-mapping.js';
+import { toInstrument } from './instrument-mapping.js';
+import type { Mapped } from './order-mapping.js';
+import { toAlgoSnapshot, toAlgoSnapshotFromV1, toOrderSnapshot } from './order-mapping.js';
+import { allOrderPages, allTradePages } from './paging.js';
+
+export interface VenueExchangePortOptions {
+  /** The signed, rate-governed client (live exchange or `stratd sim` over loopback). */
+  readonly client: ExchangeClient;
+  readonly clock: Clock;
+  readonly logger?: Logger;
+  /** Rows asked for per page of list calls, 1 to 1000 (default 1000). */
+  readonly pageSize?: number;
+}
+
+type LegResult = Result<OrderSnapshot, ExchangeFailure>;
+
+const MAX_BATCH = 10;
+const BATCH_ENDPOINT = endpointLabel(ENDPOINTS.batchOrdersV2);
+
+/**
+ * The kernel's ExchangePort over the exchange client: trading through the signed v2 endpoints (plus the
+ * v1 order/update for trailing stops, which only it can make), replies mapped to model snapshots in
+ * contracts, every VenueError mapped to an ExchangeFailure. Client order ids address every order.
+ */
+export class VenueExchangePort implements ExchangePort {
+  private readonly client: ExchangeClient;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly pageSize: number;
+
+  constructor(options: VenueExchangePortOptions) {
+    const pageSize = options.pageSize ?? 1000;
+    if (!(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) throw new RangeError(`pageSize must be an integer from 1 to 1000, got ${pageSize}`);
+    this.client = options.client;
+    this.clock = options.clock;
+    this.logger = options.logger ?? silentLogger;
+    this.pageSize = pageSize;
+  }
+
+  async loadInstruments(): PortResult<readonly Instrument[]> {
+    const info = await this.client.market.exchangeInfo();
+    if (!info.ok) return err(toExchangeFailure(info.error, 'read'));
+    const instruments: Instrument[] = [];
+    for (const contract of info.value.contracts) {
+      const mapped = toInstrument(contract);
+      if (mapped.ok) instruments.push(mapped.value);
+      else this.logger.warn({ symbol: contract.symbol, reason: mapped.error }, 'contract left out of the instruments');
+    }
+    return ok(instruments);
+  }
+
+  async placeOrder(command: PlaceOrderCommand): PortResult<OrderSnapshot> {
+    return settle(await this.client.ordersV2.placeOrder(placeOrderRequest(command)), toOrderSnapshot, 'write');
+  }
+
+  /**
+   * Legs without TP/SL go out as v2 batches, one per category; legs with TP/SL (which batches cannot
+   * carry) as single orders. When that is one call and it fails as a whole, the outer result is that
+   * failure; otherwise each leg carries its own outcome.
+   */
+  async placeOrders(commands: readonly PlaceOrderCommand[]): PortResult<ReadonlyArray<LegResult>> {
+    if (commands.length === 0 || commands.length > MAX_BATCH) return err(localFailure(`a batch holds 1 to ${MAX_BATCH} orders, got ${commands.length}`));
+    const groups = new Map<string, number[]>();
+    commands.forEach((command, i) => {
+      const key = hasAttachedStops(command) ? `single:${i}` : `batch:${categoryOf(command.symbol)}`;
+      groups.set(key, [...(groups.get(key) ?? []), i]);
+    });
+    const results: LegResult[] = new Array<LegResult>(commands.length);
+    const outcomes = await Promise.all(
+      [...groups.entries()].map(async ([key, indexes]) => {
+        const legs = indexes.map((i) => commands[i]).filter((c): c is PlaceOrderCommand => c !== undefined);
+        const outcome = key.startsWith('single:') ? await this.singleLeg(legs) : await this.batch(legs);
+        if (outcome.ok) outcome.value.forEach((leg, n) => assign(results, indexes[n], leg));
+        else for (const i of indexes) assign(results, i, err(outcome.error));
+        return outcome;
+      }),
+    );
+    const [only] = outcomes;
+    if (outcomes.length === 1 && only !== undefined && !only.ok) return err(only.error);
+    return ok(results);
+  }
+
+  async modifyOrder(command: ModifyOrderCommand): PortResult<OrderSnapshot> {
+    return settle(await this.client.ordersV2.modifyOrder(modifyOrderRequest(command)), toOrderSnapshot, 'write');
+  }
+
+  async cancelOrder(command: CancelOrderCommand): PortResult<OrderSnapshot> {
+    const reply = await this.client.ordersV2.cancelOrder({ origClientOrderId: command.clientOrderId, category: categoryOf(command.symbol) });
+    return settle(reply, toOrderSnapshot, 'write');
+  }
+
+  async cancelAll(command: CancelAllCommand): PortResult<void> {
+    const reply = await this.client.ordersV2.cancelAll([command.symbol], undefined, categoryOf(command.symbol));
+    return reply.ok ? ok(undefined) : err(toExchangeFailure(reply.error, 'write'));
+  }
+
+  async placeAlgo(command: PlaceAlgoCommand): PortResult<AlgoOrderSnapshot> {
+    return settle(await this.client.algo.createPlanOrder(planRequest(command)), toAlgoSnapshot, 'write');
+  }
+
+  async modifyAlgo(command: ModifyAlgoCommand): PortResult<AlgoOrderSnapshot> {
+    if (command.trailing === undefined) return settle(await this.client.algo.updateAlgoOrder(updateAlgoRequest(command)), toAlgoSnapshot, 'write');
+    if (command.kind === 'PLAN') return err(localFailure('a trailing stop applies to TP/SL rows only, not to plan orders'));
+    const reply: Result<TpSlOrderV1, VenueError> = await this.client.ordersV1.orderV1Update(trailingUpdateRequest(command, command.trailing));
+    return settle(reply, toAlgoSnapshotFromV1, 'write');
+  }
+
+  async cancelAlgo(command: CancelAlgoCommand): PortResult<AlgoOrderSnapshot> {
+    const reply = await this.client.algo.cancelAlgoOrder({ origClientOrderId: command.clientOrderId, category: categoryOf(command.symbol) });
+    return settle(reply, toAlgoSnapshot, 'write');
+  }
+
+  async queryOrder(symbol: string, clientOrderId: string): PortResult<OrderSnapshot | undefined> {
+    const reply = await this.client.ordersV2.getOrder({ origClientOrderId: clientOrderId, category: categoryOf(symbol) });
+    if (!reply.ok && isNotFound(reply.error)) return ok(undefined);
+    return settle(reply, toOrderSnapshot, 'read');
+  }
+
+  async queryAlgo(symbol: string, clientOrderId: string): PortResult<AlgoOrderSnapshot | undefined> {
+    const reply = await this.client.algo.getAlgoOrder({ origClientOrderId: clientOrderId, category: categoryOf(symbol) });
+    if (!reply.ok && isNotFound(reply.error)) return ok(undefined);
+    return settle(reply, toAlgoSnapshot, 'read');
+  }
+
+  /** Open orders, open plan and TP/SL rows, positions and balances of every category the symbols use (all their symbols). */
+  async fetchAccount(symbols: readonly string[]): PortResult<AccountSnapshot> {
+    const fetchedAt = this.clock.now();
+    const parts = await Promise.all(categoriesOf(symbols).map((category) => this.fetchCategory(category, fetchedAt)));
+    const openOrders: OrderSnapshot[] = [];
+    const openAlgoOrders: AlgoOrderSnapshot[] = [];
+    const positions: Position[] = [];
+    const balances = new Map<string, Balance>();
+    for (const part of parts) {
+      if (!part.ok) return part;
+      openOrders.push(...part.value.openOrders);
+      openAlgoOrders.push(...part.value.openAlgoOrders);
+      positions.push(...part.value.positions);
+      for (const balance of part.value.balances) if (!balances.has(balance.asset)) balances.set(balance.asset, balance);
+    }
+    return ok({ openOrders, openAlgoOrders, positions, balances: [...balances.values()], fetchedAt });
+  }
+
+  async fetchFills(symbol: string, fromTime: number): PortResult<readonly Fill[]> {
+    const category = categoryOf(symbol);
+    const rows = await allTradePages(this.pageSize, (cursor) =>
+      this.client.ordersV2.userTrades({ symbol, startTime: fromTime, limit: this.pageSize, category, ...cursor }),
+    );
+    if (!rows.ok) return err(toExchangeFailure(rows.error, 'read'));
+    return ok(rows.value.filter((row) => row.time >= fromTime).map(toFill));
+  }
+
+  private async fetchCategory(category: Category, fetchedAt: number): PortResult<Omit<AccountSnapshot, 'fetchedAt'>> {
+    const algoRows = (stopCategory: StopCategory): Promise<Result<OrderV2[], VenueError>> =>
+      allOrderPages(this.pageSize, (orderId) => this.client.algo.openAlgoOrders({ stopCategory, limit: this.pageSize, category, ...(orderId === undefined ? {} : { orderId }) }));
+    const [orders, plans, tpsl, positions, balances] = await Promise.all([
+      allOrderPages(this.pageSize, (orderId) => this.client.ordersV2.openOrders({ limit: this.pageSize, category, ...(orderId === undefined ? {} : { orderId }) })),
+      algoRows('STOP'),
+      algoRows('STOP_PROFIT_LOSS'),
+      this.client.account.positions({ category }),
+      this.client.account.futuresBalance(category),
+    ]);
+    if (!orders.ok) return err(toExchangeFailure(orders.error, 'read'));
+    if (!plans.ok) return err(toExchangeFailure(plans.error, 'read'));
+    if (!tpsl.ok) return err(toExchangeFailure(tpsl.error, 'read'));
+    if (!positions.ok) return err(toExchangeFailure(positions.error, 'read'));
+    if (!balances.ok) return err(toExchangeFailure(balances.error, 'read'));
+    const openOrders = mapAll(orders.value, toOrderSnapshot);
+    if (!openOrders.ok) return err(mappingFailure(openOrders.error, 'read'));
+    const openAlgoOrders = mapAll([...plans.value, ...tpsl.value], toAlgoSnapshot);
+    if (!openAlgoOrders.ok) return err(mappingFailure(openAlgoOrders.error, 'read'));
+    return ok({
+      openOrders: openOrders.value,
+      openAlgoOrders: openAlgoOrders.value,
+      positions: positions.value.map((row) => toPosition(row, fetchedAt)),
+      balances: balances.value.map((row) => toBalance(row, fetchedAt)),
+    });
+  }
+
+  private async singleLeg(legs: readonly PlaceOrderCommand[]): PortResult<readonly LegResult[]> {
+    const [command] = legs;
+    if (command === undefined) return ok([]);
+    const placed = await this.placeOrder(command);
+    // A failed single leg is still a leg outcome, except when it is the whole request (see placeOrders).
+    return placed.ok ? ok([placed]) : err(placed.error);
+  }
+
+  private async batch(legs: readonly PlaceOrderCommand[]): PortResult<readonly LegResult[]> {
+    const [first] = legs;
+    if (first === undefined) return ok([]);
+    const reply = await this.client.ordersV2.placeBatch(legs.map(batchLegRequest), categoryOf(first.symbol));
+    if (!reply.ok) return err(toExchangeFailure(reply.error, 'write'));
+    if (reply.value.length !== legs.length) return err(mappingFailure(`${reply.value.length} batch results for ${legs.length} orders`, 'write'));
+    return ok(
+      reply.value.map((leg): LegResult => {
+        if ((leg.code === 200 || leg.code === 0) && leg.order !== undefined && leg.order !== null) {
+          const mapped = toOrderSnapshot(leg.order);
+          return mapped.ok ? mapped : err(mappingFailure(mapped.error, 'write'));
+        }
+        return err(legFailure(BATCH_ENDPOINT, leg.code, leg.msg));
+      }),
+    );
+  }
+}
+
+/** A client reply turned into a port result through a row mapping. */
+function settle<R, T>(reply: Result<R, VenueError>, map: (row: R) => Mapped<T>, call: CallKind): Result<T, ExchangeFailure> {
+  if (!reply.ok) return err(toExchangeFailure(reply.error, call));
+  const mapped = map(reply.value);
+  return mapped.ok ? mapped : err(mappingFailure(mapped.error, call));
+}
+
+function mapAll<R, T>(rows: readonly R[], map: (row: R) => Mapped<T>): Mapped<T[]> {
+  const out: T[] = [];
+  for (const row of rows) {
+    const mapped = map(row);
+    if (!mapped.ok) return mapped;
+    out.push(mapped.value);
+  }
+  return ok(out);
+}
+
+function assign(results: LegResult[], index: number | undefined, leg: LegResult): void {
+  if (index !== undefined) results[index] = leg;
+}

@@ -1,0 +1,117 @@
+import type { Subscription } from 'rxjs';
+import type { TimeSource } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { MarketEvent } from '../../model/market-events.js';
+import type { ChannelSource } from './channel-source.js';
+import type { ChannelName, PollChannel } from './poll-channel.js';
+import { channelKey } from './poll-channel.js';
+
+export interface ChannelStats {
+  readonly key: string;
+  readonly symbol: string;
+  readonly channel: ChannelName;
+  readonly everyMs: number;
+  /** Polls finished, failed ones included. */
+  readonly polls: number;
+  readonly failures: number;
+  readonly events: number;
+  readonly inFlight: boolean;
+  readonly lastPollAt?: number;
+  readonly lastError?: string;
+}
+
+/**
+ * Polls one channel on the scheduler. A poll starts only after the previous one answered: the next is
+ * scheduled from the reply, at max(0, everyMs − time the poll took), so a slow reply delays it and
+ * polls never stack. A failure is logged and counted; the next slot tries again.
+ */
+export class ChannelRunner {
+  readonly key: string;
+  private running = false;
+  private inFlight = false;
+  private timer: Subscription | undefined;
+  private polls = 0;
+  private failures = 0;
+  private events = 0;
+  private lastPollAt: number | undefined;
+  private lastError: string | undefined;
+
+  constructor(
+    private readonly channel: PollChannel,
+    private readonly source: ChannelSource,
+    private readonly time: TimeSource,
+    private readonly logger: Logger,
+    private readonly emit: (event: MarketEvent) => void,
+  ) {
+    this.key = channelKey(channel);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    // A poll still out from before a stop schedules the next one itself when it answers.
+    if (!this.inFlight) this.scheduleIn(0);
+  }
+
+  stop(): void {
+    this.running = false;
+    this.timer?.unsubscribe();
+    this.timer = undefined;
+  }
+
+  stats(): ChannelStats {
+    return {
+      key: this.key,
+      symbol: this.channel.symbol,
+      channel: this.channel.channel,
+      everyMs: this.channel.everyMs,
+      polls: this.polls,
+      failures: this.failures,
+      events: this.events,
+      inFlight: this.inFlight,
+      ...(this.lastPollAt === undefined ? {} : { lastPollAt: this.lastPollAt }),
+      ...(this.lastError === undefined ? {} : { lastError: this.lastError }),
+    };
+  }
+
+  private scheduleIn(delayMs: number): void {
+    // A new top-level action each time (not a rescheduled one): virtual schedulers would nest them.
+    this.timer = this.time.scheduler.schedule(() => {
+      this.timer = undefined;
+      void this.poll();
+    }, delayMs);
+  }
+
+  private async poll(): Promise<void> {
+    if (!this.running || this.inFlight) return;
+    this.inFlight = true;
+    const started = this.time.clock.now();
+    this.lastPollAt = started;
+    let events: readonly MarketEvent[] = [];
+    try {
+      const reply = await this.source.poll();
+      if (reply.ok) {
+        events = reply.value;
+        this.lastError = undefined;
+      } else this.fail(reply.error.message, reply.error.toJSON());
+    } catch (error: unknown) {
+      this.fail(error instanceof Error ? error.message : String(error), { error: String(error) });
+    } finally {
+      this.inFlight = false;
+      this.polls++;
+    }
+    if (!this.running) return;
+    for (const event of events) {
+      this.events++;
+      this.emit(event);
+    }
+    const elapsed = this.time.clock.now() - started;
+    this.scheduleIn(Math.max(0, this.channel.everyMs - elapsed));
+  }
+
+  private fail(message: string, detail: Record<string, unknown>): void {
+    this.failures++;
+    this.lastError = message;
+    this.logger.warn({ channel: this.key, ...detail }, 'market poll failed; retrying at the next slot');
+  }
+}

@@ -1,0 +1,90 @@
+import type { Observable } from 'rxjs';
+import { Subject } from 'rxjs';
+import type { TimeSource } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { MarketEvent } from '../../model/market-events.js';
+import type { MarketApi } from '../api/market.js';
+import type { ChannelStats } from './channel-runner.js';
+import { ChannelRunner } from './channel-runner.js';
+import { sourceFor } from './channel-sources.js';
+import { IndexTokens } from './index-tokens.js';
+import type { PollChannel } from './poll-channel.js';
+import { channelKey, channelProblem } from './poll-channel.js';
+
+export type { ChannelName, PollChannel } from './poll-channel.js';
+export type { ChannelStats } from './channel-runner.js';
+
+export interface MarketPollerOptions {
+  /** The client's public market API (ExchangeClient.market): its governor accounts every request's weight. */
+  readonly market: MarketApi;
+  readonly time: TimeSource;
+  readonly logger: Logger;
+  readonly channels: readonly PollChannel[];
+  /** Index token of a contract (exchangeInfo `indexToken`); without it the index channel reads exchangeInfo once. */
+  readonly indexTokenOf?: (symbol: string) => string | undefined;
+  /** How long past its close time a kline may still change before it is delivered closed anyway (default 2000). */
+  readonly klineCloseGraceMs?: number;
+}
+
+export interface PollerStats {
+  readonly polls: number;
+  readonly failures: number;
+  readonly events: number;
+  readonly channels: readonly ChannelStats[];
+}
+
+/**
+ * Market data by REST polling: every configured symbol channel on its own interval, mapped to model
+ * MarketEvents on `events$`. Polls of one channel never overlap; trades and klines are de-duplicated.
+ */
+export class MarketPoller {
+  private readonly subject = new Subject<MarketEvent>();
+  private readonly runners: readonly ChannelRunner[];
+  readonly events$: Observable<MarketEvent> = this.subject.asObservable();
+
+  /** Throws RangeError on a channel list that is wrong before anything is sent (bad interval, duplicate). */
+  constructor(options: MarketPollerOptions) {
+    const keys = new Set<string>();
+    for (const channel of options.channels) {
+      const problem = channelProblem(channel);
+      if (problem !== undefined) throw new RangeError(problem);
+      const key = channelKey(channel);
+      if (keys.has(key)) throw new RangeError(`${key}: configured twice`);
+      keys.add(key);
+    }
+    const deps = {
+      market: options.market,
+      clock: options.time.clock,
+      indexTokens: new IndexTokens(options.market, options.indexTokenOf),
+      klineCloseGraceMs: options.klineCloseGraceMs ?? 2000,
+    };
+    const logger = options.logger.child({ component: 'market-poller' });
+    this.runners = options.channels.map(
+      (channel) => new ChannelRunner(channel, sourceFor(channel, deps), options.time, logger, (event) => this.subject.next(event)),
+    );
+  }
+
+  /** Starts every channel (its first poll at once, on the scheduler). */
+  start(): void {
+    for (const runner of this.runners) runner.start();
+  }
+
+  /** Stops scheduling; replies still out are dropped. `events$` stays open for a later start(). */
+  stop(): void {
+    for (const runner of this.runners) runner.stop();
+  }
+
+  stats(): PollerStats {
+    const channels = this.runners.map((r) => r.stats());
+    return {
+      polls: sum(channels, (c) => c.polls),
+      failures: sum(channels, (c) => c.failures),
+      events: sum(channels, (c) => c.events),
+      channels,
+    };
+  }
+}
+
+function sum(channels: readonly ChannelStats[], pick: (c: ChannelStats) => number): number {
+  return channels.reduce((total, c) => total + pick(c), 0);
+}

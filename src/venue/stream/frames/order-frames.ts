@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { Decimal } from '../../../core/decimal.js';
+import { dec } from '../../../core/decimal.js';
+import { assertNever } from '../../../core/errors.js';
+import type { OrderUpdated } from '../../../model/account-events.js';
+import type { PositionSide, Side, TimeInForce } from '../../../model/instrument.js';
+import type { OrderStatus } from '../../../model/orders.js';
+import { orderSide, orderStatus, timeInForce } from '../../wire/enums.js';
+import type { OrderStatus as WireOrderStatus } from '../../wire/enums.js';
+import { boolLike, decimal, epochMs, id64, optDecimal, optText, text } from '../../wire/schema.js';
+import type { FillTicket, FrameContext } from './frame-types.js';
+
+/** `contractExecutionReport` and `ticketInfo` (document 001 "Events", API-NOTES §7). */
+
+export const executionReportSchema = z.object({
+  E: epochMs,
+  s: z.string(),
+  c: text,
+  C: boolLike,
+  S: orderSide,
+  o: z.string(),
+  f: timeInForce.optional(),
+  q: decimal,
+  p: decimal,
+  pt: z.string().optional(),
+  X: orderStatus,
+  i: id64,
+  z: decimal,
+  Z: optDecimal,
+});
+
+/** Opening orders add to the side they trade; closing ones (`C`) reduce the opposite side (API-NOTES §6.3). */
+export function positionSideOf(side: Side, isClose: boolean): PositionSide {
+  return (side === 'BUY') !== isClose ? 'LONG' : 'SHORT';
+}
+
+/** The order as of `E`; undefined for a status that is not a regular order's. */
+export function orderItem(o: z.output<typeof executionReportSchema>, context: FrameContext): OrderUpdated[] | undefined {
+  const status = regularStatus(o.X, o.z);
+  if (status === undefined) return undefined;
+  const multiplier = context.contractMultiplier?.(o.s) ?? dec(1);
+  const avgPrice = o.z.isZero() || o.Z === undefined || multiplier.isZero() ? dec(0) : o.Z.div(o.z.mul(multiplier));
+  // v1 market orders are LIMIT with price type MARKET (API-NOTES §6.3).
+  const market = o.o.includes('MARKET') || o.pt === 'MARKET';
+  const tif: TimeInForce = o.f === undefined ? 'GTC' : o.f === 'LIMIT_MAKER' ? 'POST_ONLY' : o.f;
+  const order = {
+    symbol: o.s,
+    orderId: o.i,
+    clientOrderId: o.c,
+    side: o.S,
+    positionSide: positionSideOf(o.S, o.C),
+    type: market ? ('MARKET' as const) : ('LIMIT' as const),
+    timeInForce: tif,
+    price: o.p,
+    quantity: o.q,
+    filledQty: o.z,
+    avgPrice,
+    status,
+    updateTime: o.E,
+  };
+  return [{ type: 'account.order', source: 'stream', time: o.E, order }];
+}
+
+/** PENDING_CANCEL is still working; PARTIALLY_CANCELED (JKORF) is a cancel after fills. Plan states do not belong here. */
+function regularStatus(status: WireOrderStatus, filled: Decimal): OrderStatus | undefined {
+  switch (status) {
+    case 'PENDING_NEW':
+    case 'NEW':
+    case 'PARTIALLY_FILLED':
+    case 'FILLED':
+    case 'CANCELED':
+    case 'REJECTED':
+      return status;
+    case 'PENDING_CANCEL':
+      return filled.isZero() ? 'NEW' : 'PARTIALLY_FILLED';
+    case 'PARTIALLY_CANCELED':
+      return 'CANCELED';
+    case 'ORDER_NEW':
+    case 'ORDER_FILLED':
+    case 'ORDER_CANCELED':
+    case 'ORDER_REJECTED':
+    case 'ORDER_FAILED':
+    case 'ORDER_NOT_EFFECTIVE':
+      return undefined;
+    default:
+      return assertNever(status, 'order status');
+  }
+}
+
+/** `c` is the client order id (document 001); fee and realized PnL are read when a frame carries them. */
+export const ticketSchema = z.object({
+  E: epochMs,
+  s: z.string(),
+  q: decimal,
+  t: epochMs,
+  p: decimal,
+  T: text,
+  o: id64,
+  c: optText,
+  m: boolLike,
+  S: orderSide,
+  n: optDecimal,
+  N: optText,
+  rp: optDecimal,
+});
+
+export function ticketItem(t: z.output<typeof ticketSchema>): FillTicket {
+  return {
+    type: 'stream.ticket',
+    time: t.E,
+    fill: {
+      symbol: t.s,
+      tradeId: t.T,
+      orderId: t.o,
+      clientOrderId: t.c ?? '',
+      side: t.S,
+      price: t.p,
+      qty: t.q,
+      fee: t.n ?? dec(0),
+      feeAsset: t.N ?? '',
+      isMaker: t.m,
+      realizedPnl: t.rp ?? dec(0),
+      time: t.t,
+    },
+  };
+}
