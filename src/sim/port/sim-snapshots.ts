@@ -1,0 +1,117 @@
+import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
+import type { Balance, Position } from '../../model/account.js';
+import type { AlgoKind, AlgoOrderSnapshot, Fill, OrderSnapshot, TrailingStop } from '../../model/orders.js';
+import type { AlgoOrderView, FuturesBalanceView, OrderView, PositionView, UserTradeView } from '../engine/types.js';
+
+/**
+ * Engine views (exact decimal text, string ids) as the kernel's snapshots. One mapping for REST-like
+ * replies and for stream events; quantities are contracts on both sides.
+ */
+
+/** `updateTime` is the ordering key: the view's own time for replies, the event time `E` for stream events. */
+export function orderSnapshotOf(view: OrderView, updateTime = view.updateTime): OrderSnapshot {
+  return {
+    symbol: view.symbol,
+    orderId: view.orderId,
+    clientOrderId: view.clientOrderId,
+    side: view.side,
+    positionSide: view.positionSide,
+    type: view.type,
+    timeInForce: view.timeInForce,
+    price: dec(view.price),
+    quantity: dec(view.origQty),
+    filledQty: dec(view.executedQty),
+    avgPrice: dec(view.avgPrice),
+    status: view.status,
+    updateTime,
+  };
+}
+
+function algoKindOf(view: AlgoOrderView): AlgoKind {
+  if (view.type === 'STOP' || view.type === 'STOP_MARKET') return 'PLAN';
+  return view.tpsl?.stopOrderType ?? 'STOP_LOSS';
+}
+
+function trailingOf(view: AlgoOrderView): TrailingStop | undefined {
+  const tpsl = view.tpsl;
+  if (tpsl === undefined || tpsl.stopType !== 'TRAILING_STOP' || tpsl.fallbackType === undefined) return undefined;
+  const active = dec(tpsl.activePrice);
+  return { ...(active.gt(0) ? { activePrice: active } : {}), callbackType: tpsl.fallbackType, callbackValue: dec(tpsl.fallbackQuantity) };
+}
+
+export function algoSnapshotOf(view: AlgoOrderView, updateTime = view.updateTime): AlgoOrderSnapshot {
+  const trailing = trailingOf(view);
+  const executed = view.executedOrderId !== '' && view.executedOrderId !== '0' ? view.executedOrderId : undefined;
+  return {
+    symbol: view.symbol,
+    orderId: view.orderId,
+    clientOrderId: view.clientOrderId,
+    kind: algoKindOf(view),
+    side: view.side,
+    positionSide: view.positionSide,
+    orderType: view.type === 'STOP' || view.type === 'STOP_PROFIT_LOSS' ? 'LIMIT' : 'MARKET',
+    triggerPrice: dec(view.stopPrice),
+    triggerBy: view.triggerBy,
+    price: dec(view.price),
+    quantity: dec(view.origQty),
+    ...(trailing === undefined ? {} : { trailing }),
+    status: view.status,
+    ...(executed === undefined ? {} : { executedOrderId: executed }),
+    updateTime,
+  };
+}
+
+function positive(text: string): Decimal | undefined {
+  const value = dec(text);
+  return value.gt(0) ? value : undefined;
+}
+
+export function positionOf(view: PositionView, updateTime: number): Position {
+  const liquidationPrice = positive(view.liquidationPrice);
+  const markPrice = positive(view.markPrice);
+  return {
+    symbol: view.symbol,
+    positionSide: view.side,
+    qty: dec(view.position),
+    avgPrice: dec(view.avgPrice),
+    leverage: dec(view.leverage),
+    marginType: view.marginType,
+    margin: dec(view.margin),
+    unrealizedPnl: dec(view.unrealizedPnl),
+    realizedPnl: dec(view.realizedPnl),
+    ...(liquidationPrice === undefined ? {} : { liquidationPrice }),
+    ...(markPrice === undefined ? {} : { markPrice }),
+    updateTime,
+  };
+}
+
+export function balanceOf(view: FuturesBalanceView, updateTime: number): Balance {
+  return {
+    asset: view.coin,
+    walletBalance: dec(view.balance),
+    availableBalance: dec(view.availableBalance),
+    lockedMargin: dec(view.positionMargin).add(dec(view.orderMargin)),
+    unrealizedPnl: dec(view.crossUnrealizedPnl),
+    updateTime,
+  };
+}
+
+/** The trade id is the exchange's `ticketId`: the one id both the user stream (`T`) and userTrades carry. */
+export function fillOf(view: UserTradeView): Fill {
+  return {
+    symbol: view.symbol,
+    tradeId: view.ticketId,
+    orderId: view.orderId,
+    clientOrderId: view.clientOrderId,
+    side: view.side,
+    positionSide: view.positionSide,
+    price: dec(view.price),
+    qty: dec(view.qty),
+    fee: dec(view.commission),
+    feeAsset: view.commissionAsset,
+    isMaker: view.isMaker,
+    realizedPnl: dec(view.realizedPnl),
+    time: view.time,
+  };
+}
