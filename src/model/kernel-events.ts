@@ -97,7 +97,7 @@ export interface JobFinished {
   readonly time: number;
   readonly job: string;
   readonly ok: boolean;
-  readonly durationMs: number;
+  /** The error of a failed run; empty on success. */
   readonly detail: string;
 }
 

@@ -1,0 +1,237 @@
+import type { Decimal } from '../core/decimal.js';
+import { assertNever } from '../core/errors.js';
+import type { Balance, Position } from '../model/account.js';
+import { positionKey } from '../model/account.js';
+import type { AccountEvent } from '../model/account-events.js';
+import type { BusEvent } from '../model/bus-events.js';
+import type { CacheView } from '../model/cache-view.js';
+import type { Instrument, PositionSide } from '../model/instrument.js';
+import type { BookSnapshot, KlineInterval, KlineUpdated, MarketEvent } from '../model/market-events.js';
+import type { AlgoOrderSnapshot, OrderSnapshot } from '../model/orders.js';
+import { isOpenAlgoStatus, isOpenStatus, supersedes } from '../model/orders.js';
+import { RecentKeys } from './recent-keys.js';
+import { SymbolMarket } from './symbol-market.js';
+
+export interface CacheOptions {
+  /** Closed klines kept per symbol and interval. */
+  readonly klineHistory?: number;
+  /** Terminal orders kept for lookups by client order id before they are purged. */
+  readonly closedOrderHistory?: number;
+  /** Fill trade ids remembered to drop duplicates (stream + REST resync). */
+  readonly fillMemory?: number;
+}
+
+/**
+ * The single read model: instruments, balances, positions, orders, plan/TP-SL orders and market state.
+ * `apply` answers whether an event changed anything: stale order events (older exchange time, less
+ * progress) and repeated fills answer false and are not passed on to strategies.
+ */
+export class Cache implements CacheView {
+  private readonly instrumentsBySymbol = new Map<string, Instrument>();
+  private readonly balancesByAsset = new Map<string, Balance>();
+  private readonly positionsByKey = new Map<string, Position>();
+  private readonly ordersById = new Map<string, OrderSnapshot>();
+  private readonly openOrderIds = new Set<string>();
+  private readonly clientIdByOrderId = new Map<string, string>();
+  private readonly closedOrders: RecentKeys;
+  private readonly algoById = new Map<string, AlgoOrderSnapshot>();
+  private readonly closedAlgos: RecentKeys;
+  private readonly fillIds: RecentKeys;
+  private readonly markets = new Map<string, SymbolMarket>();
+  private readonly klineHistory: number;
+
+  constructor(options: CacheOptions = {}) {
+    this.klineHistory = options.klineHistory ?? 500;
+    this.closedOrders = new RecentKeys(options.closedOrderHistory ?? 5000);
+    this.closedAlgos = new RecentKeys(options.closedOrderHistory ?? 5000);
+    this.fillIds = new RecentKeys(options.fillMemory ?? 20_000);
+  }
+
+  apply(event: BusEvent): boolean {
+    switch (event.type) {
+      case 'market.book':
+      case 'market.trade':
+      case 'market.kline':
+      case 'market.bookTicker':
+      case 'market.ticker24h':
+      case 'market.markPrice':
+      case 'market.indexPrice':
+      case 'market.fundingRate':
+      case 'market.openInterest':
+        return this.applyMarket(event);
+      case 'account.order':
+      case 'account.algo':
+      case 'account.fill':
+      case 'account.position':
+      case 'account.balance':
+        return this.applyAccount(event);
+      case 'instruments.loaded':
+        for (const instrument of event.instruments) this.instrumentsBySymbol.set(instrument.symbol, instrument);
+        return true;
+      case 'instrument.status': {
+        const current = this.instrumentsBySymbol.get(event.symbol);
+        if (current !== undefined) this.instrumentsBySymbol.set(event.symbol, { ...current, status: event.to });
+        return true;
+      }
+      case 'stream.connected':
+      case 'stream.disconnected':
+      case 'account.resynced':
+      case 'intent.denied':
+      case 'command.submitted':
+      case 'command.failed':
+      case 'risk.killSwitch':
+      case 'strategy.stopped':
+      case 'timer':
+      case 'job.finished':
+      case 'bus.dropped':
+      case 'catalog.changed':
+      case 'catalog.synced':
+        return true;
+      default:
+        return assertNever(event, 'bus event');
+    }
+  }
+
+  private applyMarket(event: MarketEvent): boolean {
+    let market = this.markets.get(event.symbol);
+    if (market === undefined) {
+      market = new SymbolMarket(this.klineHistory);
+      this.markets.set(event.symbol, market);
+    }
+    return market.apply(event);
+  }
+
+  private applyAccount(event: AccountEvent): boolean {
+    switch (event.type) {
+      case 'account.order':
+        return this.applyOrder(event.order);
+      case 'account.algo':
+        return this.applyAlgo(event.order);
+      case 'account.fill':
+        return this.fillIds.add(`${event.fill.symbol}/${event.fill.tradeId}`);
+      case 'account.position': {
+        const key = positionKey(event.position.symbol, event.position.positionSide);
+        const current = this.positionsByKey.get(key);
+        if (current !== undefined && current.updateTime > event.position.updateTime) return false;
+        if (event.position.qty.isZero()) this.positionsByKey.delete(key);
+        else this.positionsByKey.set(key, event.position);
+        return true;
+      }
+      case 'account.balance': {
+        const current = this.balancesByAsset.get(event.balance.asset);
+        if (current !== undefined && current.updateTime > event.balance.updateTime) return false;
+        this.balancesByAsset.set(event.balance.asset, event.balance);
+        return true;
+      }
+      default:
+        return assertNever(event, 'account event');
+    }
+  }
+
+  private applyOrder(order: OrderSnapshot): boolean {
+    const current = this.ordersById.get(order.clientOrderId);
+    if (current !== undefined && !supersedes(current, order)) return false;
+    this.ordersById.set(order.clientOrderId, order);
+    this.clientIdByOrderId.set(order.orderId, order.clientOrderId);
+    if (isOpenStatus(order.status)) {
+      this.openOrderIds.add(order.clientOrderId);
+    } else {
+      this.openOrderIds.delete(order.clientOrderId);
+      const evicted = this.closedOrders.push(order.clientOrderId);
+      if (evicted !== undefined && !this.openOrderIds.has(evicted)) {
+        const old = this.ordersById.get(evicted);
+        if (old !== undefined) this.clientIdByOrderId.delete(old.orderId);
+        this.ordersById.delete(evicted);
+      }
+    }
+    return true;
+  }
+
+  private applyAlgo(order: AlgoOrderSnapshot): boolean {
+    const current = this.algoById.get(order.clientOrderId);
+    if (current !== undefined && (!isOpenAlgoStatus(current.status) || current.updateTime > order.updateTime)) return false;
+    this.algoById.set(order.clientOrderId, order);
+    if (!isOpenAlgoStatus(order.status)) {
+      const evicted = this.closedAlgos.push(order.clientOrderId);
+      if (evicted !== undefined) {
+        const old = this.algoById.get(evicted);
+        if (old !== undefined && !isOpenAlgoStatus(old.status)) this.algoById.delete(evicted);
+      }
+    }
+    return true;
+  }
+
+  /** The client order id of an exchange order id the cache has seen. */
+  clientOrderIdOf(orderId: string): string | undefined {
+    return this.clientIdByOrderId.get(orderId);
+  }
+
+  instrument(symbol: string): Instrument | undefined {
+    return this.instrumentsBySymbol.get(symbol);
+  }
+  instruments(): readonly Instrument[] {
+    return [...this.instrumentsBySymbol.values()];
+  }
+  balance(asset: string): Balance | undefined {
+    return this.balancesByAsset.get(asset);
+  }
+  balances(): readonly Balance[] {
+    return [...this.balancesByAsset.values()];
+  }
+  position(symbol: string, positionSide: PositionSide): Position | undefined {
+    return this.positionsByKey.get(positionKey(symbol, positionSide));
+  }
+  positions(): readonly Position[] {
+    return [...this.positionsByKey.values()];
+  }
+  order(clientOrderId: string): OrderSnapshot | undefined {
+    return this.ordersById.get(clientOrderId);
+  }
+  openOrders(symbol?: string): readonly OrderSnapshot[] {
+    const out: OrderSnapshot[] = [];
+    for (const id of this.openOrderIds) {
+      const order = this.ordersById.get(id);
+      if (order !== undefined && (symbol === undefined || order.symbol === symbol)) out.push(order);
+    }
+    return out;
+  }
+  algoOrder(clientOrderId: string): AlgoOrderSnapshot | undefined {
+    return this.algoById.get(clientOrderId);
+  }
+  openAlgoOrders(symbol?: string): readonly AlgoOrderSnapshot[] {
+    return [...this.algoById.values()].filter((o) => isOpenAlgoStatus(o.status) && (symbol === undefined || o.symbol === symbol));
+  }
+  book(symbol: string): BookSnapshot | undefined {
+    return this.markets.get(symbol)?.book;
+  }
+  bestBid(symbol: string): Decimal | undefined {
+    return this.markets.get(symbol)?.bestBid();
+  }
+  bestAsk(symbol: string): Decimal | undefined {
+    return this.markets.get(symbol)?.bestAsk();
+  }
+  midPrice(symbol: string): Decimal | undefined {
+    return this.markets.get(symbol)?.midPrice();
+  }
+  lastPrice(symbol: string): Decimal | undefined {
+    return this.markets.get(symbol)?.lastPrice;
+  }
+  markPrice(symbol: string): Decimal | undefined {
+    return this.markets.get(symbol)?.markPrice;
+  }
+  indexPrice(symbol: string): Decimal | undefined {
+    return this.markets.get(symbol)?.indexPrice;
+  }
+  fundingRate(symbol: string): Decimal | undefined {
+    return this.markets.get(symbol)?.fundingRate;
+  }
+  openInterest(symbol: string): Decimal | undefined {
+    return this.markets.get(symbol)?.openInterest;
+  }
+  klines(symbol: string, interval: KlineInterval): readonly KlineUpdated[] {
+    return this.markets.get(symbol)?.klines(interval) ?? [];
+  }
+  lastMarketTime(symbol: string): number | undefined {
+    return this.markets.get(symbol)?.lastTime;
+  }
+}

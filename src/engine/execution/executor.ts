@@ -1,0 +1,262 @@
+import type { Subscription } from 'rxjs';
+import type { TimeSource } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { BusEvent } from '../../model/bus-events.js';
+import type { ExchangeCommand } from '../../model/commands.js';
+import type { ExchangePort } from '../../model/exchange-port.js';
+import type { JournalState, OrderJournal } from '../../model/journal.js';
+import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
+import { ClientOrderIds } from './client-order-ids.js';
+import type { CallResult } from './exchange-calls.js';
+import { send } from './exchange-calls.js';
+import type { Reply } from './execution-events.js';
+import { ExecutionEvents } from './execution-events.js';
+import { duplicateFailure } from './execution-failures.js';
+import { isAwaitingAnswer, isLive } from './order-phase.js';
+import type { OrderKind, Tracked } from './order-tracker.js';
+import { isPlacing, OrderTracker } from './order-tracker.js';
+import type { SettleContext, SettleResult } from './settlement.js';
+import { applyReply, settle } from './settlement.js';
+
+/** A submission's journal state after its first reply; `ignored`: already live; `duplicate`: refused as such. */
+export type SubmitOutcome = JournalState | 'ignored' | 'duplicate';
+
+export interface ExecutorOptions {
+  readonly port: ExchangePort;
+  readonly journal: OrderJournal;
+  readonly time: TimeSource;
+  readonly logger: Logger;
+  readonly publish: (event: BusEvent) => void;
+  /** Delay before the first query that settles an unknown outcome (doubles per retry). Default 1000. */
+  readonly settleAfterMs?: number;
+  /** Queries per unknown outcome before it is left to the next reconciliation. Default 10. */
+  readonly maxSettleAttempts?: number;
+  /** Cap of the doubling delay. Default 60 000. */
+  readonly maxSettleDelayMs?: number;
+}
+
+/**
+ * The order management system: every command is journaled before it is sent, its outcome is driven
+ * by REST replies and stream events together, and an unknown outcome (timeout, network, 5xx) is settled
+ * by querying the client order id, never by sending again.
+ *
+ * Duplicates: a place whose client order id (or intent key) is journaled and still live is ignored (an
+ * intent re-emitted after a restart is the same order); one whose earlier submission was rejected is
+ * sent again under the same id (the exchange never had it); one whose order already finished fails
+ * with `command.failed` code DUPLICATE (a key names one order).
+ * Throttled or locally refused commands fail at once with `command.failed`; the failure's `retryable`
+ * and `retryAt` tell the strategy when to try again (nothing was sent, so nothing needs settling).
+ */
+export class Executor {
+  private readonly tracker: OrderTracker;
+  private readonly ids: ClientOrderIds;
+  private readonly events: ExecutionEvents;
+  private readonly log: Logger;
+  private readonly busy = new Set<string>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly timers = new Map<string, Subscription>();
+  private readonly settleAfterMs: number;
+  private readonly maxSettleAttempts: number;
+  private readonly maxSettleDelayMs: number;
+  private closed = false;
+
+  constructor(private readonly options: ExecutorOptions) {
+    this.log = options.logger;
+    this.ids = new ClientOrderIds(options.journal);
+    this.tracker = new OrderTracker(options.journal, options.time.clock, this.log);
+    this.events = new ExecutionEvents(options.time.clock, options.publish);
+    this.settleAfterMs = options.settleAfterMs ?? 1000;
+    this.maxSettleAttempts = options.maxSettleAttempts ?? 10;
+    this.maxSettleDelayMs = options.maxSettleDelayMs ?? 60_000;
+  }
+
+  /** Journals, sends and follows one approved command. Resolves once the first reply is handled. */
+  submit(strategyId: string, command: ExchangeCommand, intentKey?: string): Promise<void> {
+    return this.execute(strategyId, command, intentKey).then(() => undefined);
+  }
+
+  /** `submit`, answering the submission's journal state after the first reply (or why it was not sent). */
+  execute(strategyId: string, command: ExchangeCommand, intentKey?: string): Promise<SubmitOutcome> {
+    let admitted: string | SubmitOutcome;
+    try {
+      admitted = this.admit(strategyId, command, intentKey);
+    } catch (error: unknown) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (admitted === 'ignored' || admitted === 'duplicate') return Promise.resolve(admitted);
+    return this.track(this.dispatch(admitted, strategyId, command));
+  }
+
+  /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
+  onEvent(event: BusEvent): void {
+    if (event.type === 'account.order') this.onSnapshot(event.order.clientOrderId, () => this.tracker.applyOrder(event.order));
+    else if (event.type === 'account.algo') this.onSnapshot(event.order.clientOrderId, () => this.tracker.applyAlgo(event.order));
+  }
+
+  /** The deterministic client order id of a strategy's intent (client-order-ids.ts). */
+  clientOrderId(strategyId: string, key?: string): string {
+    return this.ids.clientOrderId(strategyId, key);
+  }
+
+  /** The strategy that owns an order (journaled or adopted), if any. */
+  ownerOf(clientOrderId: string): string | undefined {
+    return this.tracker.ownerOf(clientOrderId);
+  }
+
+  /** Client order ids of a strategy's live orders: submitted, unsettled or open (regular, plan, or both). */
+  openOrdersOf(strategyId: string, kind?: OrderKind): readonly string[] {
+    return this.tracker.openOf(strategyId, kind);
+  }
+
+  /** Submissions without a known outcome yet: on the wire, or unknown and awaiting settlement. */
+  pendingCount(): number {
+    return this.tracker.awaitingCount();
+  }
+
+  /** Waits for every submission and settling query in progress (shutdown). */
+  async flush(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Stops scheduling: pending settlement retries are dropped (reconciliation picks them up). */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers.values()) timer.unsubscribe();
+    this.timers.clear();
+  }
+
+  // ---------------------------------------------------------------- for the reconciler
+
+  /** A live submission or order of ours. */
+  tracked(clientOrderId: string): Readonly<Tracked> | undefined {
+    return this.tracker.get(clientOrderId);
+  }
+
+  /** Settles a live entry now by query (or by `known`, its row in a fresh open list). */
+  settleNow(clientOrderId: string, known?: Reply): Promise<SettleResult> {
+    const tracked = this.tracker.get(clientOrderId);
+    if (tracked === undefined) return Promise.resolve(this.options.journal.get(clientOrderId)?.state ?? 'unresolved');
+    return this.track(settle(this.context(), tracked, known));
+  }
+
+  /** Takes over an order the journal did not know, under `strategyId`. */
+  adopt(strategyId: string, order: OrderSnapshot | AlgoOrderSnapshot): void {
+    this.tracker.adopt(strategyId, order);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** The journal id of a new submission, or why there is none. */
+  private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined): string | 'ignored' | 'duplicate' {
+    const journal = this.options.journal;
+    const time = this.options.time.clock.now();
+    if (!isPlacing(command)) {
+      const id = `${strategyId}/${command.type}/${journal.nextSequence(strategyId)}`;
+      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time });
+      this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
+      return id;
+    }
+    const id = command.clientOrderId;
+    const existing = journal.get(id) ?? (intentKey === undefined ? undefined : journal.findByKey(strategyId, intentKey));
+    if (existing === undefined) {
+      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time });
+      this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
+      return id;
+    }
+    if (isLive(existing.state)) {
+      this.log.info({ strategyId, clientOrderId: id, state: existing.state }, 'duplicate submission ignored: already live');
+      return 'ignored';
+    }
+    if (existing.state !== 'rejected' || existing.id !== id || existing.strategyId !== strategyId || existing.symbol !== command.symbol) {
+      this.events.failed(strategyId, command, duplicateFailure(id, existing.state));
+      return 'duplicate';
+    }
+    // The exchange never had it: the same id may go again (the journal keeps the first command's text).
+    journal.update(id, { state: 'pending', time, detail: 'resubmitted' });
+    this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
+    return id;
+  }
+
+  private async dispatch(id: string, strategyId: string, command: ExchangeCommand): Promise<SubmitOutcome> {
+    await this.exchange(id, strategyId, command);
+    return this.tracker.get(id)?.phase ?? this.options.journal.get(id)?.state ?? 'pending';
+  }
+
+  private async exchange(id: string, strategyId: string, command: ExchangeCommand): Promise<void> {
+    this.tracker.advance(id, { kind: 'sent' });
+    this.busy.add(id);
+    let result: CallResult<Reply>;
+    try {
+      result = await send(this.options.port, command);
+    } finally {
+      this.busy.delete(id);
+    }
+    const tracked = this.tracker.get(id);
+    if (result.ok) {
+      applyReply(this.tracker, result.value);
+      if (!isPlacing(command)) this.tracker.advance(id, { kind: 'exists', finished: true });
+      this.events.submitted(strategyId, command);
+      this.events.reply(result.value);
+      return;
+    }
+    const failure = result.error;
+    if (failure.kind === 'unknown') {
+      this.tracker.advance(id, { kind: 'lost' }, `${failure.code} ${failure.message}`);
+      this.log.warn({ strategyId, id, failure }, 'outcome unknown: settling by query');
+      // A stream event may have shown the order already; then it is known after all.
+      if (tracked !== undefined && isAwaitingAnswer(tracked.phase)) this.scheduleSettle(id, 0);
+      else this.events.submitted(strategyId, command);
+      return;
+    }
+    this.tracker.advance(id, { kind: 'refused' }, `${failure.code} ${failure.message}`);
+    this.log.info({ strategyId, id, failure }, 'command refused');
+    this.events.failed(strategyId, command, failure);
+  }
+
+  private onSnapshot(id: string, apply: () => void): void {
+    const before = this.tracker.get(id)?.phase;
+    apply();
+    const tracked = this.tracker.get(id);
+    const after = tracked?.phase ?? this.options.journal.get(id)?.state;
+    if (before !== 'unknown' || after === undefined || isAwaitingAnswer(after)) return;
+    // The stream answered what the lost reply did not.
+    this.timers.get(id)?.unsubscribe();
+    this.timers.delete(id);
+    const entry = this.options.journal.get(id);
+    if (entry !== undefined) this.events.submitted(entry.strategyId, tracked?.command ?? entry.command);
+  }
+
+  private scheduleSettle(id: string, attempt: number): void {
+    if (this.closed) return;
+    const delay = Math.min(this.settleAfterMs * 2 ** attempt, this.maxSettleDelayMs);
+    this.timers.get(id)?.unsubscribe();
+    // A fresh top-level schedule per attempt (nesting `this.schedule` overflows a virtual clock).
+    const timer = this.options.time.scheduler.schedule(() => {
+      this.timers.delete(id);
+      void this.track(this.settleLater(id, attempt));
+    }, delay);
+    this.timers.set(id, timer);
+  }
+
+  private async settleLater(id: string, attempt: number): Promise<void> {
+    const tracked = this.tracker.get(id);
+    if (tracked === undefined || !isAwaitingAnswer(tracked.phase)) return;
+    const result = await settle(this.context(), tracked);
+    if (result !== 'unresolved' && result !== 'busy') {
+      this.log.info({ id, phase: result }, 'unknown outcome settled');
+      return;
+    }
+    if (attempt + 1 < this.maxSettleAttempts) this.scheduleSettle(id, attempt + 1);
+    else this.log.error({ id, attempts: attempt + 1 }, 'outcome still unknown: left to the next reconciliation');
+  }
+
+  private context(): SettleContext {
+    return { port: this.options.port, tracker: this.tracker, events: this.events, busy: this.busy, logger: this.log };
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    return work;
+  }
+}

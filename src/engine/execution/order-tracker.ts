@@ -1,0 +1,195 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { ExchangeCommand } from '../../model/commands.js';
+import type { JournalEntry, JournalState, OrderJournal } from '../../model/journal.js';
+import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
+import { algoCommandOf, placeCommandOf } from './adopted-commands.js';
+import type { PhaseInput } from './order-phase.js';
+import { algoSupersedes, isAwaitingAnswer, isFinishedAlgo, isFinishedOrder, isLive, nextPhase, supersedes } from './order-phase.js';
+
+export type OrderKind = 'order' | 'algo';
+
+/** A live submission: a placed order (regular or plan) or another command awaiting its outcome. */
+export interface Tracked {
+  readonly id: string;
+  readonly strategyId: string;
+  readonly symbol: string;
+  readonly command: ExchangeCommand;
+  phase: JournalState;
+  /** The newest state of a placed order as the exchange reported it. */
+  order?: OrderSnapshot;
+  algo?: AlgoOrderSnapshot;
+}
+
+/** Commands that create an order under their own client order id. */
+export function isPlacing(command: ExchangeCommand): command is Extract<ExchangeCommand, { type: 'place-order' | 'place-algo' }> {
+  return command.type === 'place-order' || command.type === 'place-algo';
+}
+
+export function kindOf(command: ExchangeCommand): OrderKind {
+  return command.type === 'place-algo' || command.type === 'modify-algo' || command.type === 'cancel-algo' ? 'algo' : 'order';
+}
+
+/** How many unknown orders' snapshots to keep while waiting for the plan row that created them. */
+const STRAY_LIMIT = 1000;
+
+/**
+ * The executor's live view of its submissions, kept in step with the journal: every phase change is
+ * written through. Settled entries (done, rejected) leave memory; the journal still answers for them.
+ */
+export class OrderTracker {
+  private readonly live = new Map<string, Tracked>();
+  /** Regular orders created by our plan rows (orderId → owner), and unknown snapshots waiting for that link. */
+  private readonly childOwners = new Map<string, string>();
+  private readonly strays = new Map<string, OrderSnapshot>();
+
+  constructor(
+    private readonly journal: OrderJournal,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {
+    for (const entry of journal.unsettled()) this.remember(entry);
+  }
+
+  get(id: string): Tracked | undefined {
+    return this.live.get(id);
+  }
+
+  all(): readonly Tracked[] {
+    return [...this.live.values()];
+  }
+
+  /** Starts tracking a journaled entry in its journal state. */
+  remember(entry: Pick<JournalEntry, 'id' | 'strategyId' | 'symbol' | 'command' | 'state'>): Tracked {
+    const tracked: Tracked = { id: entry.id, strategyId: entry.strategyId, symbol: entry.symbol, command: entry.command, phase: entry.state };
+    if (isLive(entry.state)) this.live.set(entry.id, tracked);
+    return tracked;
+  }
+
+  /** Applies what was learnt; writes a phase change to the journal. Answers the new phase. */
+  advance(id: string, input: PhaseInput, detail?: string): JournalState | undefined {
+    const tracked = this.live.get(id);
+    if (tracked === undefined) return undefined;
+    const phase = nextPhase(tracked.phase, input);
+    if (phase === tracked.phase) return phase;
+    tracked.phase = phase;
+    const exchangeOrderId = tracked.order?.orderId ?? tracked.algo?.orderId;
+    this.journal.update(id, {
+      state: phase,
+      time: this.clock.now(),
+      ...(exchangeOrderId === undefined ? {} : { exchangeOrderId }),
+      ...(detail === undefined ? {} : { detail }),
+    });
+    if (!isLive(phase)) this.live.delete(id);
+    return phase;
+  }
+
+  /**
+   * A regular order's state from a reply, event or query. Answers whether it was ours and newer
+   * (a stale snapshot never regresses the state).
+   */
+  applyOrder(snapshot: OrderSnapshot): 'applied' | 'stale' | 'foreign' {
+    const tracked = this.trackedFor(snapshot.clientOrderId, snapshot.orderId, 'order');
+    if (tracked === undefined) return this.adoptChild(snapshot) ? 'applied' : 'foreign';
+    if (tracked.order !== undefined && !supersedes(tracked.order, snapshot)) return 'stale';
+    tracked.order = snapshot;
+    this.advance(tracked.id, { kind: 'exists', finished: isFinishedOrder(snapshot) });
+    return 'applied';
+  }
+
+  applyAlgo(snapshot: AlgoOrderSnapshot): 'applied' | 'stale' | 'foreign' {
+    const tracked = this.trackedFor(snapshot.clientOrderId, snapshot.orderId, 'algo');
+    if (tracked === undefined) return 'foreign';
+    if (snapshot.executedOrderId !== undefined) this.linkChild(snapshot.executedOrderId, tracked.strategyId);
+    if (tracked.algo !== undefined && !algoSupersedes(tracked.algo, snapshot)) return 'stale';
+    tracked.algo = snapshot;
+    this.advance(tracked.id, { kind: 'exists', finished: isFinishedAlgo(snapshot) });
+    return 'applied';
+  }
+
+  /** Records an order the journal did not know under `strategyId` (journaled, so it survives restarts). */
+  adopt(strategyId: string, snapshot: OrderSnapshot | AlgoOrderSnapshot): Tracked {
+    const isAlgo = 'kind' in snapshot;
+    const command = isAlgo ? algoCommandOf(snapshot) : placeCommandOf(snapshot);
+    const finished = isAlgo ? isFinishedAlgo(snapshot) : isFinishedOrder(snapshot);
+    const time = this.clock.now();
+    const tracked: Tracked = { id: snapshot.clientOrderId, strategyId, symbol: snapshot.symbol, command, phase: finished ? 'done' : 'accepted', ...(isAlgo ? { algo: snapshot } : { order: snapshot }) };
+    if (this.journal.get(tracked.id) === undefined) {
+      this.journal.append({ id: tracked.id, strategyId, command, time });
+      this.journal.update(tracked.id, { state: finished ? 'done' : 'accepted', time, exchangeOrderId: snapshot.orderId, detail: 'adopted' });
+    } else {
+      this.logger.warn({ clientOrderId: tracked.id, strategyId }, 'adopted order reuses a journaled id: tracked in memory only');
+    }
+    if (!finished) this.live.set(tracked.id, tracked);
+    return tracked;
+  }
+
+  ownerOf(id: string): string | undefined {
+    return this.live.get(id)?.strategyId ?? this.journal.get(id)?.strategyId;
+  }
+
+  /** Client order ids of a strategy's live orders (regular, plan, or both). */
+  openOf(strategyId: string, kind?: OrderKind): readonly string[] {
+    const out: string[] = [];
+    for (const t of this.live.values()) {
+      if (t.strategyId !== strategyId || !isPlacing(t.command) || (kind !== undefined && kindOf(t.command) !== kind)) continue;
+      out.push(t.id);
+    }
+    return out;
+  }
+
+  /** Submissions whose outcome the exchange has not told yet. */
+  awaitingCount(): number {
+    let n = 0;
+    for (const t of this.live.values()) if (isAwaitingAnswer(t.phase)) n += 1;
+    return n;
+  }
+
+  /**
+   * The tracked submission for a snapshot: live, or a journaled one that a late event brings back
+   * (rejected after a lost reply, yet the exchange has it). Finished journal entries stay finished.
+   */
+  private trackedFor(clientOrderId: string, orderId: string, kind: OrderKind): Tracked | undefined {
+    const live = this.live.get(clientOrderId);
+    if (live !== undefined) return isPlacing(live.command) && kindOf(live.command) === kind ? live : undefined;
+    const entry = this.journal.get(clientOrderId);
+    if (entry === undefined || entry.state !== 'rejected' || !isPlacing(entry.command) || kindOf(entry.command) !== kind) return undefined;
+    if (entry.exchangeOrderId !== undefined && entry.exchangeOrderId !== orderId) return undefined;
+    this.logger.warn({ clientOrderId, orderId }, 'an order settled as rejected exists after all');
+    const tracked: Tracked = { id: entry.id, strategyId: entry.strategyId, symbol: entry.symbol, command: entry.command, phase: 'rejected' };
+    this.live.set(entry.id, tracked);
+    return tracked;
+  }
+
+  private linkChild(orderId: string, strategyId: string): void {
+    if (this.childOwners.has(orderId)) return;
+    this.childOwners.set(orderId, strategyId);
+    const stray = this.strays.get(orderId);
+    if (stray === undefined) return;
+    this.strays.delete(orderId);
+    this.applyOrder(stray);
+  }
+
+  /** A regular order created by one of our plan rows belongs to the row's strategy. */
+  private adoptChild(snapshot: OrderSnapshot): boolean {
+    const owner = this.childOwners.get(snapshot.orderId);
+    if (owner === undefined) {
+      if (this.journal.get(snapshot.clientOrderId) === undefined) this.keepStray(snapshot);
+      return false;
+    }
+    this.childOwners.delete(snapshot.orderId);
+    this.adopt(owner, snapshot);
+    return true;
+  }
+
+  private keepStray(snapshot: OrderSnapshot): void {
+    const known = this.strays.get(snapshot.orderId);
+    if (known !== undefined && !supersedes(known, snapshot)) return;
+    this.strays.delete(snapshot.orderId);
+    this.strays.set(snapshot.orderId, snapshot);
+    if (this.strays.size > STRAY_LIMIT) {
+      const oldest = this.strays.keys().next().value;
+      if (oldest !== undefined) this.strays.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { assertNever } from '../core/errors.js';
+import type { BusEvent } from '../model/bus-events.js';
+
+/** Which events a strategy instance receives: its symbols' market data, its own orders, account-wide state. */
+export function interestedIn(event: BusEvent, strategyId: string, symbols: ReadonlySet<string>, owns: (clientOrderId: string) => boolean): boolean {
+  switch (event.type) {
+    case 'market.book':
+    case 'market.trade':
+    case 'market.kline':
+    case 'market.bookTicker':
+    case 'market.ticker24h':
+    case 'market.markPrice':
+    case 'market.indexPrice':
+    case 'market.fundingRate':
+    case 'market.openInterest':
+      return symbols.has(event.symbol);
+    case 'account.order':
+    case 'account.algo':
+      return symbols.has(event.order.symbol) && owns(event.order.clientOrderId);
+    case 'account.fill':
+      return symbols.has(event.fill.symbol) && owns(event.fill.clientOrderId);
+    case 'account.position':
+      return symbols.has(event.position.symbol);
+    case 'instrument.status':
+      return symbols.has(event.symbol);
+    case 'intent.denied':
+    case 'command.submitted':
+    case 'command.failed':
+    case 'strategy.stopped':
+    case 'bus.dropped':
+      return event.strategyId === strategyId;
+    case 'account.balance':
+    case 'stream.connected':
+    case 'stream.disconnected':
+    case 'account.resynced':
+    case 'instruments.loaded':
+    case 'risk.killSwitch':
+    case 'timer':
+    case 'job.finished':
+    case 'catalog.changed':
+    case 'catalog.synced':
+      return true;
+    default:
+      return assertNever(event, 'bus event');
+  }
+}

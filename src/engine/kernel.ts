@@ -1,0 +1,319 @@
+import { Subject } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
+import type { TimeSource } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import type { BusEvent } from '../model/bus-events.js';
+import type { ExchangeFailure, ExchangePort } from '../model/exchange-port.js';
+import type { Intent } from '../model/intents.js';
+import type { KeyValueStore, OrderJournal } from '../model/journal.js';
+import type { GlobalRiskLimits } from '../model/risk-limits.js';
+import { Cache } from './cache.js';
+import { Executor } from './execution/executor.js';
+import type { ReconcileReport } from './execution/reconciler.js';
+import { Reconciler } from './execution/reconciler.js';
+import { instrumentChanges } from './instrument-changes.js';
+import { KernelMetrics } from './kernel-metrics.js';
+import { RiskEngine } from './risk/risk-engine.js';
+import { StrategyHost } from './strategy-host.js';
+import type { StrategyInstance } from './strategy-instance.js';
+import type { RunnerLimits } from './strategy-runner.js';
+
+export type KernelState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
+
+export interface KernelOptions {
+  readonly time: TimeSource;
+  readonly port: ExchangePort;
+  readonly journal: OrderJournal;
+  readonly keyValue: (strategyId: string) => KeyValueStore;
+  readonly logger: Logger;
+  readonly metrics?: KernelMetrics;
+  readonly globalLimits: GlobalRiskLimits;
+  readonly strategies: readonly StrategyInstance[];
+  /** Every symbol the daemon trades or watches (reconciliation and fills cover these). */
+  readonly symbols: readonly string[];
+  /** Open orders the journal does not know: adopt them (they stay, owned by no strategy) or cancel them. */
+  readonly orphans: 'adopt' | 'cancel';
+  /** Interval of the `timer` tick event strategies receive; 0 disables it. */
+  readonly tickMs?: number;
+  readonly runnerLimits?: RunnerLimits;
+  /** Delay before an unknown order outcome is queried. */
+  readonly settleAfterMs?: number;
+}
+
+/**
+ * The kernel: cache, strategies, risk engine and executor around one event bus. The same object runs
+ * live, paper and backtest; only the ExchangePort, the sources feeding `ingest` and the TimeSource
+ * differ. Sources push events into `ingest`; everything the kernel sees is re-published on `events$`.
+ */
+export class Kernel {
+  readonly cache = new Cache();
+  readonly metrics: KernelMetrics;
+  readonly risk: RiskEngine;
+  readonly executor: Executor;
+  readonly strategies: StrategyHost;
+  private readonly reconciler: Reconciler;
+  private readonly bus = new Subject<BusEvent>();
+  private readonly pending: BusEvent[] = [];
+  private dispatching = false;
+  private resyncing = false;
+  private readonly heldDuringResync: BusEvent[] = [];
+  private reconcileChain: Promise<unknown> = Promise.resolve();
+  private reconcileQueued = false;
+  private tick: Subscription | undefined;
+  state: KernelState = 'created';
+  lastReconcile: { readonly time: number; readonly ok: boolean; readonly report?: ReconcileReport; readonly error?: string } | undefined;
+
+  constructor(private readonly options: KernelOptions) {
+    const { time, logger } = options;
+    this.metrics = options.metrics ?? new KernelMetrics();
+    this.executor = new Executor({
+      port: options.port,
+      journal: options.journal,
+      time,
+      logger: logger.child({ component: 'executor' }),
+      publish: (event) => this.ingest(event),
+      ...(options.settleAfterMs === undefined ? {} : { settleAfterMs: options.settleAfterMs }),
+    });
+    this.risk = new RiskEngine({
+      cache: this.cache,
+      clock: time.clock,
+      global: options.globalLimits,
+      strategies: new Map(options.strategies.map((s) => [s.id, { symbols: s.symbols, limits: s.limits }])),
+      ordersOf: (strategyId) => this.executor.openOrdersOf(strategyId),
+      clientOrderId: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
+    });
+    this.reconciler = new Reconciler({
+      port: options.port,
+      journal: options.journal,
+      cache: this.cache,
+      executor: this.executor,
+      symbols: options.symbols,
+      strategies: options.strategies.map((s) => s.id),
+      orphans: options.orphans,
+      clock: time.clock,
+      logger: logger.child({ component: 'reconciler' }),
+      publish: (event) => this.ingest(event),
+    });
+    this.strategies = new StrategyHost({
+      instances: options.strategies,
+      cache: this.cache,
+      time,
+      logger,
+      keyValue: options.keyValue,
+      ...(options.runnerLimits === undefined ? {} : { limits: options.runnerLimits }),
+      onIntent: (strategyId, intent) => this.handleIntent(strategyId, intent),
+      owns: (clientOrderId, strategyId) => this.executor.ownerOf(clientOrderId) === strategyId,
+      clientOrderIdFor: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
+      publish: (event) => this.ingest(event),
+    });
+  }
+
+  /** Every event after the cache has applied it (stale and duplicate ones are not re-published). */
+  get events$(): Observable<BusEvent> {
+    return this.bus.asObservable();
+  }
+
+  /** Loads instruments, reconciles with the exchange, then starts the strategies. */
+  async start(): Promise<Result<void, ExchangeFailure>> {
+    if (this.state !== 'created') return ok(undefined);
+    this.state = 'starting';
+    const loaded = await this.refreshInstruments();
+    if (!loaded.ok) {
+      this.state = 'created';
+      return loaded;
+    }
+    const reconciled = await this.reconcile(0);
+    if (!reconciled.ok) {
+      this.state = 'created';
+      return err(reconciled.error);
+    }
+    this.state = 'running';
+    await this.strategies.startAll();
+    this.startTicks();
+    return ok(undefined);
+  }
+
+  /** The one entry point of every source: market poller, user stream, jobs, executor replies. */
+  ingest(event: BusEvent): void {
+    this.pending.push(event);
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let next = this.pending.shift(); next !== undefined; next = this.pending.shift()) this.process(next);
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  private process(input: BusEvent): void {
+    if (this.resyncing && input.type.startsWith('account.') && input.type !== 'account.resynced' && 'source' in input && input.source === 'stream') {
+      this.heldDuringResync.push(input);
+      return;
+    }
+    const event = this.enrich(input);
+    if (!this.cache.apply(event)) return;
+    this.executor.onEvent(event);
+    this.reconciler.onEvent(event);
+    const killSwitch = this.risk.onEvent(event);
+    this.metrics.count(event, (id) => this.executor.ownerOf(id));
+    this.strategies.dispatch(event);
+    this.bus.next(event);
+    if (killSwitch !== undefined) this.ingest(killSwitch);
+    if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
+    if (event.type === 'stream.connected') void this.reconcile(event.epoch);
+  }
+
+  /** Fills from the stream may lack the client order id: take it from the order the cache knows. */
+  private enrich(event: BusEvent): BusEvent {
+    if (event.type !== 'account.fill' || event.fill.clientOrderId !== '') return event;
+    const clientOrderId = this.cache.clientOrderIdOf(event.fill.orderId);
+    return clientOrderId === undefined ? event : { ...event, fill: { ...event.fill, clientOrderId } };
+  }
+
+  /** Strategy intents: through the risk engine (the only road), then the executor. */
+  private handleIntent(strategyId: string, intent: Intent): void {
+    const now = this.options.time.clock.now();
+    const closing = intent.type === 'cancel' || intent.type === 'cancel-all' || intent.type === 'cancel-algo';
+    if ((this.state !== 'running' && this.state !== 'stopping') || (this.resyncing && !closing)) {
+      this.ingest({ type: 'intent.denied', time: now, strategyId, intent, denial: { code: 'NOT_READY', message: `the daemon is ${this.resyncing ? 'resyncing with the exchange' : this.state}` } });
+      return;
+    }
+    const checked = this.risk.check(strategyId, intent);
+    if (!checked.ok) {
+      this.ingest({ type: 'intent.denied', time: now, strategyId, intent, denial: checked.error });
+      return;
+    }
+    this.metrics.intents.inc({ strategy: strategyId, outcome: 'approved' });
+    const key = intent.type === 'place' || intent.type === 'plan' || intent.type === 'tpsl' ? intent.key : undefined;
+    for (const command of checked.value) {
+      this.executor.submit(strategyId, command, key).catch((error: unknown) => this.options.logger.error({ err: error, strategyId }, 'submission failed'));
+    }
+  }
+
+  /**
+   * Brings the cache and the journal in line with the exchange (start-up, every reconnect, the periodic
+   * job). Stream account events arriving meanwhile are held and applied afterwards, ordered by time.
+   * Runs are serialized; requests made while one runs coalesce into one more run.
+   */
+  reconcile(epoch: number): Promise<Result<ReconcileReport, ExchangeFailure>> {
+    if (this.reconcileQueued) return this.reconcileChain as Promise<Result<ReconcileReport, ExchangeFailure>>;
+    this.reconcileQueued = true;
+    const run = this.reconcileChain.then(async () => {
+      this.reconcileQueued = false;
+      this.resyncing = true;
+      const now = this.options.time.clock.now();
+      let result: Result<ReconcileReport, ExchangeFailure>;
+      try {
+        result = await this.reconciler.reconcile(epoch);
+      } finally {
+        this.resyncing = false;
+        const held = this.heldDuringResync.splice(0);
+        for (const event of held) this.ingest(event);
+      }
+      this.lastReconcile = result.ok ? { time: now, ok: true, report: result.value } : { time: now, ok: false, error: result.error.message };
+      this.metrics.reconciliations.inc({ outcome: result.ok ? 'ok' : 'failed' });
+      if (!result.ok) this.options.logger.warn({ failure: result.error, epoch }, 'reconciliation failed; the next reconnect or job retries');
+      return result;
+    });
+    this.reconcileChain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Loads exchangeInfo; status changes of known symbols become events. */
+  async refreshInstruments(): Promise<Result<void, ExchangeFailure>> {
+    const loaded = await this.options.port.loadInstruments();
+    if (!loaded.ok) return loaded;
+    const now = this.options.time.clock.now();
+    const changes = instrumentChanges(this.cache, loaded.value, now);
+    this.ingest({ type: 'instruments.loaded', time: now, instruments: loaded.value });
+    for (const change of changes) this.ingest(change);
+    return ok(undefined);
+  }
+
+  /** Kill switch: cancel every open order of the traded symbols (positions stay; closing is still allowed). */
+  private async cancelEverything(reason: string): Promise<void> {
+    this.options.logger.warn({ reason }, 'kill switch engaged: cancelling all open orders');
+    const symbols = new Set(this.cache.openOrders().map((o) => o.symbol));
+    for (const symbol of symbols) await this.executor.submit('risk', { type: 'cancel-all', symbol });
+    for (const algo of this.cache.openAlgoOrders()) {
+      if (algo.kind === 'PLAN') await this.executor.submit('risk', { type: 'cancel-algo', symbol: algo.symbol, clientOrderId: algo.clientOrderId });
+    }
+  }
+
+  /** Daily job: a new PnL day for the kill switch. */
+  startNewDay(): void {
+    this.risk.startNewDay();
+    this.publishKillSwitch();
+  }
+
+  /** Operator halt: the kill switch without a loss. */
+  halt(reason: string): void {
+    this.risk.engage(reason);
+    this.publishKillSwitch();
+  }
+
+  resume(): void {
+    this.risk.reset();
+    this.publishKillSwitch();
+  }
+
+  private publishKillSwitch(): void {
+    const state = this.risk.killSwitch;
+    this.ingest({ type: 'risk.killSwitch', time: this.options.time.clock.now(), engaged: state.engaged, reason: state.reason, dayPnl: this.risk.dayPnl() });
+  }
+
+  private startTicks(): void {
+    const every = this.options.tickMs ?? 1000;
+    if (every <= 0) return;
+    const { scheduler, clock } = this.options.time;
+    const fire = (): void => {
+      if (this.state !== 'running') return;
+      this.ingest({ type: 'timer', time: clock.now(), name: 'tick' });
+      this.tick = scheduler.schedule(fire, every);
+    };
+    this.tick = scheduler.schedule(fire, every);
+  }
+
+  /** Stops the strategies (their clean-up intents still run), optionally cancels every open order, waits for the executor. */
+  async stop(options: { readonly cancelOpenOrders: boolean }): Promise<void> {
+    if (this.state === 'stopped' || this.state === 'stopping') return;
+    this.state = 'stopping';
+    this.tick?.unsubscribe();
+    await this.strategies.stopAll();
+    if (options.cancelOpenOrders) {
+      for (const symbol of new Set(this.cache.openOrders().map((o) => o.symbol))) await this.executor.submit('shutdown', { type: 'cancel-all', symbol });
+    }
+    await this.executor.flush();
+    this.executor.close();
+    this.state = 'stopped';
+    this.bus.complete();
+  }
+
+  /** Everything the status endpoint and `stratd status` show. */
+  status(): KernelStatus {
+    return {
+      state: this.state,
+      resyncing: this.resyncing,
+      killSwitch: { ...this.risk.killSwitch, dayPnl: this.risk.dayPnl().toFixed() },
+      strategies: this.strategies.status(),
+      openOrders: this.cache.openOrders().length,
+      openAlgoOrders: this.cache.openAlgoOrders().length,
+      positions: this.cache.positions().map((p) => ({ symbol: p.symbol, side: p.positionSide, qty: p.qty.toFixed(), avgPrice: p.avgPrice.toFixed(), unrealizedPnl: p.unrealizedPnl.toFixed() })),
+      lastReconcile: this.lastReconcile === undefined ? undefined : { time: this.lastReconcile.time, ok: this.lastReconcile.ok, ...(this.lastReconcile.error === undefined ? {} : { error: this.lastReconcile.error }) },
+    };
+  }
+}
+
+export interface KernelStatus {
+  readonly state: KernelState;
+  readonly resyncing: boolean;
+  readonly killSwitch: { readonly engaged: boolean; readonly reason: string; readonly dayPnl: string };
+  readonly strategies: ReturnType<StrategyHost['status']>;
+  readonly openOrders: number;
+  readonly openAlgoOrders: number;
+  readonly positions: ReadonlyArray<{ symbol: string; side: string; qty: string; avgPrice: string; unrealizedPnl: string }>;
+  readonly lastReconcile: { readonly time: number; readonly ok: boolean; readonly error?: string } | undefined;
+}
+

@@ -1,0 +1,125 @@
+import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
+import { assertNever } from '../../core/errors.js';
+import type { Position } from '../../model/account.js';
+import { positionKey } from '../../model/account.js';
+import type { BusEvent } from '../../model/bus-events.js';
+import type { CacheView } from '../../model/cache-view.js';
+import { RecentKeys } from '../recent-keys.js';
+
+const FILL_MEMORY = 20_000;
+
+/**
+ * Today's PnL in quote units: realized PnL − fees of today's fills, plus the change of each position's
+ * unrealized PnL since the day's start. Funding is not on the bus as its own event, so it is not counted.
+ *
+ * A position's baseline is its unrealized PnL at the day's start. For a position first seen before the
+ * account was synchronised (start-up), the first value seen is its baseline (it existed before);
+ * positions first seen afterwards opened today and start from zero.
+ */
+export class DayPnl {
+  private dayStart: number;
+  private realized = dec(0);
+  private fills = new RecentKeys(FILL_MEMORY);
+  private readonly baseline = new Map<string, Decimal>();
+  private readonly unrealized = new Map<string, Decimal>();
+  private readonly positions = new Map<string, Position>();
+  private synced = false;
+
+  constructor(
+    private readonly cache: CacheView,
+    now: number,
+  ) {
+    this.dayStart = now;
+    for (const position of cache.positions()) this.observe(position);
+  }
+
+  value(): Decimal {
+    let total = this.realized;
+    for (const [key, pnl] of this.unrealized) total = total.add(pnl.sub(this.baseline.get(key) ?? 0));
+    return total;
+  }
+
+  /** Begins a new day at `now`: today's figures restart from zero, open positions from their current PnL. */
+  startDay(now: number): void {
+    this.dayStart = now;
+    this.realized = dec(0);
+    this.fills = new RecentKeys(FILL_MEMORY);
+    for (const [key, pnl] of this.unrealized) this.baseline.set(key, pnl);
+    this.synced = true;
+  }
+
+  /** Answers whether the day's PnL may have changed. */
+  onEvent(event: BusEvent): boolean {
+    switch (event.type) {
+      case 'account.fill': {
+        const fill = event.fill;
+        if (fill.time < this.dayStart || !this.fills.add(`${fill.symbol}/${fill.tradeId}`)) return false;
+        this.realized = this.realized.add(fill.realizedPnl).sub(fill.fee);
+        return true;
+      }
+      case 'account.position':
+        return this.observe(event.position);
+      case 'market.markPrice':
+        return this.markTo(event.symbol, event.price);
+      case 'account.resynced':
+        this.synced = true;
+        return false;
+      case 'account.order':
+      case 'account.algo':
+      case 'account.balance':
+      case 'market.book':
+      case 'market.trade':
+      case 'market.kline':
+      case 'market.bookTicker':
+      case 'market.ticker24h':
+      case 'market.indexPrice':
+      case 'market.fundingRate':
+      case 'market.openInterest':
+      case 'stream.connected':
+      case 'stream.disconnected':
+      case 'instruments.loaded':
+      case 'instrument.status':
+      case 'intent.denied':
+      case 'command.submitted':
+      case 'command.failed':
+      case 'risk.killSwitch':
+      case 'strategy.stopped':
+      case 'timer':
+      case 'job.finished':
+      case 'bus.dropped':
+      case 'catalog.changed':
+      case 'catalog.synced':
+        return false;
+      default:
+        return assertNever(event, 'bus event');
+    }
+  }
+
+  private observe(position: Position): boolean {
+    const key = positionKey(position.symbol, position.positionSide);
+    const known = this.positions.get(key);
+    if (known !== undefined && known.updateTime > position.updateTime) return false;
+    this.positions.set(key, position);
+    const pnl = position.qty.isZero() ? dec(0) : position.unrealizedPnl;
+    if (!this.baseline.has(key)) this.baseline.set(key, this.synced ? dec(0) : pnl);
+    this.unrealized.set(key, pnl);
+    return true;
+  }
+
+  /** Revalues the symbol's positions at a new mark price (position events may come less often). */
+  private markTo(symbol: string, mark: Decimal): boolean {
+    const instrument = this.cache.instrument(symbol);
+    if (instrument === undefined) return false;
+    let changed = false;
+    for (const side of ['LONG', 'SHORT'] as const) {
+      const key = positionKey(symbol, side);
+      const position = this.positions.get(key);
+      if (position === undefined || position.qty.isZero()) continue;
+      const move = side === 'LONG' ? mark.sub(position.avgPrice) : position.avgPrice.sub(mark);
+      this.unrealized.set(key, move.mul(position.qty).mul(instrument.contractMultiplier));
+      changed = true;
+    }
+    return changed;
+  }
+}

@@ -1,0 +1,62 @@
+import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
+import type { CacheView } from '../../model/cache-view.js';
+import type { PositionSide } from '../../model/instrument.js';
+import { isOpening } from '../../model/instrument.js';
+
+/** Which open orders count: all of the account's, or only a strategy's; minus one being modified. */
+export interface OrderScope {
+  readonly owned?: ReadonlySet<string>;
+  readonly exclude?: string;
+}
+
+function inScope(scope: OrderScope, clientOrderId: string): boolean {
+  if (clientOrderId === scope.exclude) return false;
+  return scope.owned === undefined || scope.owned.has(clientOrderId);
+}
+
+/**
+ * Contracts on one symbol and position side: the position plus what open orders would add to it
+ * (remaining quantity of opening regular orders and opening plan orders). Positions belong to the
+ * account, not to a strategy: a strategy's view includes the whole position.
+ */
+export function sideExposure(cache: CacheView, symbol: string, positionSide: PositionSide, scope: OrderScope): Decimal {
+  let total = cache.position(symbol, positionSide)?.qty ?? dec(0);
+  for (const order of cache.openOrders(symbol)) {
+    if (order.positionSide !== positionSide || !isOpening(order.side, order.positionSide) || !inScope(scope, order.clientOrderId)) continue;
+    total = total.add(order.quantity.sub(order.filledQty));
+  }
+  for (const algo of cache.openAlgoOrders(symbol)) {
+    if (algo.kind !== 'PLAN' || algo.positionSide !== positionSide || !isOpening(algo.side, algo.positionSide) || !inScope(scope, algo.clientOrderId)) continue;
+    total = total.add(algo.quantity);
+  }
+  return total;
+}
+
+/** Quote notional of the open positions settled in `marginAsset` (on `symbols` only, when given), at mark. */
+export function positionsNotional(cache: CacheView, marginAsset: string, symbols?: ReadonlySet<string>): Decimal {
+  let total = dec(0);
+  for (const position of cache.positions()) {
+    if (symbols !== undefined && !symbols.has(position.symbol)) continue;
+    const instrument = cache.instrument(position.symbol);
+    if (instrument === undefined || instrument.marginAsset !== marginAsset) continue;
+    const price = cache.markPrice(position.symbol) ?? position.markPrice ?? position.avgPrice;
+    total = total.add(position.qty.mul(price).mul(instrument.contractMultiplier));
+  }
+  return total;
+}
+
+/** Wallet balance plus unrealized PnL in the margin asset; undefined before the balance is known. */
+export function equityOf(cache: CacheView, marginAsset: string): Decimal | undefined {
+  const balance = cache.balance(marginAsset);
+  return balance === undefined ? undefined : balance.walletBalance.add(balance.unrealizedPnl);
+}
+
+/** Open regular and plan/TP-SL orders of the whole account, known to the cache or still on their way. */
+export function allOpenOrderIds(cache: CacheView, pending: Iterable<readonly string[]>): Set<string> {
+  const ids = new Set<string>();
+  for (const order of cache.openOrders()) ids.add(order.clientOrderId);
+  for (const algo of cache.openAlgoOrders()) ids.add(algo.clientOrderId);
+  for (const list of pending) for (const id of list) ids.add(id);
+  return ids;
+}

@@ -1,0 +1,52 @@
+import type { Decimal } from '../../core/decimal.js';
+import type { Denial } from '../../model/denials.js';
+import type { Instrument, PriceBand, Side } from '../../model/instrument.js';
+import { denial } from './denial.js';
+
+/** The instrument's own filters, as the exchange would apply them (checked here to fail early and clearly). */
+
+/** PRICE_FILTER: min and max price. */
+export function checkPriceFilter(instrument: Instrument, price: Decimal, what: string): Denial | undefined {
+  if (price.lt(instrument.minPrice)) return denial('PRICE_FILTER', `${what} ${price.toFixed()} is below the minimum price ${instrument.minPrice.toFixed()}`);
+  if (price.gt(instrument.maxPrice)) return denial('PRICE_FILTER', `${what} ${price.toFixed()} is above the maximum price ${instrument.maxPrice.toFixed()}`);
+  return undefined;
+}
+
+/** LOT_SIZE in contracts: min and max quantity. */
+export function checkQtyFilter(instrument: Instrument, qty: Decimal): Denial | undefined {
+  if (qty.lt(instrument.minQty)) return denial('QTY_FILTER', `quantity ${qty.toFixed()} is below the minimum ${instrument.minQty.toFixed()}`);
+  if (qty.gt(instrument.maxQty)) return denial('QTY_FILTER', `quantity ${qty.toFixed()} is above the maximum ${instrument.maxQty.toFixed()}`);
+  return undefined;
+}
+
+/** Quote notional of `qty` contracts at `price`. */
+export function notionalOf(instrument: Instrument, price: Decimal, qty: Decimal): Decimal {
+  return price.mul(qty).mul(instrument.contractMultiplier);
+}
+
+/**
+ * MIN_NOTIONAL / TRADE_AMOUNT. The minimum is not applied to closing orders: a position left smaller
+ * than the minimum must still be closable.
+ */
+export function checkNotionalFilter(instrument: Instrument, notional: Decimal, opening: boolean): Denial | undefined {
+  const text = notional.toDecimalPlaces(8).toFixed();
+  if (opening && instrument.minNotional !== undefined && notional.lt(instrument.minNotional)) {
+    return denial('NOTIONAL_FILTER', `notional ${text} is below the minimum ${instrument.minNotional.toFixed()}`);
+  }
+  if (instrument.maxNotional !== undefined && notional.gt(instrument.maxNotional)) {
+    return denial('NOTIONAL_FILTER', `notional ${text} is above the maximum ${instrument.maxNotional.toFixed()}`);
+  }
+  return undefined;
+}
+
+/** A buy may be at most ref × (1 + up), a sell at least ref × (1 − down). */
+export function checkBand(band: PriceBand, side: Side, price: Decimal, reference: Decimal, what: string): Denial | undefined {
+  if (side === 'BUY') {
+    const bound = reference.mul(band.buyUpRate.add(1));
+    if (price.gt(bound)) return denial('PRICE_BAND', `${what} ${price.toFixed()} is above the exchange band ${bound.toFixed()} (mark ${reference.toFixed()})`);
+  } else {
+    const bound = reference.mul(band.sellDownRate.neg().add(1));
+    if (price.lt(bound)) return denial('PRICE_BAND', `${what} ${price.toFixed()} is below the exchange band ${bound.toFixed()} (mark ${reference.toFixed()})`);
+  }
+  return undefined;
+}

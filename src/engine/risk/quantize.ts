@@ -1,0 +1,63 @@
+import { Decimal, dec } from '../../core/decimal.js';
+import { ok } from '../../core/result.js';
+import type { Side } from '../../model/instrument.js';
+import type { Checked } from './denial.js';
+import { deny } from './denial.js';
+
+/** No perpetual carries a price or a contract count this large: it is a typo or an overflow. */
+export const ABSURD_VALUE = dec('1e12');
+
+/** Why a number from a strategy cannot be used (strategies are plain code: check the runtime type too). */
+export function numberProblem(value: unknown): string | undefined {
+  if (value === undefined) return 'is missing';
+  if (!Decimal.isDecimal(value)) return 'is not a decimal';
+  if (value.isNaN()) return 'is NaN';
+  if (!value.isFinite()) return 'is not finite';
+  if (value.lte(0)) return 'is not positive';
+  if (value.gt(ABSURD_VALUE)) return 'is absurdly large';
+  return undefined;
+}
+
+/** A limit price on the tick grid, never more aggressive than asked: BUY rounds down, SELL rounds up. */
+export function quantizePrice(price: Decimal, tick: Decimal, side: Side): Decimal {
+  if (tick.lte(0)) return price;
+  return price.toNearest(tick, side === 'BUY' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
+}
+
+/** A trigger price has no aggressive side: it goes to the nearest tick. */
+export function quantizeTrigger(price: Decimal, tick: Decimal): Decimal {
+  if (tick.lte(0)) return price;
+  return price.toNearest(tick, Decimal.ROUND_HALF_UP);
+}
+
+/** Contracts round down to the step. */
+export function quantizeQty(qty: Decimal, step: Decimal): Decimal {
+  if (step.lte(0)) return qty;
+  return qty.toNearest(step, Decimal.ROUND_DOWN);
+}
+
+/** Validates a limit price and puts it on the grid (INVALID_PRICE when unusable or below one tick). */
+export function limitPrice(value: unknown, what: string, tick: Decimal, side: Side): Checked<Decimal> {
+  const problem = numberProblem(value);
+  if (problem !== undefined) return deny('INVALID_PRICE', `${what} ${problem}`);
+  const price = quantizePrice(value as Decimal, tick, side);
+  if (price.lte(0)) return deny('INVALID_PRICE', `${what} is below one tick (${tick.toFixed()})`);
+  return ok(price);
+}
+
+export function triggerPrice(value: unknown, what: string, tick: Decimal): Checked<Decimal> {
+  const problem = numberProblem(value);
+  if (problem !== undefined) return deny('INVALID_PRICE', `${what} ${problem}`);
+  const price = quantizeTrigger(value as Decimal, tick);
+  if (price.lte(0)) return deny('INVALID_PRICE', `${what} is below one tick (${tick.toFixed()})`);
+  return ok(price);
+}
+
+/** Validates a quantity and rounds it down to the step (INVALID_QUANTITY when it becomes 0). */
+export function quantity(value: unknown, step: Decimal): Checked<Decimal> {
+  const problem = numberProblem(value);
+  if (problem !== undefined) return deny('INVALID_QUANTITY', `quantity ${problem}`);
+  const qty = quantizeQty(value as Decimal, step);
+  if (qty.lte(0)) return deny('INVALID_QUANTITY', `quantity ${(value as Decimal).toFixed()} is below one step (${step.toFixed()})`);
+  return ok(qty);
+}

@@ -1,0 +1,93 @@
+import type { CacheView } from '../../model/cache-view.js';
+import type { GlobalRiskLimits, RiskLimits } from '../../model/risk-limits.js';
+import { isOpenAlgoStatus, isOpenStatus } from '../../model/orders.js';
+import { allOpenOrderIds } from './exposure.js';
+import type { KillSwitchState } from './kill-switch.js';
+import type { OrderRateWindow } from './order-rate.js';
+
+/** A strategy's risk budget: the symbols it may trade and its own limits. */
+export interface StrategyRisk {
+  readonly symbols: readonly string[];
+  readonly limits: RiskLimits;
+}
+
+export interface RiskContextParts {
+  readonly strategyId: string;
+  readonly strategy: StrategyRisk;
+  readonly cache: CacheView;
+  readonly global: GlobalRiskLimits;
+  readonly now: number;
+  readonly halted: boolean;
+  readonly killSwitch: KillSwitchState;
+  readonly strategyRate: OrderRateWindow;
+  readonly globalRate: OrderRateWindow;
+  readonly strategyIds: Iterable<string>;
+  readonly ordersOf: (strategyId: string) => readonly string[];
+  readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
+}
+
+/** What one check sees: the strategy, the read model and the engine's state at this moment. */
+export class RiskContext {
+  readonly strategyId: string;
+  readonly strategy: StrategyRisk;
+  readonly cache: CacheView;
+  readonly global: GlobalRiskLimits;
+  readonly now: number;
+  readonly halted: boolean;
+  readonly killSwitch: KillSwitchState;
+  /** How the strategy's limits name themselves in denial messages. */
+  readonly label: string;
+  private owned: ReadonlySet<string> | undefined;
+  private all: ReadonlySet<string> | undefined;
+
+  constructor(private readonly parts: RiskContextParts) {
+    this.strategyId = parts.strategyId;
+    this.strategy = parts.strategy;
+    this.cache = parts.cache;
+    this.global = parts.global;
+    this.now = parts.now;
+    this.halted = parts.halted;
+    this.killSwitch = parts.killSwitch;
+    this.label = `strategy ${parts.strategyId}`;
+  }
+
+  /** Client order ids of the strategy's open regular and plan/TP-SL orders. */
+  ownedIds(): ReadonlySet<string> {
+    this.owned ??= new Set(this.parts.ordersOf(this.strategyId));
+    return this.owned;
+  }
+
+  /** Open orders of the whole account: the cache's and every strategy's still on their way. */
+  allOpenIds(): ReadonlySet<string> {
+    if (this.all === undefined) {
+      const lists: Array<readonly string[]> = [];
+      for (const id of this.parts.strategyIds) lists.push(this.parts.ordersOf(id));
+      this.all = allOpenOrderIds(this.cache, lists);
+    }
+    return this.all;
+  }
+
+  /** Whether a client order id is in use by a live order. */
+  isLive(clientOrderId: string): boolean {
+    if (this.ownedIds().has(clientOrderId)) return true;
+    const order = this.cache.order(clientOrderId);
+    if (order !== undefined && isOpenStatus(order.status)) return true;
+    const algo = this.cache.algoOrder(clientOrderId);
+    return algo !== undefined && isOpenAlgoStatus(algo.status);
+  }
+
+  clientOrderId(key: string | undefined): string {
+    return this.parts.clientOrderId(this.strategyId, key);
+  }
+
+  /** Placing/modifying commands approved in the last minute: the strategy's and everyone's. */
+  recentCommands(): { readonly strategy: number; readonly global: number } {
+    return { strategy: this.parts.strategyRate.count(this.now), global: this.parts.globalRate.count(this.now) };
+  }
+
+  /** Counts an approved placing or modifying command in the rate windows. */
+  approved(): void {
+    this.parts.strategyRate.record(this.now);
+    this.parts.globalRate.record(this.now);
+  }
+}

@@ -1,0 +1,170 @@
+import type { Clock } from '../../core/clock.js';
+import type { Decimal } from '../../core/decimal.js';
+import { assertNever, InvariantError } from '../../core/errors.js';
+import type { Result } from '../../core/result.js';
+import type { BusEvent } from '../../model/bus-events.js';
+import type { CacheView } from '../../model/cache-view.js';
+import type { ExchangeCommand } from '../../model/commands.js';
+import type { Denial, DenialCode } from '../../model/denials.js';
+import type { Intent } from '../../model/intents.js';
+import type { KillSwitchChanged } from '../../model/kernel-events.js';
+import type { GlobalRiskLimits } from '../../model/risk-limits.js';
+import { DayPnl } from './day-pnl.js';
+import type { Checked } from './denial.js';
+import { DenialCounters } from './denial-counters.js';
+import { checkCancel, checkCancelAll, checkModify, checkModifyAlgo } from './existing-orders.js';
+import type { KillSwitchState } from './kill-switch.js';
+import { KillSwitch } from './kill-switch.js';
+import { checkNewOrder } from './new-orders.js';
+import { OrderRateWindow } from './order-rate.js';
+import type { StrategyRisk } from './risk-context.js';
+import { RiskContext } from './risk-context.js';
+
+export type { KillSwitchState } from './kill-switch.js';
+export type { StrategyRisk } from './risk-context.js';
+
+export interface RiskEngineOptions {
+  readonly cache: CacheView;
+  readonly clock: Clock;
+  readonly global: GlobalRiskLimits;
+  readonly strategies: ReadonlyMap<string, StrategyRisk>;
+  /** Client order ids of the strategy's open regular and plan/TP-SL orders (the executor's records). */
+  readonly ordersOf: (strategyId: string) => readonly string[];
+  /** The executor's deterministic client order id for a strategy and intent key (a fresh one without key). */
+  readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
+}
+
+/**
+ * The only road from intents to the exchange. `check` turns an intent into fully resolved, quantized
+ * commands or a denial with a stable code. Closing orders and cancels are never held back by exposure
+ * limits, rate limits, a halt or the kill switch: a user must always be able to get out.
+ */
+export class RiskEngine {
+  private readonly cache: CacheView;
+  private readonly clock: Clock;
+  private readonly global: GlobalRiskLimits;
+  private readonly strategies: ReadonlyMap<string, StrategyRisk>;
+  private readonly ordersOf: (strategyId: string) => readonly string[];
+  private readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
+  private readonly kill = new KillSwitch();
+  private readonly day: DayPnl;
+  private readonly halted = new Set<string>();
+  private readonly counters = new DenialCounters();
+  private readonly globalRate = new OrderRateWindow();
+  private readonly strategyRates = new Map<string, OrderRateWindow>();
+
+  constructor(options: RiskEngineOptions) {
+    this.cache = options.cache;
+    this.clock = options.clock;
+    this.global = options.global;
+    this.strategies = options.strategies;
+    this.ordersOf = options.ordersOf;
+    this.clientOrderId = options.clientOrderId;
+    this.day = new DayPnl(options.cache, options.clock.now());
+  }
+
+  /** Approved commands (possibly none, e.g. cancel-all with nothing open), or why not. Unknown strategy ids are a bug. */
+  check(strategyId: string, intent: Intent): Result<readonly ExchangeCommand[], Denial> {
+    const result = this.evaluate(this.context(strategyId), intent);
+    if (!result.ok) this.counters.record(strategyId, result.error.code);
+    return result;
+  }
+
+  /** Follows fills, positions and mark prices for the day's PnL; answers a kill-switch change to publish. */
+  onEvent(event: BusEvent): KillSwitchChanged | undefined {
+    if (!this.day.onEvent(event)) return undefined;
+    return this.kill.checkLoss(this.global.dailyLossLimit, this.clock.now(), this.day.value());
+  }
+
+  get killSwitch(): KillSwitchState {
+    return this.kill.state;
+  }
+
+  /** Today's PnL as the daily loss limit sees it. */
+  dayPnl(): Decimal {
+    return this.day.value();
+  }
+
+  /** Engages by hand; stays engaged across days until `reset`. Undefined when it already was engaged. */
+  engage(reason: string): KillSwitchChanged | undefined {
+    return this.kill.engage(reason, this.clock.now(), this.day.value());
+  }
+
+  /** Manual resume; the daily loss limit then counts from today's PnL at the reset. */
+  reset(): KillSwitchChanged | undefined {
+    return this.kill.reset(this.clock.now(), this.day.value());
+  }
+
+  /** The daily job: today's PnL restarts at zero; a kill switch engaged by the daily loss is released. */
+  startNewDay(): KillSwitchChanged | undefined {
+    const now = this.clock.now();
+    this.day.startDay(now);
+    return this.kill.newDay(now, this.day.value());
+  }
+
+  /** Only closing orders and cancels of a halted strategy go through. */
+  halt(strategyId: string): void {
+    this.halted.add(strategyId);
+  }
+
+  resume(strategyId: string): void {
+    this.halted.delete(strategyId);
+  }
+
+  isHalted(strategyId: string): boolean {
+    return this.halted.has(strategyId);
+  }
+
+  /** Denials by code since start (a copy). */
+  denials(): ReadonlyMap<DenialCode, number> {
+    return this.counters.all();
+  }
+
+  denialsOf(strategyId: string): ReadonlyMap<DenialCode, number> {
+    return this.counters.of(strategyId);
+  }
+
+  private context(strategyId: string): RiskContext {
+    const strategy = this.strategies.get(strategyId);
+    if (strategy === undefined) throw new InvariantError('UNKNOWN_STRATEGY', `the risk engine has no budget for strategy ${strategyId}`);
+    let strategyRate = this.strategyRates.get(strategyId);
+    if (strategyRate === undefined) {
+      strategyRate = new OrderRateWindow();
+      this.strategyRates.set(strategyId, strategyRate);
+    }
+    return new RiskContext({
+      strategyId,
+      strategy,
+      cache: this.cache,
+      global: this.global,
+      now: this.clock.now(),
+      halted: this.halted.has(strategyId),
+      killSwitch: this.kill.state,
+      strategyRate,
+      globalRate: this.globalRate,
+      strategyIds: this.strategies.keys(),
+      ordersOf: this.ordersOf,
+      clientOrderId: this.clientOrderId,
+    });
+  }
+
+  private evaluate(ctx: RiskContext, intent: Intent): Checked<readonly ExchangeCommand[]> {
+    switch (intent.type) {
+      case 'place':
+      case 'plan':
+      case 'tpsl':
+        return checkNewOrder(ctx, intent);
+      case 'modify':
+        return checkModify(ctx, intent);
+      case 'modify-algo':
+        return checkModifyAlgo(ctx, intent);
+      case 'cancel':
+      case 'cancel-algo':
+        return checkCancel(ctx, intent.clientOrderId);
+      case 'cancel-all':
+        return checkCancelAll(ctx, intent);
+      default:
+        return assertNever(intent, 'intent');
+    }
+  }
+}

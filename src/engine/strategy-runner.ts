@@ -1,0 +1,198 @@
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { BusEvent } from '../model/bus-events.js';
+import { isMarketEvent } from '../model/bus-events.js';
+import type { MarketEvent } from '../model/market-events.js';
+import type { StrategyHandlers } from './strategy-api.js';
+
+export type RunnerState = 'created' | 'running' | 'stopping' | 'stopped' | 'failed';
+
+export interface RunnerLimits {
+  /** Above this many queued events, market data of a kind already queued is conflated (newest wins). */
+  readonly conflateAbove: number;
+  /** At this many queued events, new market data is dropped. Account and kernel events never are. */
+  readonly dropAt: number;
+}
+
+export const DEFAULT_RUNNER_LIMITS: RunnerLimits = { conflateAbove: 1000, dropAt: 10_000 };
+
+export interface RunnerHooks {
+  /** The instance threw or its stream failed: it is stopped; the others go on. */
+  onFailure(error: unknown): void;
+  /** Market events conflated or dropped since the last report (reported at most once per second). */
+  onDropped(count: number): void;
+}
+
+/** Conflation key: one slot per kind of snapshot-like market data (trades are never conflated). */
+function conflationKey(event: MarketEvent): string | undefined {
+  switch (event.type) {
+    case 'market.trade':
+      return undefined;
+    case 'market.kline':
+      return `${event.type}/${event.symbol}/${event.interval}/${event.openTime}`;
+    default:
+      return `${event.type}/${event.symbol}`;
+  }
+}
+
+interface Slot {
+  event: BusEvent;
+  readonly key: string | undefined;
+}
+
+/**
+ * Runs one strategy instance: a bounded queue in front of its handlers, delivered one at a time (an
+ * async handler is awaited before the next event). A slow instance never blocks the sources or the
+ * other instances; when it falls behind, its market data is conflated, then dropped, and reported.
+ */
+export class StrategyRunner {
+  private queue: Slot[] = [];
+  private head = 0;
+  private readonly queuedByKey = new Map<string, Slot>();
+  private draining = false;
+  private dropped = 0;
+  private lastDropReport = Number.NEGATIVE_INFINITY;
+  private idleWaiters: Array<() => void> = [];
+  private current: Promise<void> = Promise.resolve();
+  state: RunnerState = 'created';
+  lastError: unknown;
+  handlerMs = 0;
+  delivered = 0;
+
+  constructor(
+    readonly id: string,
+    private readonly handlers: StrategyHandlers,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly hooks: RunnerHooks,
+    private readonly limits: RunnerLimits = DEFAULT_RUNNER_LIMITS,
+  ) {}
+
+  get queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'created') return;
+    this.state = 'running';
+    await this.invoke(() => this.handlers.onStart?.());
+  }
+
+  deliver(event: BusEvent): void {
+    if (this.state !== 'running') return;
+    if (isMarketEvent(event)) {
+      const key = this.queued >= this.limits.conflateAbove ? conflationKey(event) : undefined;
+      if (key !== undefined) {
+        const slot = this.queuedByKey.get(key);
+        if (slot !== undefined) {
+          slot.event = event;
+          this.countDrop();
+          return;
+        }
+      }
+      if (this.queued >= this.limits.dropAt) {
+        this.countDrop();
+        return;
+      }
+      const slot: Slot = { event, key: conflationKey(event) };
+      if (slot.key !== undefined) this.queuedByKey.set(slot.key, slot);
+      this.queue.push(slot);
+    } else {
+      this.queue.push({ event, key: undefined });
+    }
+    if (!this.draining) this.current = this.drain();
+  }
+
+  /** Resolves once every queued event has been handled. */
+  idle(): Promise<void> {
+    if (this.queued === 0 && !this.draining) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops delivery (queued market data is discarded), then runs onStop. */
+  async stop(): Promise<void> {
+    if (this.state !== 'running') return;
+    this.state = 'stopping';
+    await this.current;
+    this.queue = [];
+    this.head = 0;
+    this.queuedByKey.clear();
+    await this.invoke(() => this.handlers.onStop?.());
+    if (this.state === 'stopping') this.state = 'stopped';
+    this.wakeIdle();
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.head < this.queue.length && this.state === 'running') {
+        const slot = this.queue[this.head++]!;
+        if (slot.key !== undefined && this.queuedByKey.get(slot.key) === slot) this.queuedByKey.delete(slot.key);
+        this.delivered++;
+        const handled = this.invoke(() => this.handlers.onEvent?.(slot.event));
+        if (handled !== undefined) await handled;
+        if (this.head > 4096 && this.head * 2 > this.queue.length) {
+          this.queue = this.queue.slice(this.head);
+          this.head = 0;
+        }
+      }
+    } finally {
+      this.draining = false;
+      if (this.head >= this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      }
+      this.wakeIdle();
+    }
+  }
+
+  /** Calls a handler; answers a promise only when the handler was async (keeps replay loops synchronous). */
+  private invoke(call: () => void | Promise<void>): Promise<void> | undefined {
+    const started = this.clock.now();
+    let returned: void | Promise<void>;
+    try {
+      returned = call();
+    } catch (error: unknown) {
+      this.fail(error);
+      return undefined;
+    }
+    if (returned === undefined || typeof (returned as Promise<void>).then !== 'function') {
+      this.handlerMs += this.clock.now() - started;
+      return undefined;
+    }
+    return (returned as Promise<void>).then(
+      () => {
+        this.handlerMs += this.clock.now() - started;
+      },
+      (error: unknown) => this.fail(error),
+    );
+  }
+
+  private fail(error: unknown): void {
+    if (this.state === 'failed' || this.state === 'stopped') return;
+    this.state = 'failed';
+    this.lastError = error;
+    this.queue = [];
+    this.head = 0;
+    this.queuedByKey.clear();
+    this.logger.error({ err: error }, 'strategy failed; stopped');
+    this.hooks.onFailure(error);
+  }
+
+  private countDrop(): void {
+    this.dropped++;
+    const now = this.clock.now();
+    if (now - this.lastDropReport < 1000) return;
+    this.lastDropReport = now;
+    this.logger.warn({ dropped: this.dropped, queued: this.queued }, 'strategy is behind: market data conflated or dropped');
+    this.hooks.onDropped(this.dropped);
+    this.dropped = 0;
+  }
+
+  private wakeIdle(): void {
+    if (this.queued > 0 || this.draining) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,97 @@
+import type { Decimal } from '../core/decimal.js';
+import { assertNever } from '../core/errors.js';
+import type { BookSnapshot, KlineInterval, KlineUpdated, MarketEvent } from '../model/market-events.js';
+
+/** Market state of one symbol: book, best prices, last/mark/index price, funding, open interest, klines. */
+export class SymbolMarket {
+  book: BookSnapshot | undefined;
+  lastPrice: Decimal | undefined;
+  markPrice: Decimal | undefined;
+  indexPrice: Decimal | undefined;
+  fundingRate: Decimal | undefined;
+  openInterest: Decimal | undefined;
+  lastTime: number | undefined;
+  private tickerBid: { price: Decimal; time: number } | undefined;
+  private tickerAsk: { price: Decimal; time: number } | undefined;
+  private readonly klineSeries = new Map<KlineInterval, KlineUpdated[]>();
+
+  constructor(private readonly klineHistory: number) {}
+
+  apply(event: MarketEvent): boolean {
+    if (this.lastTime === undefined || event.time > this.lastTime) this.lastTime = event.time;
+    switch (event.type) {
+      case 'market.book':
+        if (this.book !== undefined && this.book.time > event.time) return false;
+        this.book = event;
+        return true;
+      case 'market.trade':
+        this.lastPrice = event.price;
+        return true;
+      case 'market.kline':
+        return this.applyKline(event);
+      case 'market.bookTicker':
+        this.tickerBid = { price: event.bidPrice, time: event.time };
+        this.tickerAsk = { price: event.askPrice, time: event.time };
+        return true;
+      case 'market.ticker24h':
+        this.lastPrice = event.last;
+        return true;
+      case 'market.markPrice':
+        this.markPrice = event.price;
+        return true;
+      case 'market.indexPrice':
+        this.indexPrice = event.price;
+        return true;
+      case 'market.fundingRate':
+        this.fundingRate = event.rate;
+        return true;
+      case 'market.openInterest':
+        this.openInterest = event.openInterest;
+        return true;
+      default:
+        return assertNever(event, 'market event');
+    }
+  }
+
+  /** The fresher of the book's best bid and the book ticker's. */
+  bestBid(): Decimal | undefined {
+    const fromBook = this.book?.bids[0];
+    if (fromBook !== undefined && (this.tickerBid === undefined || this.book!.time >= this.tickerBid.time)) return fromBook.price;
+    return this.tickerBid?.price;
+  }
+
+  bestAsk(): Decimal | undefined {
+    const fromBook = this.book?.asks[0];
+    if (fromBook !== undefined && (this.tickerAsk === undefined || this.book!.time >= this.tickerAsk.time)) return fromBook.price;
+    return this.tickerAsk?.price;
+  }
+
+  midPrice(): Decimal | undefined {
+    const bid = this.bestBid();
+    const ask = this.bestAsk();
+    return bid === undefined || ask === undefined ? undefined : bid.plus(ask).div(2);
+  }
+
+  klines(interval: KlineInterval): readonly KlineUpdated[] {
+    return this.klineSeries.get(interval) ?? [];
+  }
+
+  private applyKline(kline: KlineUpdated): boolean {
+    let series = this.klineSeries.get(kline.interval);
+    if (series === undefined) {
+      series = [];
+      this.klineSeries.set(kline.interval, series);
+    }
+    const last = series[series.length - 1];
+    if (last !== undefined && last.openTime > kline.openTime) return false;
+    if (last !== undefined && last.openTime === kline.openTime) {
+      if (last.closed) return false;
+      series[series.length - 1] = kline;
+    } else {
+      series.push(kline);
+      if (series.length > this.klineHistory) series.shift();
+    }
+    this.lastPrice = kline.close;
+    return true;
+  }
+}

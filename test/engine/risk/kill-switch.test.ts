@@ -1,0 +1,130 @@
+import type { PlaceIntent } from '../../../src/model/intents.js';
+import { BTC, RiskHarness, d } from './risk-harness.js';
+
+const openBuy: PlaceIntent = { type: 'place', symbol: BTC, side: 'BUY', orderType: 'LIMIT', price: d(100000), quantity: d(1) };
+const closeLong: PlaceIntent = { type: 'place', symbol: BTC, side: 'SELL', orderType: 'MARKET', closePosition: true };
+
+function code(result: { ok: true } | { ok: false; error: { code: string } }): string {
+  return result.ok ? 'ok' : result.error.code;
+}
+
+describe('risk engine: daily-loss kill switch', () => {
+  it('engages when realized PnL − fees reaches the limit, halts opening orders, and a new day releases it', () => {
+    const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
+    h.position(BTC, 'LONG', '2', '100000');
+    expect(h.fill(BTC, 't1', '-60', '5')).toBeUndefined();
+    expect(h.engine.dayPnl().toFixed()).toBe('-65');
+    const engaged = h.fill(BTC, 't2', '-30', '5');
+    expect(engaged).toMatchObject({ type: 'risk.killSwitch', engaged: true, time: h.clock.now() });
+    expect(engaged?.dayPnl.toFixed()).toBe('-100');
+    expect(h.engine.killSwitch).toMatchObject({ engaged: true, since: h.clock.now() });
+    expect(h.engine.killSwitch.reason).toContain('daily loss');
+
+    expect(code(h.check('s1', openBuy))).toBe('KILL_SWITCH');
+    expect(code(h.check('s2', { type: 'plan', symbol: BTC, side: 'BUY', triggerPrice: d(101000), orderType: 'MARKET', quantity: d(1) }))).toBe('KILL_SWITCH');
+    expect(code(h.check('s1', closeLong))).toBe('ok');
+    expect(code(h.check('s1', { type: 'tpsl', symbol: BTC, positionSide: 'LONG', kind: 'STOP_LOSS', triggerPrice: d(95000) }))).toBe('ok');
+    expect(h.fill(BTC, 't3', '-50', '0')).toBeUndefined();
+
+    h.clock.advanceBy(3_600_000);
+    const released = h.engine.startNewDay();
+    expect(released).toMatchObject({ type: 'risk.killSwitch', engaged: false, time: h.clock.now() });
+    expect(h.engine.killSwitch).toEqual({ engaged: false, reason: 'new trading day', since: undefined });
+    expect(h.engine.dayPnl().toFixed()).toBe('0');
+    expect(code(h.check('s1', openBuy))).toBe('ok');
+  });
+
+  it('counts a repeated fill once and ignores fills from before the day started', () => {
+    const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
+    h.fill(BTC, 't1', '-40', '1');
+    h.fill(BTC, 't1', '-40', '1');
+    h.fill(BTC, 'old', '-500', '0', h.clock.now() - 1);
+    expect(h.engine.dayPnl().toFixed()).toBe('-41');
+    expect(h.engine.killSwitch.engaged).toBe(false);
+  });
+
+  it('follows unrealized PnL with the mark price, from the day’s baseline', () => {
+    const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
+    // Seen at start-up: an old position, 500 under water already; that loss is not today's.
+    h.position(BTC, 'LONG', '10', '150000', '-500');
+    expect(h.engine.dayPnl().toFixed()).toBe('0');
+    expect(h.mark(BTC, '94000')).toBeUndefined(); // (94000 − 150000) × 10 × 0.001 = −560: −60 today
+    expect(h.engine.dayPnl().toFixed()).toBe('-60');
+    const engaged = h.mark(BTC, '89900');
+    expect(engaged?.engaged).toBe(true);
+    expect(engaged?.dayPnl.toFixed()).toBe('-101');
+  });
+
+  it('after the account is synchronised, a newly seen position counts from zero', () => {
+    const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
+    h.feed({ type: 'account.resynced', time: h.clock.now(), epoch: 1, adopted: 0, cancelled: 0, settled: 0 });
+    expect(h.position(BTC, 'SHORT', '5', '100000', '-99')).toBeUndefined();
+    expect(h.position(BTC, 'SHORT', '5', '100000', '-120')?.engaged).toBe(true);
+  });
+
+  it('a new day starts from the positions’ current unrealized PnL', () => {
+    const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
+    h.feed({ type: 'account.resynced', time: h.clock.now(), epoch: 1, adopted: 0, cancelled: 0, settled: 0 });
+    h.position(BTC, 'LONG', '10', '100000', '0');
+    h.mark(BTC, '95000'); // −50
+    h.engine.startNewDay();
+    expect(h.engine.dayPnl().toFixed()).toBe('0');
+    h.mark(BTC, '90000'); // another −50 today
+    expect(h.engine.dayPnl().toFixed()).toBe('-50');
+  });
+
+  it('engaged by hand: stays engaged over a new day until reset', () => {
+    const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
+    expect(h.engine.engage('operator')).toMatchObject({ type: 'risk.killSwitch', engaged: true, reason: 'operator' });
+    expect(h.engine.engage('again')).toBeUndefined();
+    expect(h.engine.startNewDay()).toBeUndefined();
+    expect(code(h.check('s1', openBuy))).toBe('KILL_SWITCH');
+    expect(h.engine.reset()).toMatchObject({ engaged: false });
+    expect(h.engine.reset()).toBeUndefined();
+    expect(code(h.check('s1', openBuy))).toBe('ok');
+  });
+
+  it('after a manual reset the limit counts from the day’s PnL at the reset', () => {
+    const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
+    expect(h.fill(BTC, 't1', '-120', '0')?.engaged).toBe(true);
+    h.engine.reset();
+    expect(h.fill(BTC, 't2', '-50', '0')).toBeUndefined();
+    expect(code(h.check('s1', openBuy))).toBe('ok');
+    expect(h.fill(BTC, 't3', '-50', '0')?.engaged).toBe(true);
+  });
+
+  it('without a daily loss limit it never engages by itself', () => {
+    const h = new RiskHarness();
+    expect(h.fill(BTC, 't1', '-1000000', '0')).toBeUndefined();
+    expect(h.engine.killSwitch.engaged).toBe(false);
+  });
+});
+
+describe('risk engine: halting a strategy', () => {
+  it('denies its opening intents only; others and closing orders go on', () => {
+    const h = new RiskHarness();
+    h.position(BTC, 'LONG', '2', '100000');
+    h.engine.halt('s1');
+    expect(h.engine.isHalted('s1')).toBe(true);
+    expect(code(h.check('s1', openBuy))).toBe('STRATEGY_HALTED');
+    expect(code(h.check('s2', openBuy))).toBe('ok');
+    expect(code(h.check('s1', closeLong))).toBe('ok');
+    h.engine.resume('s1');
+    expect(code(h.check('s1', openBuy))).toBe('ok');
+  });
+});
+
+describe('risk engine: denial counters', () => {
+  it('counts denials by code, overall and per strategy', () => {
+    const h = new RiskHarness();
+    h.engine.halt('s1');
+    h.check('s1', openBuy);
+    h.check('s1', openBuy);
+    h.check('s2', { ...openBuy, quantity: d(-1) });
+    h.check('s2', openBuy);
+    expect(h.engine.denials()).toEqual(new Map([['STRATEGY_HALTED', 2], ['INVALID_QUANTITY', 1]]));
+    expect(h.engine.denialsOf('s1')).toEqual(new Map([['STRATEGY_HALTED', 2]]));
+    expect(h.engine.denialsOf('s2')).toEqual(new Map([['INVALID_QUANTITY', 1]]));
+    expect(h.engine.denialsOf('s3')).toEqual(new Map());
+  });
+});
