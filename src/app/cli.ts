@@ -4,7 +4,9 @@ import { ConfigError } from '../settings/config-error.js';
 import { callCatalog, callExchange } from './call-command.js';
 import type { CallOutput } from './call-command.js';
 import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.js';
-import { runSim } from './sim-command.js';
+import { registerFollowerCommands } from './follower-command.js';
+import { runDaemon } from './run-command.js';
+import { DEFAULT_SIM_CONFIG, runSim } from './sim-command.js';
 
 /** Exit codes: 0 success, 1 an error reply or failed operation, 2 a user mistake (config, arguments). */
 const EXIT_USAGE = 2;
@@ -46,6 +48,25 @@ program
     if (!client.ok) throw client.error;
     print(await callExchange(client.value, args));
   });
+
+program
+  .command('run')
+  .description('run the daemon: strategies, risk engine and executor against the configured exchange (paper: the embedded simulator)')
+  .option('--config <file>', 'daemon config (default config/default.yml: paper trading, two example strategies)')
+  .option('--state-dir <dir>', 'journal and strategy state (else STRATD_STATE_DIR, else the config, else ./state)')
+  .action(async (flags: { config?: string; stateDir?: string }) => {
+    await runDaemon(flags);
+  });
+
+registerFollowerCommands(program, {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+  defaultSimConfig: DEFAULT_SIM_CONFIG,
+});
 
 program
   .command('sim')

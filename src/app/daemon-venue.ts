@@ -1,0 +1,51 @@
+import type { TimeSource } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { CatalogClient } from '../catalog/catalog-client.js';
+import type { CatalogSource, DaemonConfig } from '../settings/daemon-config.js';
+import { SimulatedExchange } from '../sim/simulated-exchange.js';
+import { ExchangeClient } from '../venue/exchange-client.js';
+
+/** Where the daemon trades: a real exchange (live) or the embedded simulator on loopback (paper). */
+export interface VenueConnection {
+  readonly client: ExchangeClient;
+  readonly streamUrl: string;
+  readonly catalog?: CatalogClient;
+  /** The embedded simulator in paper mode. */
+  readonly sim?: SimulatedExchange;
+  stop(): Promise<void>;
+}
+
+export async function connectVenue(config: DaemonConfig, time: TimeSource, logger: Logger): Promise<VenueConnection> {
+  const venue = config.venue;
+  if (venue.mode === 'live') {
+    const client = new ExchangeClient({ baseUrl: venue.baseUrl, credentials: venue.credentials, time, recvWindowMs: venue.recvWindowMs, timeoutMs: venue.timeoutMs });
+    const catalog = catalogClient(config.catalog, undefined);
+    return { client, streamUrl: venue.streamUrl, ...(catalog === undefined ? {} : { catalog }), stop: async () => client.stop() };
+  }
+  const sim = await SimulatedExchange.start({
+    config: venue.sim,
+    time,
+    ...(venue.tickMs === undefined ? {} : { tickMs: venue.tickMs }),
+    onHandlerError: (error, route) => logger.error({ err: error, route }, 'simulator handler failed'),
+  });
+  const { baseUrl, streamUrl, catalogUrl, catalogToken } = sim.address;
+  logger.info({ baseUrl }, 'paper trading against the embedded simulated exchange');
+  const client = new ExchangeClient({ baseUrl, credentials: venue.credentials, time });
+  const catalog = catalogClient(config.catalog, { baseUrl: catalogUrl, token: catalogToken });
+  return {
+    client,
+    streamUrl,
+    sim,
+    ...(catalog === undefined ? {} : { catalog }),
+    stop: async () => {
+      client.stop();
+      await sim.stop();
+    },
+  };
+}
+
+function catalogClient(source: CatalogSource | undefined, sim: { baseUrl: string; token: string } | undefined): CatalogClient | undefined {
+  if (source === undefined) return undefined;
+  if (source.kind === 'service') return new CatalogClient({ baseUrl: source.baseUrl, token: source.token, timeoutMs: source.timeoutMs });
+  return sim === undefined ? undefined : new CatalogClient(sim);
+}

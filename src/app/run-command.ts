@@ -1,0 +1,63 @@
+import { fileURLToPath } from 'node:url';
+import { systemTime } from '../core/system-time.js';
+import type { ConfigError } from '../settings/config-error.js';
+import { loadDaemonConfig } from '../settings/daemon-config.js';
+import type { DaemonConfig } from '../settings/daemon-config.js';
+import type { Environment } from '../settings/secrets.js';
+import { Daemon } from './daemon.js';
+import { resolveStrategies } from './daemon-strategies.js';
+import { createLogger } from './logger.js';
+import { installSignalHandlers } from './shutdown.js';
+import { DEFAULT_SIM_CONFIG } from './sim-command.js';
+import type { StrategyInstance } from '../engine/strategy-instance.js';
+import type { Result } from '../core/result.js';
+import { ok } from '../core/result.js';
+
+/** The packaged default configuration (paper trading against the embedded simulator). */
+export const DEFAULT_DAEMON_CONFIG = fileURLToPath(new URL('../../../config/default.yml', import.meta.url));
+
+export interface RunFlags {
+  readonly config?: string;
+  readonly stateDir?: string;
+}
+
+/** Loads and checks a daemon config and its strategies' params: everything `run` needs before starting. */
+export async function prepareRun(flags: RunFlags, env: Environment): Promise<Result<{ config: DaemonConfig; strategies: StrategyInstance[] }, ConfigError>> {
+  const loaded = loadDaemonConfig(flags.config ?? DEFAULT_DAEMON_CONFIG, {
+    env,
+    defaultSimConfig: DEFAULT_SIM_CONFIG,
+    ...(flags.stateDir === undefined ? {} : { stateDirFlag: flags.stateDir }),
+  });
+  if (!loaded.ok) return loaded;
+  const strategies = await resolveStrategies(loaded.value);
+  if (!strategies.ok) return strategies;
+  return ok({ config: loaded.value, strategies: strategies.value });
+}
+
+/**
+ * `stratd run`: starts the daemon and runs until SIGTERM/SIGINT; the first signal stops it cleanly
+ * (exit 0 within the shutdown timeout), a second one exits at once. A config mistake throws the
+ * ConfigError (exit 2); a start-up failure is logged and exits 1.
+ */
+export async function runDaemon(flags: RunFlags): Promise<void> {
+  const prepared = await prepareRun(flags, process.env);
+  if (!prepared.ok) throw prepared.error;
+  const { config, strategies } = prepared.value;
+  const logger = createLogger({ level: config.log.level, pretty: process.stderr.isTTY === true });
+  const started = await Daemon.start({ config, strategies, time: systemTime, logger });
+  if (!started.ok) {
+    logger.fatal({ reason: started.error.message }, 'stratd could not start');
+    process.exitCode = 1;
+    return;
+  }
+  const daemon = started.value;
+  installSignalHandlers({
+    onStop: () => daemon.stop(),
+    timeoutMs: config.shutdown.timeoutMs,
+    exit: (code) => {
+      logger.flush();
+      process.exit(code);
+    },
+    logger,
+  });
+}

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { DEPTH_LIMITS, klineInterval } from '../venue/parsers/market-params.js';
+import { decimal } from '../venue/wire/schema.js';
+import { cronExpression } from './daemon-config-cron.js';
+import { durationMs } from './duration.js';
+
+/**
+ * The daemon's YAML after `${NAME}` interpolation: every section except the venue-specific ones
+ * (exchange, sim, catalog), which are validated per mode (daemon-config-venue.ts). Every object is
+ * strict: an unknown key is a mistake with a location.
+ */
+
+export const modeSchema = z.enum(['paper', 'live']).default('paper');
+
+const positiveDecimal = decimal.refine((d) => d.gt(0), 'must be greater than 0');
+const percent = decimal.refine((d) => d.gt(0) && d.lte(100), 'a percentage greater than 0 and at most 100 (5 = 5%)');
+const positiveInt = z.number().int().positive();
+
+const riskShape = {
+  maxPosition: positiveDecimal.optional(),
+  maxNotional: positiveDecimal.optional(),
+  maxLeverage: positiveDecimal.optional(),
+  maxOpenOrders: positiveInt.optional(),
+  maxOrdersPerMinute: positiveInt.optional(),
+  priceBandPct: percent.optional(),
+};
+export const strategyRiskSchema = z.strictObject(riskShape);
+export const globalRiskSchema = z.strictObject({ ...riskShape, dailyLossLimit: positiveDecimal.optional() });
+
+/** Market polls: at least every 100 ms, at most every day. */
+const every = durationMs({ min: 100, max: 86_400_000 });
+const poll = z.strictObject({ every }).transform((p) => ({ everyMs: p.every }));
+
+const marketSchema = z.strictObject({
+  symbol: z.string().min(1),
+  depth: z
+    .strictObject({
+      every,
+      limit: z
+        .number()
+        .int()
+        .refine((n) => DEPTH_LIMITS.includes(n), `one of ${DEPTH_LIMITS.join(', ')}`)
+        .default(20),
+    })
+    .transform((d) => ({ everyMs: d.every, limit: d.limit }))
+    .optional(),
+  trades: poll.optional(),
+  klines: z
+    .strictObject({ every, intervals: z.array(klineInterval).min(1) })
+    .transform((k) => ({ everyMs: k.every, intervals: k.intervals }))
+    .optional(),
+  bookTicker: poll.optional(),
+  ticker24h: poll.optional(),
+  markPrice: poll.optional(),
+  index: poll.optional(),
+  fundingRate: poll.optional(),
+  openInterest: poll.optional(),
+});
+
+const userStreamSchema = z
+  .strictObject({
+    pingEvery: durationMs({ min: 1000, max: 300_000 }).default(20_000),
+    pongTimeout: durationMs({ min: 100, max: 300_000 }).default(10_000),
+    backoff: z
+      .strictObject({ initial: durationMs({ min: 10, max: 600_000 }).default(500), max: durationMs({ min: 10, max: 3_600_000 }).default(30_000) })
+      .refine((b) => b.max >= b.initial, { message: 'max must not be below initial', path: ['max'] })
+      .prefault({}),
+  })
+  .transform((u) => ({ pingEveryMs: u.pingEvery, pongTimeoutMs: u.pongTimeout, backoff: { initialMs: u.backoff.initial, maxMs: u.backoff.max } }));
+
+const jobsSchema = z.strictObject({
+  listenKeyKeepalive: cronExpression.default('*/30 * * * *'),
+  exchangeInfoRefresh: cronExpression.default('0 * * * *'),
+  reconcile: cronExpression.default('*/5 * * * *'),
+  dailyReset: cronExpression.default('0 0 * * *'),
+  catalogSync: cronExpression.optional(),
+});
+
+const strategySchema = z.strictObject({
+  id: z
+    .string()
+    .max(32, 'at most 32 characters (it is part of client order ids)')
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters, digits and single dashes, such as mm-btc'),
+  module: z.string().regex(/^[A-Za-z0-9][\w-]*$/, 'the name of a folder in strategies/'),
+  symbols: z.array(z.string().min(1)).min(1),
+  params: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((p) => p ?? {}),
+  risk: strategyRiskSchema.prefault({}),
+  enabled: z.boolean().default(true),
+});
+
+const shutdownSchema = z
+  .strictObject({ cancelOpenOrders: z.boolean().default(false), timeout: durationMs({ min: 100, max: 600_000 }).default(10_000) })
+  .transform((s) => ({ cancelOpenOrders: s.cancelOpenOrders, timeoutMs: s.timeout }));
+
+const port = z.number().int().min(0).max(65_535);
+
+export const daemonFileSchema = z.strictObject({
+  mode: modeSchema,
+  stateDir: z.string().min(1).optional(),
+  /** Validated per mode: live only. */
+  exchange: z.unknown().optional(),
+  /** Validated per mode: paper only. */
+  sim: z.unknown().optional(),
+  catalog: z.unknown().optional(),
+  market: z.array(marketSchema).default([]),
+  userStream: userStreamSchema.prefault({}),
+  jobs: jobsSchema.prefault({}),
+  risk: globalRiskSchema.prefault({}),
+  strategies: z.array(strategySchema).default([]),
+  orphans: z.enum(['adopt', 'cancel']).default('adopt'),
+  shutdown: shutdownSchema.prefault({}),
+  health: z.strictObject({ host: z.string().min(1).default('127.0.0.1'), port: port.default(9464) }).prefault({}),
+  follower: z.strictObject({ key: z.string().min(1).optional() }).optional(),
+  log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
+});
+export type DaemonFile = z.output<typeof daemonFileSchema>;
+
+/** `sim:` (paper mode). */
+export const simSectionSchema = z
+  .strictObject({
+    /** The simulator's YAML, relative to the daemon's YAML. */
+    config: z.string().min(1).optional(),
+    key: z.string().min(1).default('trader'),
+    port: port.default(0),
+    tickMs: z.number().int().min(10).max(60_000).optional(),
+  })
+  .prefault({});
+
+/** `exchange.follower:` (live mode): the copy-trading account's credentials, by reference or file. */
+export const followerCredentialsSchema = z.strictObject({
+  apiKey: z.string().optional(),
+  apiSecret: z.string().optional(),
+  apiKeyFile: z.string().min(1).optional(),
+  apiSecretFile: z.string().min(1).optional(),
+});

@@ -1,0 +1,100 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import type { GlobalRiskLimits, RiskLimits } from '../model/risk-limits.js';
+import type { ConfigError } from './config-error.js';
+import { checkDaemonFile } from './daemon-config-checks.js';
+import { interpolateEnv } from './daemon-config-env.js';
+import { locatedError, validateSection } from './daemon-config-locate.js';
+import { daemonFileSchema, modeSchema } from './daemon-config-schema.js';
+import type { DaemonFile } from './daemon-config-schema.js';
+import { checkSecretReferences } from './daemon-config-secrets.js';
+import type { DaemonConfig, StrategySettings } from './daemon-config-types.js';
+import type { SectionContext } from './daemon-config-venue.js';
+import { catalogSource, followerSettings, liveVenue, paperVenue } from './daemon-config-venue.js';
+import type { Environment } from './secrets.js';
+import { readYamlFile } from './yaml-source.js';
+
+export type * from './daemon-config-types.js';
+
+export interface LoadDaemonConfigOptions {
+  readonly env: Environment;
+  /** --state-dir: wins over STRATD_STATE_DIR and the file. */
+  readonly stateDirFlag?: string;
+  /** Relative command-line paths resolve against it (default: the process's working directory). */
+  readonly cwd?: string;
+  /** The simulator YAML used in paper mode when sim.config is not given (the packaged config/sim.yml). */
+  readonly defaultSimConfig?: string;
+}
+
+const DEFAULT_STATE_DIR = './state';
+
+/**
+ * Reads `stratd run --config FILE`. Every mistake is one ConfigError naming the file, line, column and
+ * path. `${NAME}` in string values reads the environment (an unset variable is an error, except in the
+ * section the mode does not use: exchange in paper mode, sim in live mode). Relative paths in the file
+ * resolve against the file's directory.
+ */
+export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions): Result<DaemonConfig, ConfigError> {
+  const cwd = options.cwd ?? process.cwd();
+  const file = resolve(cwd, path);
+  const read = readYamlFile(file);
+  if (!read.ok) return read;
+  const source = read.value;
+  const mode = validateSection(source, z.looseObject({ mode: modeSchema }), source.value, []);
+  if (!mode.ok) return mode;
+  const unused = mode.value.mode === 'paper' ? 'exchange' : 'sim';
+  const refs = checkSecretReferences(source, source.value, unused);
+  if (!refs.ok) return refs;
+  const { value, missing } = interpolateEnv(source.value, options.env);
+  const unset = missing.find((m) => m.path[0] !== unused);
+  if (unset !== undefined) return err(locatedError(source, `environment variable ${unset.name} is not set`, unset.path));
+  const parsed = validateSection(source, daemonFileSchema, value, []);
+  if (!parsed.ok) return parsed;
+  const top = parsed.value;
+  const configDir = dirname(file);
+  const ctx: SectionContext = { source, value, configDir, env: options.env };
+  const catalog = catalogSource(ctx, top.mode);
+  if (!catalog.ok) return catalog;
+  const checked = checkDaemonFile(source, top, catalog.value !== undefined);
+  if (!checked.ok) return checked;
+  const venue = top.mode === 'paper' ? paperVenue(ctx, options.defaultSimConfig) : liveVenue(ctx);
+  if (!venue.ok) return venue;
+  const follower = followerSettings(ctx, top.follower, venue.value);
+  if (!follower.ok) return follower;
+  return ok({
+    file,
+    venue: venue.value,
+    stateDir: stateDir(top, options, cwd, configDir),
+    market: top.market.map((m) => defined(m)),
+    userStream: top.userStream,
+    jobs: defined(top.jobs),
+    ...(catalog.value === undefined ? {} : { catalog: catalog.value }),
+    risk: defined(top.risk) satisfies GlobalRiskLimits,
+    strategies: top.strategies.map(
+      (s): StrategySettings => ({ id: s.id, module: s.module, symbols: s.symbols, params: s.params, risk: defined(s.risk) satisfies RiskLimits, enabled: s.enabled }),
+    ),
+    orphans: top.orphans,
+    shutdown: top.shutdown,
+    health: top.health,
+    ...(follower.value === undefined ? {} : { follower: follower.value }),
+    log: top.log,
+    errorAt: (reason, at) => locatedError(source, reason, at),
+  });
+}
+
+function stateDir(top: DaemonFile, options: LoadDaemonConfigOptions, cwd: string, configDir: string): string {
+  const fromEnv = options.env['STRATD_STATE_DIR'];
+  if (options.stateDirFlag !== undefined && options.stateDirFlag !== '') return resolve(cwd, options.stateDirFlag);
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return resolve(cwd, fromEnv.trim());
+  if (top.stateDir !== undefined) return isAbsolute(top.stateDir) ? top.stateDir : resolve(configDir, top.stateDir);
+  return resolve(cwd, DEFAULT_STATE_DIR);
+}
+
+type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };
+
+/** Drops keys whose value is undefined (zod's optional output vs exactOptionalPropertyTypes). */
+function defined<T extends object>(value: T): Defined<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Defined<T>;
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const PATTERN = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/;
+
+/**
+ * "500ms", "20s", "1.5s", "30m", "1h", "1d" as whole milliseconds; undefined when the text is not such
+ * a duration or does not come to a whole number of milliseconds.
+ */
+export function parseDuration(text: string): number | undefined {
+  const match = PATTERN.exec(text.trim());
+  if (match === null) return undefined;
+  const [, amount, unit] = match;
+  if (amount === undefined || unit === undefined) return undefined;
+  const ms = Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  return Number.isSafeInteger(ms) ? ms : undefined;
+}
+
+/** "1h", "30m", "20s", "1.5s" or "500ms" for a whole number of milliseconds (the inverse of parseDuration). */
+export function formatDuration(ms: number): string {
+  for (const [unit, size] of [['d', UNIT_MS.d], ['h', UNIT_MS.h], ['m', UNIT_MS.m], ['s', UNIT_MS.s]] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+/** A config field holding a duration as text; its output is milliseconds within [min, max]. */
+export function durationMs(bounds: { readonly min?: number; readonly max?: number } = {}): z.ZodType<number, string> {
+  const min = bounds.min ?? 1;
+  const max = bounds.max ?? 7 * UNIT_MS.d;
+  return z.string({ error: 'a duration such as 500ms, 20s, 30m or 1h' }).transform((text, ctx): number => {
+    const ms = parseDuration(text);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration: write a number and a unit, such as 500ms, 20s, 30m or 1h` });
+      return z.NEVER;
+    }
+    if (ms < min || ms > max) {
+      ctx.addIssue({ code: 'custom', message: `${text} is out of range: from ${formatDuration(min)} to ${formatDuration(max)}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}

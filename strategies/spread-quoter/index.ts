@@ -1,0 +1,134 @@
+import { endWith, mergeMap } from 'rxjs';
+import { z } from 'zod';
+import { Decimal, dec } from '../../src/core/decimal.js';
+import type { Intent } from '../../src/model/intents.js';
+import type { Side } from '../../src/model/instrument.js';
+import type { BusEvent, StrategyContext } from '../../src/engine/strategy-api.js';
+import { decimalParam, defineStreamStrategy } from '../../src/engine/strategy-api.js';
+
+const params = z
+  .object({
+    /** Contracts per quote. */
+    quantity: decimalParam({ positive: true }).default(dec(1)),
+    /** Distance of each quote from mid, in basis points. */
+    halfSpreadBps: z.number().positive().default(5),
+    /** A quote further than this from its target price is cancelled and re-placed. */
+    requoteBps: z.number().positive().default(3),
+    /** Largest long or short position (contracts) the quotes may build. */
+    maxPosition: decimalParam({ positive: true }).default(dec(5)),
+    /** Without market data for this long, every quote is cancelled. */
+    staleAfterMs: z.number().int().positive().default(10_000),
+  })
+  .strict();
+
+type Params = z.output<typeof params>;
+
+/** One side's quote: the order we have (or are placing), and whether a cancel is on its way. */
+interface Quote {
+  clientOrderId: string;
+  price: Decimal;
+  cancelling: boolean;
+}
+
+/**
+ * Quotes one bid and one ask around mid as POST_ONLY limit orders. A quote that closes the current
+ * position is reduce-only, so inventory swings between flat and maxPosition; a quote that has drifted
+ * more than requoteBps from its target is cancelled and placed again. Stale market data cancels all.
+ */
+export default defineStreamStrategy({
+  name: 'spread-quoter',
+  description: 'Two-sided POST_ONLY quotes around mid with an inventory cap',
+  params,
+  run: (ctx, events$) => {
+    const quotes = new Map<string, Quote>();
+    const cleanup: Intent[] = ctx.symbols.map((symbol) => ({ type: 'cancel-all', symbol }));
+    return events$.pipe(
+      mergeMap((event) => decide(ctx, quotes, event)),
+      endWith(...cleanup),
+    );
+  },
+});
+
+function decide(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, event: BusEvent): Intent[] {
+  switch (event.type) {
+    case 'market.book':
+    case 'market.bookTicker':
+      return requote(ctx, quotes, event.symbol);
+    case 'account.order':
+      if (event.order.status === 'FILLED' || event.order.status === 'CANCELED' || event.order.status === 'REJECTED') forget(quotes, event.order.clientOrderId);
+      return [];
+    case 'intent.denied':
+      if (event.intent.type === 'place' && event.intent.key !== undefined) forget(quotes, ctx.clientOrderIdFor(event.intent.key));
+      if (event.intent.type === 'cancel') forget(quotes, event.intent.clientOrderId);
+      return [];
+    case 'command.failed':
+      if (event.command.type === 'place-order') forget(quotes, event.command.clientOrderId);
+      return [];
+    case 'account.resynced':
+      // Our view may have missed changes while disconnected: trust only what the exchange shows open.
+      for (const [slot, quote] of quotes) if (!ctx.openOrders().some((o) => o.clientOrderId === quote.clientOrderId)) quotes.delete(slot);
+      return [];
+    case 'timer':
+      return ctx.symbols.flatMap((symbol) => {
+        const last = ctx.cache.lastMarketTime(symbol);
+        const stale = last === undefined || ctx.clock.now() - last > ctx.params.staleAfterMs;
+        if (!stale || ![...quotes.keys()].some((k) => k.startsWith(`${symbol}/`))) return [];
+        for (const key of [...quotes.keys()]) if (key.startsWith(`${symbol}/`)) quotes.delete(key);
+        return [{ type: 'cancel-all', symbol } satisfies Intent];
+      });
+    default:
+      return [];
+  }
+}
+
+function forget(quotes: Map<string, Quote>, clientOrderId: string): void {
+  for (const [slot, quote] of quotes) if (quote.clientOrderId === clientOrderId) quotes.delete(slot);
+}
+
+function requote(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, symbol: string): Intent[] {
+  const mid = ctx.cache.midPrice(symbol);
+  if (mid === undefined) return [];
+  const offset = mid.mul(ctx.params.halfSpreadBps).div(10_000);
+  const intents: Intent[] = [];
+  for (const side of ['BUY', 'SELL'] as const) {
+    const target = side === 'BUY' ? mid.minus(offset) : mid.plus(offset);
+    const slot = `${symbol}/${side}`;
+    const quote = quotes.get(slot);
+    if (quote !== undefined) {
+      const drift = quote.price.minus(target).abs().div(mid).mul(10_000);
+      if (!quote.cancelling && drift.gt(ctx.params.requoteBps)) {
+        quote.cancelling = true;
+        intents.push({ type: 'cancel', clientOrderId: quote.clientOrderId });
+      }
+      continue;
+    }
+    const place = placeQuote(ctx, symbol, side, target);
+    if (place === undefined) continue;
+    quotes.set(slot, { clientOrderId: ctx.clientOrderIdFor(place.key), price: target, cancelling: false });
+    intents.push(place.intent);
+  }
+  return intents;
+}
+
+/** BUY closes a short if there is one, else opens a long (up to maxPosition); SELL the mirror image. */
+function placeQuote(ctx: StrategyContext<Params>, symbol: string, side: Side, price: Decimal): { key: string; intent: Intent } | undefined {
+  const closes = side === 'BUY' ? 'SHORT' : 'LONG';
+  const opens = side === 'BUY' ? 'LONG' : 'SHORT';
+  const closable = ctx.cache.position(symbol, closes)?.qty ?? dec(0);
+  const held = ctx.cache.position(symbol, opens)?.qty ?? dec(0);
+  const reduce = closable.gt(0);
+  if (!reduce && held.gte(ctx.params.maxPosition)) return undefined;
+  const quantity = reduce ? Decimal.min(ctx.params.quantity, closable) : ctx.params.quantity;
+  const key = nextKey(ctx);
+  return {
+    key,
+    intent: { type: 'place', key, symbol, side, positionSide: reduce ? closes : opens, orderType: 'LIMIT', price, quantity, timeInForce: 'POST_ONLY', reduceOnly: reduce },
+  };
+}
+
+/** Keys never repeat, across restarts too: the sequence lives in the instance's store. */
+function nextKey(ctx: StrategyContext<Params>): string {
+  const next = Number(ctx.store.get('seq') ?? 0) + 1;
+  ctx.store.set('seq', next);
+  return `q${next}`;
+}
