@@ -3,11 +3,11 @@ import { dec } from '../../core/decimal.js';
 import { assertNever } from '../../core/errors.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import type { PositionSide, Side, TimeInForce } from '../../model/instrument.js';
-import type { AlgoKind, AlgoOrderSnapshot, AlgoStatus, OrderSnapshot, OrderStatus, TrailingStop } from '../../model/orders.js';
+import type { AlgoKind, AlgoOrderSnapshot, AlgoStatus, OrderSnapshot, TrailingStop } from '../../model/orders.js';
 import type { TpSlOrderV1 } from '../parsers/order-v1.js';
 import type { OrderV2 } from '../parsers/order-v2.js';
-import type { OrderStatus as WireStatus, SideV1, TimeInForce as WireTimeInForce } from '../wire/enums.js';
+import type { OrderStatus as WireStatus } from '../wire/enums.js';
+import { regularStatus, sideOfV1, timeInForceOf } from '../wire/to-model.js';
 
 /** Wire rows → model snapshots. A row that does not fit gives the reason as text (the caller decides the failure kind). */
 export type Mapped<T> = Result<T, string>;
@@ -115,53 +115,6 @@ function trailingOf(activePrice: Decimal | undefined, callbackType: 'RATE' | 'PR
     callbackType,
     callbackValue,
   };
-}
-
-/** v1 sides combine direction and open/close (API-NOTES §6.3). */
-export function sideOfV1(side: SideV1): { readonly side: Side; readonly positionSide: PositionSide } {
-  switch (side) {
-    case 'BUY_OPEN':
-      return { side: 'BUY', positionSide: 'LONG' };
-    case 'SELL_OPEN':
-      return { side: 'SELL', positionSide: 'SHORT' };
-    case 'BUY_CLOSE':
-      return { side: 'BUY', positionSide: 'SHORT' };
-    case 'SELL_CLOSE':
-      return { side: 'SELL', positionSide: 'LONG' };
-    default:
-      return assertNever(side, 'v1 side');
-  }
-}
-
-/** LIMIT_MAKER is the v1 clients' name for POST_ONLY. */
-function timeInForceOf(tif: WireTimeInForce): TimeInForce {
-  return tif === 'LIMIT_MAKER' ? 'POST_ONLY' : tif;
-}
-
-function regularStatus(status: WireStatus, filled: Decimal): OrderStatus | undefined {
-  switch (status) {
-    case 'PENDING_NEW':
-    case 'NEW':
-    case 'PARTIALLY_FILLED':
-    case 'FILLED':
-    case 'CANCELED':
-    case 'REJECTED':
-      return status;
-    case 'PENDING_CANCEL':
-      // Still on the book until the cancel lands.
-      return filled.gt(0) ? 'PARTIALLY_FILLED' : 'NEW';
-    case 'PARTIALLY_CANCELED':
-      return 'CANCELED';
-    case 'ORDER_NEW':
-    case 'ORDER_FILLED':
-    case 'ORDER_CANCELED':
-    case 'ORDER_REJECTED':
-    case 'ORDER_FAILED':
-    case 'ORDER_NOT_EFFECTIVE':
-      return undefined;
-    default:
-      return assertNever(status, 'order status');
-  }
 }
 
 function algoStatus(status: WireStatus): AlgoStatus | undefined {

@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import type { Decimal } from '../../../core/decimal.js';
 import { dec } from '../../../core/decimal.js';
-import { assertNever } from '../../../core/errors.js';
 import type { OrderUpdated } from '../../../model/account-events.js';
 import type { PositionSide, Side, TimeInForce } from '../../../model/instrument.js';
-import type { OrderStatus } from '../../../model/orders.js';
 import { orderSide, orderStatus, timeInForce } from '../../wire/enums.js';
-import type { OrderStatus as WireOrderStatus } from '../../wire/enums.js';
+import { regularStatus, timeInForceOf } from '../../wire/to-model.js';
 import { boolLike, decimal, epochMs, id64, optDecimal, optText, text } from '../../wire/schema.js';
 import type { FillTicket, FrameContext } from './frame-types.js';
 
@@ -42,7 +39,7 @@ export function orderItem(o: z.output<typeof executionReportSchema>, context: Fr
   const avgPrice = o.z.isZero() || o.Z === undefined || multiplier.isZero() ? dec(0) : o.Z.div(o.z.mul(multiplier));
   // v1 market orders are LIMIT with price type MARKET (API-NOTES §6.3).
   const market = o.o.includes('MARKET') || o.pt === 'MARKET';
-  const tif: TimeInForce = o.f === undefined ? 'GTC' : o.f === 'LIMIT_MAKER' ? 'POST_ONLY' : o.f;
+  const tif: TimeInForce = o.f === undefined ? 'GTC' : timeInForceOf(o.f);
   const order = {
     symbol: o.s,
     orderId: o.i,
@@ -59,32 +56,6 @@ export function orderItem(o: z.output<typeof executionReportSchema>, context: Fr
     updateTime: o.E,
   };
   return [{ type: 'account.order', source: 'stream', time: o.E, order }];
-}
-
-/** PENDING_CANCEL is still working; PARTIALLY_CANCELED (JKORF) is a cancel after fills. Plan states do not belong here. */
-function regularStatus(status: WireOrderStatus, filled: Decimal): OrderStatus | undefined {
-  switch (status) {
-    case 'PENDING_NEW':
-    case 'NEW':
-    case 'PARTIALLY_FILLED':
-    case 'FILLED':
-    case 'CANCELED':
-    case 'REJECTED':
-      return status;
-    case 'PENDING_CANCEL':
-      return filled.isZero() ? 'NEW' : 'PARTIALLY_FILLED';
-    case 'PARTIALLY_CANCELED':
-      return 'CANCELED';
-    case 'ORDER_NEW':
-    case 'ORDER_FILLED':
-    case 'ORDER_CANCELED':
-    case 'ORDER_REJECTED':
-    case 'ORDER_FAILED':
-    case 'ORDER_NOT_EFFECTIVE':
-      return undefined;
-    default:
-      return assertNever(status, 'order status');
-  }
 }
 
 /** `c` is the client order id (document 001); fee and realized PnL are read when a frame carries them. */
