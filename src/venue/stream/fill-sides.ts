@@ -1,12 +1,21 @@
 import type { OrderFilled } from '../../model/account-events.js';
 import type { PositionSide } from '../../model/instrument.js';
 import type { OrderSnapshot } from '../../model/orders.js';
-import type { FillTicket } from './frames/frame-types.js';
+import type { Decimal } from '../../core/decimal.js';
+import type { ExecutionDetail, FillTicket } from './frames/frame-types.js';
 import { toOrderFilled } from './frames/frame-types.js';
 
 interface Known {
   readonly positionSide: PositionSide;
   readonly clientOrderId: string;
+}
+
+/** Fee and realized PnL of one reported fill, waiting for its ticket. */
+interface Execution {
+  readonly qty: Decimal;
+  readonly fee: Decimal;
+  readonly feeAsset: string;
+  readonly realizedPnl: Decimal;
 }
 
 /**
@@ -17,6 +26,7 @@ interface Known {
 export class FillSides {
   private readonly known = new Map<string, Known>();
   private readonly waiting = new Map<string, FillTicket[]>();
+  private readonly executions = new Map<string, { realizedSoFar: Decimal; pending: Execution[] }>();
   private droppedCount = 0;
 
   constructor(private readonly capacity = 10_000) {}
@@ -30,6 +40,18 @@ export class FillSides {
     if (tickets === undefined) return [];
     this.waiting.delete(order.orderId);
     return tickets.map((ticket) => this.complete(ticket, { positionSide: order.positionSide, clientOrderId: order.clientOrderId }));
+  }
+
+  /** Learns the fee and realized PnL of a fill from its execution report; the fill's ticket takes them. */
+  noteExecution(detail: ExecutionDetail): void {
+    let order = this.executions.get(detail.orderId);
+    if (order === undefined) {
+      order = { realizedSoFar: detail.orderRealizedPnl.mul(0), pending: [] };
+      this.executions.set(detail.orderId, order);
+      if (this.executions.size > this.capacity) this.evictOldest(this.executions);
+    }
+    order.pending.push({ qty: detail.qty, fee: detail.fee, feeAsset: detail.feeAsset, realizedPnl: detail.orderRealizedPnl.minus(order.realizedSoFar) });
+    order.realizedSoFar = detail.orderRealizedPnl;
   }
 
   /** The ticket's fill, or undefined while its order's side is unknown (then it waits). */
@@ -55,8 +77,18 @@ export class FillSides {
   }
 
   private complete(ticket: FillTicket, known: Known): OrderFilled {
-    const withClientId = ticket.fill.clientOrderId === '' ? { ...ticket, fill: { ...ticket.fill, clientOrderId: known.clientOrderId } } : ticket;
-    return toOrderFilled(withClientId, known.positionSide);
+    const clientOrderId = ticket.fill.clientOrderId === '' ? known.clientOrderId : ticket.fill.clientOrderId;
+    const execution = this.takeExecution(ticket);
+    const fill = execution === undefined ? { ...ticket.fill, clientOrderId } : { ...ticket.fill, clientOrderId, fee: execution.fee, feeAsset: execution.feeAsset, realizedPnl: execution.realizedPnl };
+    return toOrderFilled({ ...ticket, fill }, known.positionSide);
+  }
+
+  /** The reported execution of the same order and size, oldest first. */
+  private takeExecution(ticket: FillTicket): Execution | undefined {
+    const pending = this.executions.get(ticket.fill.orderId)?.pending;
+    if (pending === undefined) return undefined;
+    const at = pending.findIndex((e) => e.qty.eq(ticket.fill.qty));
+    return at < 0 ? undefined : pending.splice(at, 1)[0];
   }
 
   private evictOldest<V>(map: Map<string, V>): V | undefined {

@@ -52,6 +52,10 @@ export class StreamInbox {
   }
 
   private deliver(item: StreamAccountItem): void {
+    if (item.type === 'stream.execution') {
+      this.fills.noteExecution(item);
+      return;
+    }
     if (item.type === 'stream.ticket') {
       const dropped = this.fills.dropped;
       const filled = this.fills.resolve(item);

@@ -173,7 +173,11 @@ describe('user-stream frames: exactly what the simulator emits', () => {
     });
     // Z is a coin notional: 5 contracts × 0.001 BTC at 111000.5 → avg price 111000.5 with the multiplier.
     const filled = orderEvent({ status: 'PARTIALLY_FILLED', executedQty: '5', cumQuote: '555.0025', isClose: true, side: 'SELL', positionSide: 'LONG' }, { qty: '5', price: '111000.5', commission: '0.333', isMaker: true });
-    expect(onlyItem(accountEventFrame(filled).text, '0.001')).toMatchObject({
+    const withFill = frame(parseUserStreamFrame(accountEventFrame(filled).text, { contractMultiplier: () => dec('0.001') }));
+    if (withFill.kind !== 'account') throw new Error('expected account items');
+    // A report of a fill also says what the fill cost: its ticket (which carries no fee) takes it.
+    expect(withFill.items[0]).toMatchObject({ type: 'stream.execution', orderId: '2120518481434695937', qty: dec(5), fee: dec('0.333'), feeAsset: 'USDT' });
+    expect(withFill.items[1]).toMatchObject({
       type: 'account.order',
       time: T0 + 3,
       order: { orderId: '2120518481434695937', clientOrderId: 'stratd-42', side: 'SELL', positionSide: 'LONG', type: 'LIMIT', status: 'PARTIALLY_FILLED', filledQty: dec(5), avgPrice: dec('111000.5') },

@@ -50,6 +50,11 @@ describe('UserStreamSession: connecting and account events', () => {
     expect(filled?.order.filledQty.eq(3)).toBe(true);
     expect(filled?.order.avgPrice.eq(rest.avgPrice)).toBe(true);
     for (const { fill } of r.of('account.fill')) expect(fill).toMatchObject({ symbol: ETH, orderId: placed.orderId, clientOrderId: 'uss-open-1', side: 'BUY', positionSide: 'LONG' });
+    // ticketInfo carries no fee: each fill takes it from its execution report, as REST user trades show it.
+    const trades = value(await trader.ordersV2.userTrades({ symbol: ETH, limit: 100 })).filter((t) => t.orderId === placed.orderId);
+    const streamFees = r.of('account.fill').map((e) => `${e.fill.tradeId}:${e.fill.fee.toFixed()}:${e.fill.feeAsset}`).sort();
+    expect(streamFees).toEqual(trades.map((t) => `${t.ticketId ?? t.id}:${t.commission.toFixed()}:${t.commissionAsset}`).sort());
+    expect(trades.some((t) => t.commission.gt(0))).toBe(true);
 
     const [row] = value(await trader.account.positions({ symbol: ETH, side: 'LONG' }));
     const position = r.of('account.position').filter((e) => e.position.symbol === ETH && e.position.positionSide === 'LONG').at(-1)?.position;
@@ -70,6 +75,10 @@ describe('UserStreamSession: connecting and account events', () => {
     await waitFor(() => flat() && r.of('account.order').some((e) => e.order.orderId === placed.orderId && e.order.status === 'FILLED'), 'the close');
     expect(r.of('account.order').filter((e) => e.order.orderId === placed.orderId).every((e) => e.order.side === 'SELL' && e.order.positionSide === 'LONG')).toBe(true);
     expect(r.of('account.fill').every((e) => e.fill.side === 'SELL' && e.fill.positionSide === 'LONG')).toBe(true);
+    // Realized PnL of a closing order is split over its fills exactly as the exchange books it.
+    const trades = value(await trader.ordersV2.userTrades({ symbol: ETH, limit: 100 })).filter((t) => t.orderId === placed.orderId);
+    const streamPnl = r.of('account.fill').reduce((sum, e) => sum.add(e.fill.realizedPnl), dec(0));
+    expect(streamPnl.eq(trades.reduce((sum, t) => sum.add(t.realizedPnl), dec(0)))).toBe(true);
   });
 
   it('a plan order arrives as an algo-order event, created then canceled', async () => {

@@ -22,7 +22,22 @@ export interface FillTicket {
   readonly fill: Omit<Fill, 'positionSide'>;
 }
 
-export type StreamAccountItem = BalanceUpdated | PositionUpdated | OrderUpdated | AlgoOrderUpdated | FillTicket;
+/**
+ * What an execution report says about the fill it reports (`l` > 0): its commission (`n`, `N`) and the
+ * order's realized PnL so far (`rp`). `ticketInfo` carries neither, so the session completes the
+ * ticket of that fill with them.
+ */
+export interface ExecutionDetail {
+  readonly type: 'stream.execution';
+  readonly orderId: string;
+  readonly qty: Decimal;
+  readonly fee: Decimal;
+  readonly feeAsset: string;
+  /** Cumulative over the order's fills. */
+  readonly orderRealizedPnl: Decimal;
+}
+
+export type StreamAccountItem = BalanceUpdated | PositionUpdated | OrderUpdated | AlgoOrderUpdated | FillTicket | ExecutionDetail;
 
 export type UserStreamFrame =
   | { readonly kind: 'account'; readonly items: readonly StreamAccountItem[] }

@@ -5,7 +5,7 @@ import type { PositionSide, Side, TimeInForce } from '../../../model/instrument.
 import { orderSide, orderStatus, timeInForce } from '../../wire/enums.js';
 import { regularStatus, timeInForceOf } from '../../wire/to-model.js';
 import { boolLike, decimal, epochMs, id64, optDecimal, optText, text } from '../../wire/schema.js';
-import type { FillTicket, FrameContext } from './frame-types.js';
+import type { ExecutionDetail, FillTicket, FrameContext } from './frame-types.js';
 
 /** `contractExecutionReport` and `ticketInfo` (document 001 "Events", API-NOTES §7). */
 
@@ -24,6 +24,10 @@ export const executionReportSchema = z.object({
   i: id64,
   z: decimal,
   Z: optDecimal,
+  l: optDecimal,
+  n: optDecimal,
+  N: z.string().nullish(),
+  rp: optDecimal,
 });
 
 /** Opening orders add to the side they trade; closing ones (`C`) reduce the opposite side (API-NOTES §6.3). */
@@ -32,7 +36,7 @@ export function positionSideOf(side: Side, isClose: boolean): PositionSide {
 }
 
 /** The order as of `E`; undefined for a status that is not a regular order's. */
-export function orderItem(o: z.output<typeof executionReportSchema>, context: FrameContext): OrderUpdated[] | undefined {
+export function orderItem(o: z.output<typeof executionReportSchema>, context: FrameContext): Array<OrderUpdated | ExecutionDetail> | undefined {
   const status = regularStatus(o.X, o.z);
   if (status === undefined) return undefined;
   const multiplier = context.contractMultiplier?.(o.s) ?? dec(1);
@@ -55,7 +59,10 @@ export function orderItem(o: z.output<typeof executionReportSchema>, context: Fr
     status,
     updateTime: o.E,
   };
-  return [{ type: 'account.order', source: 'stream', time: o.E, order }];
+  const update: OrderUpdated = { type: 'account.order', source: 'stream', time: o.E, order };
+  if (o.l === undefined || !o.l.gt(0)) return [update];
+  const detail: ExecutionDetail = { type: 'stream.execution', orderId: o.i, qty: o.l, fee: o.n ?? dec(0), feeAsset: o.N ?? '', orderRealizedPnl: o.rp ?? dec(0) };
+  return [detail, update];
 }
 
 /** `c` is the client order id (document 001); fee and realized PnL are read when a frame carries them. */
