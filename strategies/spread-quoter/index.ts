@@ -59,10 +59,12 @@ function decide(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, event:
       return [];
     case 'intent.denied':
       if (event.intent.type === 'place' && event.intent.key !== undefined) forget(quotes, ctx.clientOrderIdFor(event.intent.key));
-      if (event.intent.type === 'cancel') forget(quotes, event.intent.clientOrderId);
+      // A refused cancel (e.g. the order is not acknowledged yet) is tried again on the next price.
+      if (event.intent.type === 'cancel') for (const quote of quotes.values()) if (quote.clientOrderId === event.intent.clientOrderId) quote.cancelling = false;
       return [];
     case 'command.failed':
       if (event.command.type === 'place-order') forget(quotes, event.command.clientOrderId);
+      if (event.command.type === 'cancel-order') for (const quote of quotes.values()) if (quote.clientOrderId === event.command.clientOrderId) quote.cancelling = false;
       return [];
     case 'account.resynced':
       // Our view may have missed changes while disconnected: trust only what the exchange shows open.
