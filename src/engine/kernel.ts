@@ -237,8 +237,13 @@ export class Kernel {
     this.options.logger.warn({ reason }, 'kill switch engaged: cancelling all open orders');
     const symbols = new Set(this.cache.openOrders().map((o) => o.symbol));
     for (const symbol of symbols) await this.executor.submit('risk', { type: 'cancel-all', symbol });
+    await this.cancelPlans('risk');
+  }
+
+  /** Plan orders could open positions with nobody watching; TP/SL orders protect positions and stay. */
+  private async cancelPlans(by: string): Promise<void> {
     for (const algo of this.cache.openAlgoOrders()) {
-      if (algo.kind === 'PLAN') await this.executor.submit('risk', { type: 'cancel-algo', symbol: algo.symbol, clientOrderId: algo.clientOrderId });
+      if (algo.kind === 'PLAN') await this.executor.submit(by, { type: 'cancel-algo', symbol: algo.symbol, clientOrderId: algo.clientOrderId });
     }
   }
 
@@ -284,6 +289,7 @@ export class Kernel {
     await this.strategies.stopAll();
     if (options.cancelOpenOrders) {
       for (const symbol of new Set(this.cache.openOrders().map((o) => o.symbol))) await this.executor.submit('shutdown', { type: 'cancel-all', symbol });
+      await this.cancelPlans('shutdown');
     }
     await this.executor.flush();
     this.executor.close();

@@ -72,10 +72,19 @@ export class StrategyRunner {
     return this.queue.length - this.head;
   }
 
+  /** Runs onStart; events that arrive meanwhile wait, then are delivered in order once it returns. */
   async start(): Promise<void> {
     if (this.state !== 'created') return;
     this.state = 'running';
-    await this.invoke(() => this.handlers.onStart?.());
+    this.draining = true;
+    try {
+      const started = this.invoke(() => this.handlers.onStart?.());
+      if (started !== undefined) await started;
+    } finally {
+      this.draining = false;
+    }
+    if (this.queued > 0 && this.state === 'running') this.current = this.drain();
+    else this.wakeIdle();
   }
 
   deliver(event: BusEvent): void {
@@ -142,6 +151,8 @@ export class StrategyRunner {
         this.queue = [];
         this.head = 0;
       }
+      // Caught up: whatever was dropped since the last report is reported now, so every drop is counted.
+      if (this.dropped > 0) this.reportDrops();
       this.wakeIdle();
     }
   }
@@ -179,14 +190,18 @@ export class StrategyRunner {
     this.hooks.onFailure(error);
   }
 
+  /** Reported at most once a second while behind, and once more when the queue has drained. */
   private countDrop(): void {
     this.dropped++;
-    const now = this.clock.now();
-    if (now - this.lastDropReport < 1000) return;
-    this.lastDropReport = now;
-    this.logger.warn({ dropped: this.dropped, queued: this.queued }, 'strategy is behind: market data conflated or dropped');
-    this.hooks.onDropped(this.dropped);
+    if (this.clock.now() - this.lastDropReport >= 1000) this.reportDrops();
+  }
+
+  private reportDrops(): void {
+    this.lastDropReport = this.clock.now();
+    const count = this.dropped;
     this.dropped = 0;
+    this.logger.warn({ dropped: count, queued: this.queued }, 'strategy is behind: market data conflated or dropped');
+    this.hooks.onDropped(count);
   }
 
   private wakeIdle(): void {
