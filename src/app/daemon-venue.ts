@@ -18,7 +18,14 @@ export interface VenueConnection {
 export async function connectVenue(config: DaemonConfig, time: TimeSource, logger: Logger): Promise<VenueConnection> {
   const venue = config.venue;
   if (venue.mode === 'live') {
-    const client = new ExchangeClient({ baseUrl: venue.baseUrl, credentials: venue.credentials, time, recvWindowMs: venue.recvWindowMs, timeoutMs: venue.timeoutMs });
+    const client = new ExchangeClient({
+      baseUrl: venue.baseUrl,
+      credentials: venue.credentials,
+      time,
+      recvWindowMs: venue.recvWindowMs,
+      timeoutMs: venue.timeoutMs,
+      rateBudget: { share: venue.rateLimitShare },
+    });
     const catalog = catalogClient(config.catalog, undefined);
     return { client, streamUrl: venue.streamUrl, ...(catalog === undefined ? {} : { catalog }), stop: async () => client.stop() };
   }

@@ -139,6 +139,11 @@ export class Daemon {
     return ok(daemon);
   }
 
+  /** Runs a scheduled job now (operator command, tests); its outcome also goes on the bus. */
+  runJob(name: string): ReturnType<CronJobs['runNow']> {
+    return this.jobs.runNow(name);
+  }
+
   /** Stops strategies, optionally cancels open orders, flushes the journal, closes the stream; idempotent. */
   stop(): Promise<void> {
     this.stopping ??= this.shutdown();

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { systemTime } from '../core/system-time.js';
 import type { ConfigError } from '../settings/config-error.js';
 import { loadDaemonConfig } from '../settings/daemon-config.js';
@@ -7,6 +6,7 @@ import type { Environment } from '../settings/secrets.js';
 import { Daemon } from './daemon.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { createLogger } from './logger.js';
+import { packageFile } from './package-files.js';
 import { installSignalHandlers } from './shutdown.js';
 import { DEFAULT_SIM_CONFIG } from './sim-command.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
@@ -14,7 +14,7 @@ import type { Result } from '../core/result.js';
 import { ok } from '../core/result.js';
 
 /** The packaged default configuration (paper trading against the embedded simulator). */
-export const DEFAULT_DAEMON_CONFIG = fileURLToPath(new URL('../../../config/default.yml', import.meta.url));
+export const DEFAULT_DAEMON_CONFIG = packageFile('config/default.yml');
 
 export interface RunFlags {
   readonly config?: string;

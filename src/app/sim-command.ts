@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
@@ -9,6 +8,7 @@ import type { SimConfig } from '../sim/config/sim-config.js';
 import { simConfigSchema } from '../sim/config/sim-config.js';
 import { faultSettingsSchema } from '../sim/config/fault-settings.js';
 import { SimulatedExchange } from '../sim/simulated-exchange.js';
+import { packageFile } from './package-files.js';
 import type { SimulatedExchangeInfo } from '../sim/simulated-exchange.js';
 
 export interface SimFlags {
@@ -20,7 +20,7 @@ export interface SimFlags {
 }
 
 /** The default sim config shipped with the package (config/sim.yml), found from this file's location. */
-export const DEFAULT_SIM_CONFIG = fileURLToPath(new URL('../../../config/sim.yml', import.meta.url));
+export const DEFAULT_SIM_CONFIG = packageFile('config/sim.yml');
 
 const portFlag = z.coerce.number().int().min(0).max(65_535);
 const seedFlag = z.coerce.number().int().min(0).max(2 ** 32 - 1);

@@ -162,7 +162,8 @@ export class Kernel {
     this.bus.next(event);
     if (killSwitch !== undefined) this.ingest(killSwitch);
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
-    if (event.type === 'stream.connected') void this.reconcile(event.epoch);
+    // The start-up reconciliation covers a connect that happens before start().
+    if (event.type === 'stream.connected' && this.state !== 'created') void this.reconcile(event.epoch);
   }
 
   /** Fills from the stream may lack the client order id: take it from the order the cache knows. */
