@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
@@ -13,6 +13,7 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'stratd-daemon-config-'));
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let counter = 0;
 function write(text: string): string {
