@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -119,6 +119,7 @@ describe('stratd call', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('never read from the YAML body');
     expect(refused.stderr).not.toContain('hunter2');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a usage mistake exits 2 with one readable line', async () => {
