@@ -6,6 +6,7 @@ import type { CallOutput } from './call-command.js';
 import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.js';
 import { registerFollowerCommands } from './follower-command.js';
 import { runDaemon } from './run-command.js';
+import { registerValidateCommand } from './validate-command.js';
 import { DEFAULT_SIM_CONFIG, runSim } from './sim-command.js';
 
 /** Exit codes: 0 success, 1 an error reply or failed operation, 2 a user mistake (config, arguments). */
@@ -57,6 +58,15 @@ program
   .action(async (flags: { config?: string; stateDir?: string }) => {
     await runDaemon(flags);
   });
+
+registerValidateCommand(program, {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+});
 
 registerFollowerCommands(program, {
   env: process.env,

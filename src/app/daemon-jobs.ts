@@ -18,7 +18,7 @@ export interface DaemonJobsDeps {
 /** The scheduled jobs: listen-key keepalive, exchangeInfo refresh, reconciliation, the daily PnL reset, catalog sync. */
 export function daemonJobs({ schedules, kernel, sessions, catalogSync, clock, logger }: DaemonJobsDeps): CronJobs {
   const jobs = new CronJobs({
-    logger: logger.child({ component: 'jobs' }),
+    logger,
     clock,
     onOutcome: (outcome) => {
       if (outcome.status === 'skipped') return;

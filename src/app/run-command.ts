@@ -34,6 +34,17 @@ export async function prepareRun(flags: RunFlags, env: Environment): Promise<Res
   return ok({ config: loaded.value, strategies: strategies.value });
 }
 
+/** Every secret the config resolved: blanked wherever one would appear in a log line. */
+function configuredSecrets(config: DaemonConfig): string[] {
+  const { credentials } = config.venue;
+  return [
+    credentials.apiKey,
+    credentials.apiSecret,
+    ...(config.follower === undefined ? [] : [config.follower.credentials.apiKey, config.follower.credentials.apiSecret]),
+    ...(config.catalog?.kind === 'service' ? [config.catalog.token] : []),
+  ];
+}
+
 /**
  * `stratd run`: starts the daemon and runs until SIGTERM/SIGINT; the first signal stops it cleanly
  * (exit 0 within the shutdown timeout), a second one exits at once. A config mistake throws the
@@ -43,7 +54,7 @@ export async function runDaemon(flags: RunFlags): Promise<void> {
   const prepared = await prepareRun(flags, process.env);
   if (!prepared.ok) throw prepared.error;
   const { config, strategies } = prepared.value;
-  const logger = createLogger({ level: config.log.level, pretty: process.stderr.isTTY === true });
+  const logger = createLogger({ level: config.log.level, secrets: configuredSecrets(config) });
   const started = await Daemon.start({ config, strategies, time: systemTime, logger });
   if (!started.ok) {
     logger.fatal({ reason: started.error.message }, 'stratd could not start');

@@ -54,6 +54,7 @@ export class Kernel {
   readonly executor: Executor;
   readonly strategies: StrategyHost;
   private readonly reconciler: Reconciler;
+  private readonly log: Logger;
   private readonly bus = new Subject<BusEvent>();
   private readonly pending: BusEvent[] = [];
   private dispatching = false;
@@ -67,6 +68,7 @@ export class Kernel {
 
   constructor(private readonly options: KernelOptions) {
     const { time, logger } = options;
+    this.log = logger.child({ component: 'kernel' });
     this.metrics = options.metrics ?? new KernelMetrics();
     this.executor = new Executor({
       port: options.port,
@@ -189,7 +191,7 @@ export class Kernel {
     this.metrics.intents.inc({ strategy: strategyId, outcome: 'approved' });
     const key = intent.type === 'place' || intent.type === 'plan' || intent.type === 'tpsl' ? intent.key : undefined;
     for (const command of checked.value) {
-      this.executor.submit(strategyId, command, key).catch((error: unknown) => this.options.logger.error({ err: error, strategyId }, 'submission failed'));
+      this.executor.submit(strategyId, command, key).catch((error: unknown) => this.log.error({ err: error, strategy: strategyId }, 'submission failed'));
     }
   }
 
@@ -215,7 +217,7 @@ export class Kernel {
       }
       this.lastReconcile = result.ok ? { time: now, ok: true, report: result.value } : { time: now, ok: false, error: result.error.message };
       this.metrics.reconciliations.inc({ outcome: result.ok ? 'ok' : 'failed' });
-      if (!result.ok) this.options.logger.warn({ failure: result.error, epoch }, 'reconciliation failed; the next reconnect or job retries');
+      if (!result.ok) this.log.warn({ failure: result.error, epoch }, 'reconciliation failed; the next reconnect or job retries');
       return result;
     });
     this.reconcileChain = run.catch(() => undefined);
@@ -235,7 +237,7 @@ export class Kernel {
 
   /** Kill switch: cancel every open order of the traded symbols (positions stay; closing is still allowed). */
   private async cancelEverything(reason: string): Promise<void> {
-    this.options.logger.warn({ reason }, 'kill switch engaged: cancelling all open orders');
+    this.log.warn({ reason }, 'kill switch engaged: cancelling all open orders');
     const symbols = new Set(this.cache.openOrders().map((o) => o.symbol));
     for (const symbol of symbols) await this.executor.submit('risk', { type: 'cancel-all', symbol });
     await this.cancelPlans('risk');

@@ -81,7 +81,7 @@ const strategySchema = z.strictObject({
     .string()
     .max(32, 'at most 32 characters (it is part of client order ids)')
     .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters, digits and single dashes, such as mm-btc'),
-  module: z.string().regex(/^[A-Za-z0-9][\w-]*$/, 'the name of a folder in strategies/'),
+  module: z.string().regex(/^([A-Za-z0-9][\w-]*|\.{1,2}\/.+|\/.+)$/, 'the name of a folder in strategies/, or a path (./my-strategy.js) relative to this file'),
   symbols: z.array(z.string().min(1)).min(1),
   params: z
     .record(z.string(), z.unknown())
@@ -96,6 +96,9 @@ const shutdownSchema = z
   .transform((s) => ({ cancelOpenOrders: s.cancelOpenOrders, timeoutMs: s.timeout }));
 
 const port = z.number().int().min(0).max(65_535);
+
+/** `health:`, the health, metrics and control server (also read alone by `stratd status` and the other control commands). */
+export const healthSchema = z.strictObject({ host: z.string().min(1).default('127.0.0.1'), port: port.default(9464) }).prefault({});
 
 export const daemonFileSchema = z.strictObject({
   mode: modeSchema,
@@ -112,7 +115,7 @@ export const daemonFileSchema = z.strictObject({
   strategies: z.array(strategySchema).default([]),
   orphans: z.enum(['adopt', 'cancel']).default('adopt'),
   shutdown: shutdownSchema.prefault({}),
-  health: z.strictObject({ host: z.string().min(1).default('127.0.0.1'), port: port.default(9464) }).prefault({}),
+  health: healthSchema,
   follower: z.strictObject({ key: z.string().min(1).optional() }).optional(),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
 });
