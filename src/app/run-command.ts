@@ -7,6 +7,8 @@ import { Daemon } from './daemon.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { createLogger } from './logger.js';
 import { packageFile } from './package-files.js';
+import { SdNotifier } from './sd-notify.js';
+import { startWatchdogPings } from './sd-notify-watchdog.js';
 import { installSignalHandlers } from './shutdown.js';
 import { DEFAULT_SIM_CONFIG } from './sim-command.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
@@ -62,8 +64,17 @@ export async function runDaemon(flags: RunFlags): Promise<void> {
     return;
   }
   const daemon = started.value;
+  // systemd (Type=notify): READY once start-up reconciliation is done, watchdog pings from the event loop.
+  const notifier = SdNotifier.fromEnv(process.env, logger.child({ component: 'systemd' }));
+  await notifier.ready(`running ${strategies.length} strategies; health ${daemon.health.url}`);
+  const pings = startWatchdogPings(notifier, systemTime.scheduler);
   installSignalHandlers({
-    onStop: () => daemon.stop(),
+    onStop: async () => {
+      pings.stop();
+      const said = notifier.stopping();
+      await daemon.stop();
+      await said;
+    },
     timeoutMs: config.shutdown.timeoutMs,
     exit: (code) => {
       logger.flush();
