@@ -1,4 +1,4 @@
-import { collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Subscription } from 'rxjs';
 import type { TimeSource } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -6,23 +6,49 @@ import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import { CatalogSync } from '../catalog/catalog-sync.js';
 import { Kernel } from '../engine/kernel.js';
+import { KernelMetrics } from '../engine/kernel-metrics.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
+import type { RunnerState } from '../engine/strategy-runner.js';
+import type { ConfigError } from '../settings/config-error.js';
+import { loadDaemonConfig } from '../settings/daemon-config.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
+import type { Environment } from '../settings/secrets.js';
 import { StateStore } from '../store/state-store.js';
 import { categoriesOf } from '../venue/port/category.js';
 import { VenueExchangePort } from '../venue/port/venue-exchange-port.js';
 import { MarketPoller } from '../venue/sources/market-poller.js';
 import { UserStreamSession } from '../venue/stream/user-stream-session.js';
+import { healthToken } from './control-auth.js';
+import { LiveSettings } from './control-live-settings.js';
+import { controlRoutes } from './control-routes.js';
+import type { KillSwitchView } from './control-routes.js';
+import { ComponentErrors, daemonStatus, readiness } from './control-status.js';
+import type { DaemonStatus, StatusSources } from './control-status.js';
 import type { CronJobs } from './cron-scheduler.js';
 import { pollChannels } from './daemon-channels.js';
 import { daemonJobs } from './daemon-jobs.js';
+import { DaemonMetrics } from './daemon-metrics.js';
+import { resolveStrategies } from './daemon-strategies.js';
 import { connectVenue } from './daemon-venue.js';
 import type { VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
+import type { HealthReport } from './health-server.js';
+import { planReload } from './reload.js';
+import type { ReloadReport } from './reload.js';
+import { DEFAULT_SIM_CONFIG } from './sim-command.js';
 
 /** Why the daemon could not start: the reason is for one log line and a non-zero exit. */
 export class DaemonStartError extends Error {
   override readonly name = 'DaemonStartError';
+}
+
+/** A config and its strategies, read and validated (what `prepareRun` answers). */
+export type RereadConfig = () => Promise<Result<{ readonly config: DaemonConfig; readonly strategies: readonly StrategyInstance[] }, ConfigError>>;
+
+/** Where SIGHUP comes from: `process`, or an EventEmitter in tests. */
+export interface HangupSource {
+  on(event: 'SIGHUP', listener: (signal: NodeJS.Signals) => void): unknown;
+  off(event: 'SIGHUP', listener: (signal: NodeJS.Signals) => void): unknown;
 }
 
 export interface DaemonOptions {
@@ -30,32 +56,62 @@ export interface DaemonOptions {
   readonly strategies: readonly StrategyInstance[];
   readonly time: TimeSource;
   readonly logger: Logger;
+  /** The health server's bearer token (STRATD_HEALTH_TOKEN) and the default reload's `${VAR}`s; default process.env. */
+  readonly env?: Environment;
+  /** How a reload reads the config again (`stratd run` passes its own flags); default: `config.file` with `env`. */
+  readonly reread?: RereadConfig;
+  /** SIGHUP reloads the config; default process, null for none. */
+  readonly hangup?: HangupSource | null;
+}
+
+interface Parts {
+  readonly kernel: Kernel;
+  readonly venue: VenueConnection;
+  readonly store: StateStore;
+  readonly sessions: readonly UserStreamSession[];
+  readonly poller: MarketPoller;
+  readonly jobs: CronJobs;
+  readonly live: LiveSettings;
+  readonly status: StatusSources;
+  readonly subscriptions: readonly Subscription[];
 }
 
 /**
  * The composition root of `stratd run`: the venue (live exchange or embedded simulator), the state
- * store, the kernel, its sources (market poller, user streams), the scheduled jobs and the health
- * server. Start-up order: stream first (so nothing is missed), then the kernel (instruments,
+ * store, the kernel, its sources (market poller, user streams), the scheduled jobs and the health and
+ * control server. Start-up order: stream first (so nothing is missed), then the kernel (instruments,
  * reconciliation, strategies), then market polling and jobs.
  */
 export class Daemon {
-  private subscriptions: Subscription[] = [];
+  readonly kernel: Kernel;
+  readonly venue: VenueConnection;
   private stopping: Promise<void> | undefined;
+  private reloading: Promise<unknown> = Promise.resolve();
+  private lastReload: ReloadReport | undefined;
+  private effective: DaemonConfig;
+  private readonly disposers: Array<() => void> = [];
+  private healthServer: HealthServer | undefined;
+  private address: { readonly url: string } | undefined;
 
   private constructor(
-    readonly kernel: Kernel,
-    readonly venue: VenueConnection,
-    readonly health: { readonly url: string },
-    private readonly store: StateStore,
-    private readonly sessions: readonly UserStreamSession[],
-    private readonly poller: MarketPoller,
-    private readonly jobs: CronJobs,
-    private readonly healthServer: HealthServer,
+    private readonly parts: Parts,
     private readonly options: DaemonOptions,
-  ) {}
+  ) {
+    this.kernel = parts.kernel;
+    this.venue = parts.venue;
+    this.effective = options.config;
+  }
+
+  /** The health and control server's address. */
+  get health(): { readonly url: string } {
+    if (this.address === undefined) throw new Error('the health server is not listening');
+    return this.address;
+  }
 
   static async start(options: DaemonOptions): Promise<Result<Daemon, DaemonStartError>> {
     const { config, time, logger } = options;
+    const token = healthToken(config, options.env ?? process.env);
+    if (!token.ok) return err(new DaemonStartError(token.error.message));
     const opened = StateStore.open(config.stateDir);
     if (!opened.ok) return err(new DaemonStartError(`state directory ${config.stateDir}: ${opened.error.message}`));
     const store = opened.value;
@@ -71,9 +127,18 @@ export class Daemon {
       return fail(`cannot start the venue: ${error instanceof Error ? error.message : String(error)}`);
     }
     cleanup.push(() => venue.stop());
-    const synced = await venue.client.start((error) => logger.warn({ err: error.message }, 'server time sync failed'));
+    const errors = new ComponentErrors();
+    const registry = new Registry();
+    const metrics = new DaemonMetrics(registry);
+    const subscriptions: Subscription[] = [watchRest(venue, metrics, errors, time)];
+    cleanup.push(() => subscriptions.forEach((s) => s.unsubscribe()));
+    const synced = await venue.client.start((error) => {
+      errors.record('clock', error.message, time.clock.now());
+      logger.warn({ err: error.message }, 'server time sync failed');
+    });
     if (!synced.ok) return fail(`cannot reach the exchange at start: ${synced.error.message}`);
 
+    const live = new LiveSettings(config.risk, options.strategies, (id, handlers) => metrics.timeHandlers(id, handlers));
     const symbols = [...new Set([...config.market.map((m) => m.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
     const kernel = new Kernel({
       time,
@@ -81,30 +146,44 @@ export class Daemon {
       journal: store.journal(),
       keyValue: (id) => store.keyValue(id),
       logger,
-      globalLimits: config.risk,
-      strategies: options.strategies,
+      metrics: new KernelMetrics(registry, { exchangeNow: () => venue.client.timeSync.serverNow() }),
+      globalLimits: live.globalLimits,
+      strategies: live.instances,
       symbols,
       orphans: config.orphans,
     });
-    collectDefaultMetrics({ register: kernel.metrics.registry, prefix: 'stratd_' });
-
-    const sessions = categoriesOf(symbols).map(
-      (category) =>
-        new UserStreamSession({
-          userStream: venue.client.userStream,
-          streamUrl: venue.streamUrl,
-          time,
-          logger: logger.child({ component: 'user-stream', category }),
-          category,
-          pingIntervalMs: config.userStream.pingEveryMs,
-          pongTimeoutMs: config.userStream.pongTimeoutMs,
-          backoff: config.userStream.backoff,
-          contractMultiplier: (symbol) => kernel.cache.instrument(symbol)?.contractMultiplier,
-        }),
+    collectDefaultMetrics({ register: registry, prefix: 'stratd_' });
+    subscriptions.push(
+      kernel.events$.subscribe((event) => {
+        if (event.type === 'command.failed') errors.record('executor', `${event.strategyId} ${event.command.type}: ${event.failure.code} ${event.failure.message}`, event.time);
+      }),
     );
+
+    const streams = categoriesOf(symbols).map((category) => ({
+      category,
+      session: new UserStreamSession({
+        userStream: venue.client.userStream,
+        streamUrl: venue.streamUrl,
+        time,
+        logger: logger.child({ component: 'user-stream', category }),
+        category,
+        pingIntervalMs: config.userStream.pingEveryMs,
+        pongTimeoutMs: config.userStream.pongTimeoutMs,
+        backoff: config.userStream.backoff,
+        contractMultiplier: (symbol) => kernel.cache.instrument(symbol)?.contractMultiplier,
+      }),
+    }));
+    const sessions = streams.map((s) => s.session);
     const poller = new MarketPoller({ market: venue.client.market, time, logger: logger.child({ component: 'market' }), channels: pollChannels(config.market) });
-    const subscriptions = [...sessions.map((s) => s.events$.subscribe((event) => kernel.ingest(event))), poller.events$.subscribe((event) => kernel.ingest(event))];
-    cleanup.push(() => subscriptions.forEach((s) => s.unsubscribe()));
+    for (const { category, session } of streams) {
+      subscriptions.push(
+        session.events$.subscribe((event) => {
+          if (event.type === 'stream.disconnected') errors.record(`user-stream:${category}`, event.reason, event.time);
+          kernel.ingest(event);
+        }),
+      );
+    }
+    subscriptions.push(poller.events$.subscribe((event) => kernel.ingest(event)));
 
     for (const session of sessions) {
       const started = await session.start();
@@ -123,25 +202,151 @@ export class Daemon {
     jobs.start();
     cleanup.push(() => jobs.stop());
 
-    const healthServer = new HealthServer({
+    const status: StatusSources = {
+      kernel,
+      mode: config.venue.mode,
+      clock: time.clock,
+      startedAt: time.clock.now(),
+      timeSync: venue.client.timeSync,
+      governor: venue.client.governor,
+      streams,
+      poller,
+      jobs,
+      errors,
+      params: (id) => live.params(id),
+      limits: (id) => live.limits(id),
+      // Read only once the daemon exists (the health server starts after it).
+      lastReload: () => daemon.lastReload,
+    };
+    metrics.attach({ governor: venue.client.governor, timeSync: venue.client.timeSync, streams, poller, jobs, ready: () => readiness(status).healthy });
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions }, options);
+    const listening = await daemon.listen(registry, token.value);
+    if (!listening.ok) return fail(listening.error.message);
+    daemon.watchHangup();
+    logger.info({ health: listening.value, strategies: options.strategies.map((s) => s.id), mode: config.venue.mode }, 'stratd running');
+    return ok(daemon);
+  }
+
+  private async listen(registry: Registry, token: string | undefined): Promise<Result<string, ConfigError>> {
+    const { config, logger } = this.options;
+    const server = new HealthServer({
       host: config.health.host,
       port: config.health.port,
-      registry: kernel.metrics.registry,
+      registry,
       logger: logger.child({ component: 'health' }),
       // Liveness only: a reconnecting stream is the daemon working, not a reason to restart it.
-      check: () => (kernel.state === 'running' ? { healthy: true } : { healthy: false, reasons: [`kernel ${kernel.state}`] }),
+      check: () => (this.kernel.state === 'running' ? { healthy: true } : { healthy: false, reasons: [`kernel ${this.kernel.state}`] }),
+      ready: () => this.readiness(),
+      status: () => this.status(),
+      control: controlRoutes(this),
+      ...(token === undefined ? {} : { token }),
     });
-    const listening = await healthServer.start();
-    if (!listening.ok) return fail(listening.error.message);
-    logger.info({ health: listening.value.url, strategies: options.strategies.map((s) => s.id), mode: config.venue.mode }, 'stratd running');
-    const daemon = new Daemon(kernel, venue, { url: listening.value.url }, store, sessions, poller, jobs, healthServer, options);
-    daemon.subscriptions = subscriptions;
-    return ok(daemon);
+    const listening = await server.start();
+    if (!listening.ok) return listening;
+    this.healthServer = server;
+    this.address = { url: listening.value.url };
+    return ok(listening.value.url);
+  }
+
+  private watchHangup(): void {
+    const source = this.options.hangup === undefined ? process : this.options.hangup;
+    if (source === null) return;
+    const onHangup = (): void => {
+      this.options.logger.info({ signal: 'SIGHUP' }, 'reloading the configuration');
+      void this.reload();
+    };
+    source.on('SIGHUP', onHangup);
+    this.disposers.push(() => source.off('SIGHUP', onHangup));
+  }
+
+  /** Everything GET /status shows. */
+  status(): DaemonStatus {
+    return daemonStatus(this.parts.status);
+  }
+
+  /** GET /readyz: stream connected, clock synced, reconciliation done. */
+  readiness(): HealthReport {
+    return readiness(this.parts.status);
+  }
+
+  /** The kill switch by hand: open orders are cancelled and opening intents denied until `resume`. */
+  halt(reason: string): KillSwitchView {
+    this.options.logger.warn({ reason }, 'halt requested by operator');
+    this.kernel.halt(reason);
+    return this.killSwitch();
+  }
+
+  resume(): KillSwitchView {
+    this.options.logger.info({}, 'resume requested by operator');
+    this.kernel.resume();
+    return this.killSwitch();
+  }
+
+  private killSwitch(): KillSwitchView {
+    const { engaged, reason, since } = this.kernel.risk.killSwitch;
+    return { engaged, reason, ...(since === undefined ? {} : { since }) };
+  }
+
+  /** Stops one strategy instance (its clean-up intents run); undefined for an unknown id. */
+  async stopStrategy(id: string): Promise<RunnerState | undefined> {
+    if (!(await this.kernel.strategies.stop(id))) return undefined;
+    this.options.logger.info({ strategy: id }, 'strategy stopped by operator');
+    return this.kernel.strategies.state(id);
+  }
+
+  /** Starts a stopped or failed instance again (with its current params). */
+  async startStrategy(id: string): Promise<RunnerState | undefined> {
+    if (!(await this.kernel.strategies.start(id))) return undefined;
+    this.options.logger.info({ strategy: id }, 'strategy started by operator');
+    return this.kernel.strategies.state(id);
+  }
+
+  /**
+   * Reads the config again and applies what can change while running (strategy params, risk limits,
+   * log level); the rest is reported as needing a restart. Reloads run one at a time.
+   */
+  reload(): Promise<ReloadReport> {
+    const run = this.reloading.then(() => this.reloadOnce());
+    this.reloading = run.catch(() => undefined);
+    return run;
+  }
+
+  private async reloadOnce(): Promise<ReloadReport> {
+    const { logger, time } = this.options;
+    const at = time.clock.now();
+    const failed = (error: string): ReloadReport => {
+      this.parts.status.errors.record('reload', error, at);
+      logger.error({ error }, 'configuration not reloaded: the running one stays');
+      this.lastReload = { at, ok: false, error, applied: [], rejected: [] };
+      return this.lastReload;
+    };
+    if (this.stopping !== undefined) return failed('the daemon is stopping');
+    const read = await (this.options.reread ?? this.defaultReread())();
+    if (!read.ok) return failed(read.error.message);
+    const plan = planReload(this.effective, read.value.config, read.value.strategies);
+    const refused = await this.parts.live.apply(plan, this.kernel.strategies, logger);
+    this.effective = plan.effective;
+    const rejected = [...plan.rejected, ...refused];
+    const report: ReloadReport = { at, ok: true, applied: plan.applied.filter((path) => !refused.some((r) => r.path === path)), rejected };
+    this.lastReload = report;
+    logger.info({ applied: report.applied }, report.applied.length === 0 ? 'configuration reloaded: nothing to change' : 'configuration reloaded');
+    if (rejected.length > 0) logger.warn({ rejected }, 'configuration changes that need a restart were not applied');
+    return report;
+  }
+
+  private defaultReread(): RereadConfig {
+    const env = this.options.env ?? process.env;
+    return async () => {
+      const loaded = loadDaemonConfig(this.options.config.file, { env, defaultSimConfig: DEFAULT_SIM_CONFIG });
+      if (!loaded.ok) return loaded;
+      const strategies = await resolveStrategies(loaded.value);
+      return strategies.ok ? ok({ config: loaded.value, strategies: strategies.value }) : strategies;
+    };
   }
 
   /** Runs a scheduled job now (operator command, tests); its outcome also goes on the bus. */
   runJob(name: string): ReturnType<CronJobs['runNow']> {
-    return this.jobs.runNow(name);
+    return this.parts.jobs.runNow(name);
   }
 
   /** Stops strategies, optionally cancels open orders, flushes the journal, closes the stream; idempotent. */
@@ -152,15 +357,26 @@ export class Daemon {
 
   private async shutdown(): Promise<void> {
     const { logger, config } = this.options;
+    const { jobs, poller, sessions, subscriptions, venue, store } = this.parts;
     logger.info({ cancelOpenOrders: config.shutdown.cancelOpenOrders }, 'stopping');
-    await this.jobs.stop();
-    this.poller.stop();
+    for (const dispose of this.disposers.splice(0)) dispose();
+    await jobs.stop();
+    poller.stop();
     await this.kernel.stop({ cancelOpenOrders: config.shutdown.cancelOpenOrders });
-    for (const s of this.subscriptions) s.unsubscribe();
-    for (const session of this.sessions) await session.stop();
-    await this.healthServer.stop();
-    await this.venue.stop();
-    this.store.close();
+    for (const s of subscriptions) s.unsubscribe();
+    for (const session of sessions) await session.stop();
+    await this.healthServer?.stop();
+    await venue.stop();
+    store.close();
     logger.info({}, 'stopped');
   }
+}
+
+/** REST latency by endpoint into the metrics; failed round trips as the `rest` component's last error. */
+function watchRest(venue: VenueConnection, metrics: DaemonMetrics, errors: ComponentErrors, time: TimeSource): Subscription {
+  return venue.client.rest.exchanges$.subscribe((exchange) => {
+    metrics.observeRest(exchange);
+    const failed = typeof exchange.status !== 'number' || exchange.status >= 400 || exchange.code !== undefined;
+    if (failed) errors.record('rest', `${exchange.endpoint}: ${exchange.status}${exchange.code === undefined ? '' : ` code ${exchange.code}`}`, time.clock.now());
+  });
 }

@@ -57,7 +57,7 @@ export async function runDaemon(flags: RunFlags): Promise<void> {
   if (!prepared.ok) throw prepared.error;
   const { config, strategies } = prepared.value;
   const logger = createLogger({ level: config.log.level, secrets: configuredSecrets(config) });
-  const started = await Daemon.start({ config, strategies, time: systemTime, logger });
+  const started = await Daemon.start({ config, strategies, time: systemTime, logger, reread: () => prepareRun(flags, process.env) });
   if (!started.ok) {
     logger.fatal({ reason: started.error.message }, 'stratd could not start');
     process.exitCode = 1;

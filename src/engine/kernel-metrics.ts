@@ -1,5 +1,19 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { assertNever } from '../core/errors.js';
 import type { BusEvent } from '../model/bus-events.js';
+
+/** Where an event came from, for `stratd_events_total{source}`. */
+export type EventSource = 'market' | 'stream' | 'rest' | 'job' | 'kernel';
+
+export interface KernelMetricsOptions {
+  /**
+   * Now on the exchange's clock (local clock + server offset). With it, the lag of events stamped by
+   * the exchange (market data, stream account events) is observed at dispatch.
+   */
+  readonly exchangeNow?: () => number;
+}
+
+const LAG_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /**
  * The kernel's Prometheus metrics, all derived from the events that pass through it, so live, paper
@@ -12,37 +26,65 @@ export class KernelMetrics {
   readonly intents: Counter<'strategy' | 'outcome'>;
   readonly denials: Counter<'strategy' | 'reason'>;
   readonly commandFailures: Counter<'strategy' | 'code'>;
+  /** Commands by type and outcome (submitted, failed with its code). */
+  readonly commands: Counter<'command' | 'outcome' | 'code'>;
   readonly events: Counter<'type'>;
+  readonly eventsBySource: Counter<'source'>;
+  /** Exchange time of an event to its dispatch on the bus (only with `exchangeNow`). */
+  readonly busLag: Histogram<'source'>;
   readonly dropped: Counter<'strategy'>;
   readonly reconciliations: Counter<'outcome'>;
   readonly killSwitch: Gauge;
   readonly strategyFailures: Counter<'strategy'>;
+  private readonly exchangeNow: (() => number) | undefined;
 
-  constructor(registry: Registry = new Registry()) {
+  constructor(registry: Registry = new Registry(), options: KernelMetricsOptions = {}) {
     this.registry = registry;
+    this.exchangeNow = options.exchangeNow;
     const r = [registry];
     this.ordersSubmitted = new Counter({ name: 'stratd_orders_submitted_total', help: 'Order commands accepted by the exchange', labelNames: ['strategy', 'symbol'], registers: r });
     this.fills = new Counter({ name: 'stratd_fills_total', help: 'Fills of the account', labelNames: ['strategy', 'symbol'], registers: r });
     this.intents = new Counter({ name: 'stratd_intents_total', help: 'Strategy intents by outcome (approved, denied)', labelNames: ['strategy', 'outcome'], registers: r });
     this.denials = new Counter({ name: 'stratd_intents_denied_total', help: 'Intents denied by the risk engine, by reason', labelNames: ['strategy', 'reason'], registers: r });
     this.commandFailures = new Counter({ name: 'stratd_command_failures_total', help: 'Commands refused by the exchange or settled as absent', labelNames: ['strategy', 'code'], registers: r });
+    this.commands = new Counter({
+      name: 'stratd_commands_total',
+      help: 'Exchange commands by type and outcome (submitted, or failed with the exchange code or failure kind)',
+      labelNames: ['command', 'outcome', 'code'],
+      registers: r,
+    });
     this.events = new Counter({ name: 'stratd_bus_events_total', help: 'Events on the bus by type', labelNames: ['type'], registers: r });
+    this.eventsBySource = new Counter({ name: 'stratd_events_total', help: 'Events on the bus by source (market, stream, rest, job, kernel)', labelNames: ['source'], registers: r });
+    this.busLag = new Histogram({
+      name: 'stratd_bus_lag_seconds',
+      help: 'Exchange time of an event to its dispatch on the bus (market data: includes the polling interval)',
+      labelNames: ['source'],
+      buckets: LAG_BUCKETS,
+      registers: r,
+    });
     this.dropped = new Counter({ name: 'stratd_bus_dropped_total', help: 'Market events conflated or dropped for a strategy that fell behind', labelNames: ['strategy'], registers: r });
     this.reconciliations = new Counter({ name: 'stratd_reconciliations_total', help: 'Reconciliation runs by outcome', labelNames: ['outcome'], registers: r });
-    this.killSwitch = new Gauge({ name: 'stratd_kill_switch_engaged', help: '1 while the daily-loss kill switch halts opening orders', registers: r });
+    this.killSwitch = new Gauge({ name: 'stratd_kill_switch_engaged', help: '1 while the kill switch (daily loss or operator halt) holds back opening orders', registers: r });
     this.strategyFailures = new Counter({ name: 'stratd_strategy_failures_total', help: 'Strategy instances stopped by an error', labelNames: ['strategy'], registers: r });
   }
 
   /** Counts one event; `ownerOf` attributes orders and fills to their strategy. */
   count(event: BusEvent, ownerOf: (clientOrderId: string) => string | undefined): void {
     this.events.inc({ type: event.type });
+    const source = sourceOf(event);
+    this.eventsBySource.inc({ source });
+    if (this.exchangeNow !== undefined && (source === 'market' || (source === 'stream' && event.type.startsWith('account.')))) {
+      this.busLag.observe({ source }, Math.max(0, this.exchangeNow() - event.time) / 1000);
+    }
     switch (event.type) {
       case 'command.submitted':
+        this.commands.inc({ command: event.command.type, outcome: 'submitted', code: '' });
         if (event.command.type === 'place-order' || event.command.type === 'place-algo') {
           this.ordersSubmitted.inc({ strategy: event.strategyId, symbol: event.command.symbol });
         }
         break;
       case 'command.failed':
+        this.commands.inc({ command: event.command.type, outcome: 'failed', code: event.failure.code });
         this.commandFailures.inc({ strategy: event.strategyId, code: event.failure.code });
         break;
       case 'account.fill':
@@ -64,5 +106,48 @@ export class KernelMetrics {
       default:
         break;
     }
+  }
+}
+
+/** Market data from the poller, the user stream, REST replies (executor, reconciliation, exchangeInfo), jobs, the kernel itself. */
+export function sourceOf(event: BusEvent): EventSource {
+  switch (event.type) {
+    case 'market.book':
+    case 'market.trade':
+    case 'market.kline':
+    case 'market.bookTicker':
+    case 'market.ticker24h':
+    case 'market.markPrice':
+    case 'market.indexPrice':
+    case 'market.fundingRate':
+    case 'market.openInterest':
+      return 'market';
+    case 'account.order':
+    case 'account.algo':
+    case 'account.fill':
+    case 'account.position':
+    case 'account.balance':
+      return event.source;
+    case 'stream.connected':
+    case 'stream.disconnected':
+      return 'stream';
+    case 'account.resynced':
+    case 'instruments.loaded':
+    case 'instrument.status':
+    case 'command.submitted':
+    case 'command.failed':
+      return 'rest';
+    case 'job.finished':
+    case 'catalog.changed':
+    case 'catalog.synced':
+      return 'job';
+    case 'intent.denied':
+    case 'risk.killSwitch':
+    case 'strategy.stopped':
+    case 'timer':
+    case 'bus.dropped':
+      return 'kernel';
+    default:
+      return assertNever(event, 'bus event');
   }
 }

@@ -120,7 +120,7 @@ export function writeConfig(dir: string, name: string, text: string): string {
 export async function startDaemon(file: string, time: VirtualClock, extra: readonly StrategyInstance[] = [], env: Environment = {}): Promise<Daemon> {
   const prepared = await prepareRun({ config: file }, env);
   if (!prepared.ok) throw prepared.error;
-  const started = await Daemon.start({ config: prepared.value.config, strategies: [...prepared.value.strategies, ...extra], time, logger: silentLogger });
+  const started = await Daemon.start({ config: prepared.value.config, strategies: [...prepared.value.strategies, ...extra], time, logger: silentLogger, env, hangup: null });
   if (!started.ok) throw started.error;
   return started.value;
 }

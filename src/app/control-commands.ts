@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import type { Environment } from '../settings/secrets.js';
+import { controlAddress, controlCall, isRecord, replyError } from './control-client.js';
+import type { ControlFlags } from './control-client.js';
+import { jsonLine } from './follower-output.js';
+import { formatStatus } from './status-command.js';
+
+export interface ControlCommandDeps {
+  readonly env: Environment;
+  /** Standard output: the status summary, or one JSON line per reply. */
+  readonly out: (text: string) => void;
+  /** Standard error: one readable line per failure. */
+  readonly err: (text: string) => void;
+  /** 1 when the daemon is unreachable or refuses (usage mistakes throw ConfigError: exit 2). */
+  readonly setExitCode: (code: number) => void;
+  readonly cwd?: string;
+}
+
+const URL_FLAG = ['--url <url>', 'the daemon\'s health/control server (default: from --config, else http://127.0.0.1:9464); token from STRATD_HEALTH_TOKEN'] as const;
+const CONFIG_FLAG = ['--config <file>', 'the daemon\'s config: its health section says where the server listens'] as const;
+
+/**
+ * `stratd status|halt|resume|reload|strategies stop ID|strategies start ID`: talks to a running
+ * daemon's control endpoint (GET /status, POST /control/…).
+ */
+export function registerControlCommands(program: Command, deps: ControlCommandDeps): Command {
+  const call = async (name: string, flags: ControlFlags, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> => {
+    const address = controlAddress(flags, deps.env, deps.cwd);
+    if (!address.ok) throw address.error;
+    const reply = await controlCall(address.value, method, path, body);
+    const fail = (message: string): undefined => {
+      deps.err(`stratd ${name}: ${message}\n`);
+      deps.setExitCode(1);
+      return undefined;
+    };
+    if (!reply.ok) return fail(reply.error);
+    if (reply.value.status !== 200) return fail(replyError(reply.value));
+    return reply.value.body;
+  };
+  const print = (body: unknown): void => {
+    if (body !== undefined) deps.out(jsonLine(body));
+  };
+
+  program
+    .command('status')
+    .description('the running daemon: strategies, positions, open orders, PnL today, kill switch, last errors')
+    .option(...URL_FLAG)
+    .option(...CONFIG_FLAG)
+    .option('--json', 'the whole status as one JSON line')
+    .action(async (flags: ControlFlags & { json?: boolean }) => {
+      const body = await call('status', flags, 'GET', '/status');
+      if (body === undefined) return;
+      const summary = flags.json === true ? undefined : formatStatus(body);
+      deps.out(summary ?? jsonLine(body));
+    });
+
+  program
+    .command('halt')
+    .description('engage the kill switch: cancel every open order and deny opening orders until resume (closing stays allowed)')
+    .option('--reason <text>', 'why (shown in status and logs)')
+    .option(...URL_FLAG)
+    .option(...CONFIG_FLAG)
+    .action(async (flags: ControlFlags & { reason?: string }) => print(await call('halt', flags, 'POST', '/control/halt', flags.reason === undefined ? {} : { reason: flags.reason })));
+
+  program
+    .command('resume')
+    .description('release the kill switch')
+    .option(...URL_FLAG)
+    .option(...CONFIG_FLAG)
+    .action(async (flags: ControlFlags) => print(await call('resume', flags, 'POST', '/control/resume')));
+
+  program
+    .command('reload')
+    .description('re-read the config (as SIGHUP does): strategy params, risk limits and log level change; the rest needs a restart')
+    .option(...URL_FLAG)
+    .option(...CONFIG_FLAG)
+    .action(async (flags: ControlFlags) => {
+      const body = await call('reload', flags, 'POST', '/control/reload');
+      print(body);
+      const report = isRecord(body) ? body['reload'] : undefined;
+      if (isRecord(report) && report['ok'] === false) deps.setExitCode(1);
+    });
+
+  const strategies = program
+    .command('strategies')
+    .description('stop or start one strategy instance of the running daemon')
+    .option(...URL_FLAG)
+    .option(...CONFIG_FLAG);
+  for (const verb of ['stop', 'start'] as const) {
+    strategies
+      .command(verb)
+      .description(verb === 'stop' ? 'stop an instance (its clean-up runs; its orders stay unless it cancels them)' : 'start a stopped or failed instance again')
+      .argument('<id>', 'strategy id from the config, e.g. quoter-btc')
+      .action(async (id: string, _opts: object, command: Command) => {
+        const flags = command.optsWithGlobals<ControlFlags>();
+        print(await call(`strategies ${verb}`, flags, 'POST', `/control/strategies/${encodeURIComponent(id)}/${verb}`));
+      });
+  }
+  return program;
+}

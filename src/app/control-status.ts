@@ -1,0 +1,191 @@
+import type { Clock } from '../core/clock.js';
+import { decText } from '../core/decimal.js';
+import type { Kernel, KernelState } from '../engine/kernel.js';
+import type { RunnerState } from '../engine/strategy-runner.js';
+import type { RiskLimits } from '../model/risk-limits.js';
+import type { GovernorSnapshot, RateGovernor } from '../venue/rate-governor.js';
+import type { MarketPoller } from '../venue/sources/market-poller.js';
+import type { UserStreamSession, UserStreamState } from '../venue/stream/user-stream-session.js';
+import type { TimeSync } from '../venue/time-sync.js';
+import { DEFAULT_TIME_SYNC } from '../venue/time-sync.js';
+import type { CronJobs, JobStats } from './cron-scheduler.js';
+import type { HealthReport } from './health-server.js';
+import type { ReloadReport } from './reload.js';
+
+/** The newest error of each component, as it happened (later successes do not clear it). */
+export class ComponentErrors {
+  private readonly latest = new Map<string, { readonly message: string; readonly at: number }>();
+
+  record(component: string, message: string, at: number): void {
+    this.latest.set(component, { message, at });
+  }
+
+  all(): ReadonlyMap<string, { readonly message: string; readonly at: number }> {
+    return this.latest;
+  }
+}
+
+/** Everything /readyz and /status read. */
+export interface StatusSources {
+  readonly kernel: Kernel;
+  readonly mode: 'paper' | 'live';
+  readonly clock: Clock;
+  readonly startedAt: number;
+  readonly timeSync: TimeSync;
+  readonly governor: RateGovernor;
+  readonly streams: ReadonlyArray<{ readonly category: string; readonly session: UserStreamSession }>;
+  readonly poller: MarketPoller;
+  readonly jobs: CronJobs;
+  readonly errors: ComponentErrors;
+  readonly params: (strategyId: string) => unknown;
+  readonly limits: (strategyId: string) => RiskLimits | undefined;
+  readonly lastReload: () => ReloadReport | undefined;
+}
+
+/** TimeSync refreshes every 10 minutes; three missed refreshes in a row make the offset stale. */
+const CLOCK_STALE_MS = 3 * DEFAULT_TIME_SYNC.refreshMs;
+
+/** Ready to trade: kernel running, every user stream open, the exchange clock synced, the last reconciliation good. */
+export function readiness(s: StatusSources): HealthReport {
+  const reasons: string[] = [];
+  if (s.kernel.state !== 'running') reasons.push(`kernel ${s.kernel.state}`);
+  for (const { category, session } of s.streams) if (session.state !== 'open') reasons.push(`user stream ${category} ${session.state}`);
+  const lastSync = s.timeSync.lastSync;
+  if (!s.timeSync.isSynced || lastSync === undefined) reasons.push('exchange clock not synced');
+  else if (s.clock.now() - lastSync > CLOCK_STALE_MS) reasons.push(`exchange clock last synced ${Math.round((s.clock.now() - lastSync) / 1000)} s ago`);
+  const reconcile = s.kernel.lastReconcile;
+  if (reconcile === undefined) reasons.push('no reconciliation yet');
+  else if (!reconcile.ok) reasons.push(`last reconciliation failed: ${reconcile.error ?? 'unknown error'}`);
+  return reasons.length === 0 ? { healthy: true } : { healthy: false, reasons };
+}
+
+export interface StrategyStatus {
+  readonly id: string;
+  readonly state: RunnerState;
+  readonly symbols: readonly string[];
+  readonly queued: number;
+  readonly delivered: number;
+  readonly params: unknown;
+  /** Its own risk limits (decimals as text once serialized). */
+  readonly limits: RiskLimits;
+  readonly lastError?: string;
+}
+
+/** GET /status and `stratd status --json`. Amounts are decimal text; times are epoch ms. */
+export interface DaemonStatus {
+  readonly time: number;
+  readonly mode: 'paper' | 'live';
+  readonly uptimeMs: number;
+  readonly state: KernelState;
+  readonly ready: { readonly ready: boolean; readonly reasons: readonly string[] };
+  readonly killSwitch: { readonly engaged: boolean; readonly reason: string; readonly since?: number };
+  readonly pnlToday: string;
+  readonly strategies: readonly StrategyStatus[];
+  readonly positions: ReadonlyArray<Record<string, string | number | undefined>>;
+  readonly openOrders: ReadonlyArray<Record<string, string | number | undefined>>;
+  readonly openAlgoOrders: ReadonlyArray<Record<string, string | number | undefined>>;
+  readonly components: {
+    readonly reconciliation: { readonly time: number; readonly ok: boolean; readonly error?: string } | null;
+    readonly userStreams: ReadonlyArray<{ readonly category: string; readonly state: UserStreamState; readonly reconnects: number; readonly epoch: number; readonly lastInboundAt?: number }>;
+    readonly clock: { readonly synced: boolean; readonly offsetMs: number; readonly lastSyncAt?: number };
+    readonly rateBudget: GovernorSnapshot;
+    readonly market: { readonly polls: number; readonly failures: number; readonly events: number };
+    readonly jobs: Readonly<Record<string, JobStats>>;
+  };
+  /** The newest error per component (`rest`, `clock`, `executor`, `user-stream:USDT`, `job:reconcile`, `strategy:ID`, `market:…`, `reconciliation`, `reload`). */
+  readonly lastErrors: Readonly<Record<string, { readonly message: string; readonly at?: number }>>;
+  readonly reload: ReloadReport | null;
+}
+
+export function daemonStatus(s: StatusSources): DaemonStatus {
+  const { kernel } = s;
+  const now = s.clock.now();
+  const ready = readiness(s);
+  const ownerOf = (clientOrderId: string): string => kernel.executor.ownerOf(clientOrderId) ?? 'external';
+  const kill = kernel.risk.killSwitch;
+  const jobs = s.jobs.stats();
+  const poller = s.poller.stats();
+  const reconcile = kernel.lastReconcile;
+  return {
+    time: now,
+    mode: s.mode,
+    uptimeMs: now - s.startedAt,
+    state: kernel.state,
+    ready: { ready: ready.healthy, reasons: ready.reasons ?? [] },
+    killSwitch: { engaged: kill.engaged, reason: kill.reason, ...(kill.since === undefined ? {} : { since: kill.since }) },
+    pnlToday: decText(kernel.risk.dayPnl()),
+    strategies: kernel.strategies.status().map((st) => ({ ...st, params: s.params(st.id), limits: { ...s.limits(st.id) } })),
+    positions: kernel.cache
+      .positions()
+      .filter((p) => !p.qty.isZero())
+      .map((p) => ({
+        symbol: p.symbol,
+        side: p.positionSide,
+        qty: decText(p.qty),
+        avgPrice: decText(p.avgPrice),
+        markPrice: p.markPrice === undefined ? undefined : decText(p.markPrice),
+        unrealizedPnl: decText(p.unrealizedPnl),
+        realizedPnl: decText(p.realizedPnl),
+        leverage: decText(p.leverage),
+      })),
+    openOrders: kernel.cache.openOrders().map((o) => ({
+      strategy: ownerOf(o.clientOrderId),
+      symbol: o.symbol,
+      clientOrderId: o.clientOrderId,
+      orderId: o.orderId,
+      side: o.side,
+      positionSide: o.positionSide,
+      type: o.type,
+      price: decText(o.price),
+      quantity: decText(o.quantity),
+      filledQty: decText(o.filledQty),
+      status: o.status,
+    })),
+    openAlgoOrders: kernel.cache.openAlgoOrders().map((o) => ({
+      strategy: ownerOf(o.clientOrderId),
+      symbol: o.symbol,
+      clientOrderId: o.clientOrderId,
+      orderId: o.orderId,
+      kind: o.kind,
+      side: o.side,
+      positionSide: o.positionSide,
+      triggerPrice: decText(o.triggerPrice),
+      price: decText(o.price),
+      quantity: decText(o.quantity),
+      status: o.status,
+    })),
+    components: {
+      reconciliation: reconcile === undefined ? null : { time: reconcile.time, ok: reconcile.ok, ...(reconcile.error === undefined ? {} : { error: reconcile.error }) },
+      userStreams: s.streams.map(({ category, session }) => ({
+        category,
+        state: session.state,
+        reconnects: session.reconnects,
+        epoch: session.epoch,
+        ...(session.lastInboundAt === undefined ? {} : { lastInboundAt: session.lastInboundAt }),
+      })),
+      clock: { synced: s.timeSync.isSynced, offsetMs: s.timeSync.offset, ...(s.timeSync.lastSync === undefined ? {} : { lastSyncAt: s.timeSync.lastSync }) },
+      rateBudget: s.governor.snapshot(),
+      market: { polls: poller.polls, failures: poller.failures, events: poller.events },
+      jobs,
+    },
+    lastErrors: lastErrors(s, jobs, poller.channels),
+    reload: s.lastReload() ?? null,
+  };
+}
+
+function lastErrors(
+  s: StatusSources,
+  jobs: Readonly<Record<string, JobStats>>,
+  channels: ReturnType<MarketPoller['stats']>['channels'],
+): Record<string, { message: string; at?: number }> {
+  const out: Record<string, { message: string; at?: number }> = {};
+  for (const [component, error] of s.errors.all()) out[component] = { ...error };
+  const reconcile = s.kernel.lastReconcile;
+  if (reconcile !== undefined && !reconcile.ok) out['reconciliation'] = { message: reconcile.error ?? 'failed', at: reconcile.time };
+  for (const st of s.kernel.strategies.status()) if (st.lastError !== undefined) out[`strategy:${st.id}`] = { message: st.lastError };
+  for (const [job, st] of Object.entries(jobs)) {
+    if (st.lastError !== undefined) out[`job:${job}`] = { message: st.lastError, ...(st.lastFinishedAt === undefined ? {} : { at: st.lastFinishedAt }) };
+  }
+  for (const c of channels) if (c.lastError !== undefined) out[`market:${c.key}`] = { message: c.lastError, ...(c.lastPollAt === undefined ? {} : { at: c.lastPollAt }) };
+  return out;
+}
