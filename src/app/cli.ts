@@ -5,6 +5,9 @@ import { callCatalog, callExchange } from './call-command.js';
 import type { CallOutput } from './call-command.js';
 import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.js';
 import { registerFollowerCommands } from './follower-command.js';
+import { registerBacktestCommand } from './backtest-command.js';
+import { registerControlCommands } from './control-commands.js';
+import { registerRecordCommand } from './record-command.js';
 import { runDaemon } from './run-command.js';
 import { registerValidateCommand } from './validate-command.js';
 import { DEFAULT_SIM_CONFIG, runSim } from './sim-command.js';
@@ -58,6 +61,34 @@ program
   .action(async (flags: { config?: string; stateDir?: string }) => {
     await runDaemon(flags);
   });
+
+registerBacktestCommand(program, {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+  defaultSimConfig: DEFAULT_SIM_CONFIG,
+});
+
+registerControlCommands(program, {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+});
+
+registerRecordCommand(program, {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+});
 
 registerValidateCommand(program, {
   env: process.env,

@@ -2,7 +2,6 @@ import { concat, defer, from, Subject } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
 import { z } from 'zod';
 import { dec } from '../../../src/core/decimal.js';
-import { assertNever } from '../../../src/core/errors.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import { Kernel } from '../../../src/engine/kernel.js';
@@ -14,15 +13,16 @@ import type { StrategyInstance } from '../../../src/engine/strategy-instance.js'
 import type { RunnerLimits } from '../../../src/engine/strategy-runner.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
 import type { Intent } from '../../../src/model/intents.js';
-import type { BookLevel, MarketEvent } from '../../../src/model/market-events.js';
+import type { MarketEvent } from '../../../src/model/market-events.js';
 import type { GlobalRiskLimits, RiskLimits } from '../../../src/model/risk-limits.js';
 import type { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
 import type { OrderView } from '../../../src/sim/engine/types.js';
-import type { MarketEvent as SimMarketEvent, PriceLevel } from '../../../src/sim/market-stream/events.js';
+import type { PriceLevel } from '../../../src/sim/market-stream/events.js';
 import { SimExchangePort } from '../../../src/sim/port/sim-exchange-port.js';
 import { StateStore } from '../../../src/store/state-store.js';
 import { ACCOUNT, BTC, depth, engine, mark, PARENT, standardBook, T0, trade } from '../../sim/engine/engine-support.js';
 import { drain, FaultyPort } from '../execution/execution-support.js';
+import { modelMarketEvent } from '../../../src/sim/port/sim-market-events.js';
 
 export { ACCOUNT, BTC, drain, T0 };
 /** Listed by the engine, but not among the test strategies' symbols unless asked. */
@@ -32,31 +32,6 @@ type Of<T extends BusEvent['type']> = Extract<BusEvent, { type: T }>;
 
 export function ofType<T extends BusEvent['type']>(events: readonly BusEvent[], type: T): Array<Of<T>> {
   return events.filter((e): e is Of<T> => e.type === type);
-}
-
-/**
- * Engine market events as the kernel's model events. Nothing in src/ maps the engine's market stream to
- * model events (live and paper runs poll the venue's REST channels, src/venue/sources/), so the tests
- * play that poller: depth → market.book, trade → market.trade, mark → market.markPrice,
- * index → market.indexPrice, funding → market.fundingRate, each at the engine event's `ts`.
- */
-export function modelMarketEvent(event: SimMarketEvent): MarketEvent {
-  switch (event.type) {
-    case 'depth': {
-      const levels = (side: readonly PriceLevel[]): BookLevel[] => side.map(([price, qty]) => ({ price: dec(price), qty: dec(qty) }));
-      return { type: 'market.book', symbol: event.symbol, time: event.ts, bids: levels(event.bids), asks: levels(event.asks) };
-    }
-    case 'trade':
-      return { type: 'market.trade', symbol: event.symbol, time: event.ts, tradeId: event.id, price: dec(event.price), qty: dec(event.qty), takerSide: event.buyerIsMaker ? 'SELL' : 'BUY' };
-    case 'mark':
-      return { type: 'market.markPrice', symbol: event.symbol, time: event.ts, price: dec(event.price) };
-    case 'index':
-      return { type: 'market.indexPrice', symbol: event.symbol, time: event.ts, price: dec(event.price) };
-    case 'funding':
-      return { type: 'market.fundingRate', symbol: event.symbol, time: event.ts, rate: dec(event.rate), nextFundingTime: event.nextFundingTime };
-    default:
-      return assertNever(event, 'sim market event');
-  }
 }
 
 /**

@@ -1,0 +1,169 @@
+import type { Command } from 'commander';
+import pino from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import { systemTime } from '../core/system-time.js';
+import type { BacktestAccount, BacktestResult } from '../backtest/backtest-runner.js';
+import { runBacktest } from '../backtest/backtest-runner.js';
+import { writeBacktestOutputs } from '../backtest/outputs.js';
+import { ProgressDisplay } from '../backtest/progress-display.js';
+import { lastEventTimeOf } from '../backtest/recording-span.js';
+import type { DaemonConfig } from '../settings/daemon-config.js';
+import { ConfigError } from '../settings/config-error.js';
+import type { Environment } from '../settings/secrets.js';
+import type { SimConfig } from '../sim/config/sim-config.js';
+import { createLogger } from './logger.js';
+import { prepareRun } from './run-command.js';
+import { loadSimConfig } from './sim-command.js';
+
+export interface BacktestCommandDeps {
+  readonly env: Environment;
+  /** Standard output: where the results are announced. */
+  readonly out: (text: string) => void;
+  /** Standard error: warnings, failures and (off a terminal) progress lines. */
+  readonly err: (text: string) => void;
+  readonly setExitCode: (code: number) => void;
+  /** Where the live progress bar draws, and whether it is a terminal (default: standard output). */
+  readonly progressStream?: NodeJS.WritableStream;
+  readonly tty?: boolean;
+  /** Default: the wall clock (events/s and ETA only; the replay runs in virtual time). */
+  readonly wallClock?: Clock;
+  /** Default: pino JSON lines on standard error at --log-level. */
+  readonly logger?: Logger;
+  /** The simulator YAML whose trader account a live config backtests with (the packaged config/sim.yml). */
+  readonly defaultSimConfig?: string;
+}
+
+interface BacktestFlags {
+  readonly config?: string;
+  readonly data: string[];
+  readonly from?: string;
+  readonly to?: string;
+  readonly out: string;
+  readonly latencyMs?: string;
+  readonly balance?: string[];
+  readonly logLevel: string;
+}
+
+/**
+ * `stratd backtest --config FILE --data FILE... [--from T] [--to T] [--out DIR] [--latency-ms N]`:
+ * the config's strategies and risk limits replayed over recordings in virtual time against the
+ * simulated exchange's engine; writes summary.json, fills.csv, orders.csv and equity.csv. A mistake in
+ * the arguments, the config or a recording exits 2; a kernel that cannot start exits 1.
+ */
+export function registerBacktestCommand(program: Command, deps: BacktestCommandDeps): Command {
+  return program
+    .command('backtest')
+    .description('replay recorded market streams through the strategies of a config, in virtual time, against the simulated exchange')
+    .requiredOption('--data <file...>', 'market-stream recordings (.jsonl or .jsonl.gz), merged in time order')
+    .option('--config <file>', 'daemon config whose strategies and risk limits run (default config/default.yml)')
+    .option('--from <time>', 'start: ISO time or epoch ms (earlier events only warm up the order book)')
+    .option('--to <time>', 'end, inclusive: ISO time or epoch ms')
+    .option('--out <dir>', 'output directory', 'backtest-out')
+    .option('--latency-ms <n>', 'latency of orders to the exchange and of its replies and events back, each way (default 50)')
+    .option('--balance <asset=amount>', 'opening futures balance, e.g. USDT=100000 (repeatable; default: the config\'s simulator account)', (value: string, all: string[] = []) => [...all, value])
+    .option('--log-level <level>', 'kernel and strategy logs on standard error', 'warn')
+    .action(async (flags: BacktestFlags) => {
+      const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
+      if (!prepared.ok) throw prepared.error;
+      const { config, strategies } = prepared.value;
+      const account = flags.balance === undefined ? accountOf(config, deps.defaultSimConfig) : balanceFlags(flags.balance, config, deps.defaultSimConfig);
+      if (!account.ok) throw account.error;
+      const from = timeFlag('from', flags.from);
+      const to = timeFlag('to', flags.to);
+      const latency = flags.latencyMs === undefined ? undefined : latencyFlag(flags.latencyMs);
+      const recordings = flags.data;
+      const wallClock = deps.wallClock ?? systemTime.clock;
+      const endTime = to ?? (await lastEventTimeOf(recordings).catch(() => undefined));
+      const display = new ProgressDisplay({
+        tty: deps.tty ?? process.stdout.isTTY === true,
+        stream: deps.progressStream ?? process.stdout,
+        line: deps.err,
+        wallClock,
+        ...(endTime === undefined ? {} : { endTime }),
+      });
+      const result = await runBacktest({
+        strategies,
+        risk: config.risk,
+        recordings,
+        account: account.value,
+        orphans: config.orphans,
+        logger: deps.logger ?? createLogger({ level: flags.logLevel, pretty: false, destination: pino.destination(2) }),
+        onProgress: (progress) => display.update(progress),
+        onWarning: (warning) => deps.err(`stratd backtest: warning: ${warning.file}:${warning.line}: ${warning.message}\n`),
+        ...(from === undefined ? {} : { from }),
+        ...(to === undefined ? {} : { to }),
+        ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
+      });
+      display.stop();
+      if (!result.ok) {
+        if (result.error.code !== 'START_FAILED') throw new ConfigError(result.error.message, { path: '--data' });
+        deps.err(`stratd backtest: ${result.error.message}\n`);
+        deps.setExitCode(1);
+        return;
+      }
+      const written = writeBacktestOutputs(flags.out, result.value);
+      deps.out(report(result.value, written));
+    });
+}
+
+/** A few lines for a person; summary.json holds everything. */
+function report(result: BacktestResult, written: readonly string[]): string {
+  const { summary } = result;
+  const t = summary.total;
+  const lines = [
+    `backtest ${summary.range.fromIso} → ${summary.range.toIso}: ${summary.events} events, ${t.orders} orders, ${t.fills} fills`,
+    `net PnL ${t.netPnl} (return ${t.return}, max drawdown ${t.maxDrawdown}, Sharpe ${t.sharpe ?? '-'}), fees ${t.fees}, funding ${t.funding}`,
+    ...Object.entries(summary.strategies).map(([id, s]) => `  ${id}: ${s.fills} fills, net PnL ${s.netPnl}, win rate ${s.winRate ?? '-'}, exposure ${s.exposure}`),
+    `fill sequence sha256 ${summary.fillsSha256}`,
+    ...written.map((path) => `wrote ${path}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The opening futures balances of the simulator account a paper config trades with (a live config: the packaged sim's trader). */
+function accountOf(config: DaemonConfig, defaultSimConfig: string | undefined): Result<BacktestAccount, ConfigError> {
+  const venue = config.venue;
+  let sim: SimConfig;
+  let key: string;
+  if (venue.mode === 'paper') {
+    sim = venue.sim;
+    key = venue.key;
+  } else {
+    const loaded = loadSimConfig(defaultSimConfig === undefined ? {} : { config: defaultSimConfig });
+    if (!loaded.ok) return loaded;
+    sim = loaded.value;
+    key = 'trader';
+  }
+  const userId = sim.keys.find((k) => k.name === key)?.userId;
+  const user = sim.users.find((u) => u.userId === userId);
+  if (userId === undefined || user === undefined) return err(new ConfigError(`the simulator config has no account for key "${key}"; give --balance USDT=…`, { path: '--balance' }));
+  return ok({ userId, futures: user.balances.FUTURES });
+}
+
+function balanceFlags(assignments: readonly string[], config: DaemonConfig, defaultSimConfig: string | undefined): Result<BacktestAccount, ConfigError> {
+  const base = accountOf(config, defaultSimConfig);
+  const futures: Partial<Record<'USDT' | 'USDC', string>> = {};
+  for (const assignment of assignments) {
+    const match = /^(USDT|USDC)=(\d+(\.\d+)?)$/.exec(assignment.trim());
+    if (match === null) return err(new ConfigError(`--balance ${assignment}: expected USDT=amount or USDC=amount, e.g. USDT=100000`, { path: '--balance' }));
+    futures[match[1] as 'USDT' | 'USDC'] = match[2]!;
+  }
+  return ok({ userId: base.ok ? base.value.userId : '1', futures });
+}
+
+/** ISO 8601 time or epoch milliseconds. */
+function timeFlag(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  const time = /^\d+$/.test(trimmed) ? Number(trimmed) : /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  if (!Number.isSafeInteger(time) || time < 0) throw new ConfigError(`--${name} ${text}: an ISO time (2026-01-01T00:00:00Z) or epoch milliseconds`, { path: `--${name}` });
+  return time;
+}
+
+function latencyFlag(text: string): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 60_000) throw new ConfigError(`--latency-ms ${text}: whole milliseconds from 0 to 60000`, { path: '--latency-ms' });
+  return Number(text);
+}

@@ -1,0 +1,45 @@
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
+import type { BacktestError } from './backtest-error.js';
+import { asBacktestError } from './backtest-error.js';
+import { BacktestRun } from './backtest-run.js';
+import type { BacktestOptions, BacktestResult } from './backtest-types.js';
+import { RecordingFeed } from './recording-feed.js';
+
+export { DEFAULT_BACKTEST_LATENCY, DEFAULT_EQUITY_INTERVAL_MS, PROGRESS_EVERY_EVENTS } from './backtest-run.js';
+export type { BacktestAccount, BacktestOptions, BacktestProgress, BacktestResult, EquityRow, FillRecord, OrderRow } from './backtest-types.js';
+
+/**
+ * `stratd backtest`: replays recorded market streams in virtual time through the same kernel as
+ * `stratd run`, against the simulated exchange's engine. Deterministic: the same recordings and options
+ * give the same result (no wall clock, no randomness). A recording that cannot be read, or options it
+ * does not cover, is an error value; a bug throws.
+ */
+export async function runBacktest(options: BacktestOptions): Promise<Result<BacktestResult, BacktestError>> {
+  const warnings: MarketStreamWarning[] = [];
+  const onWarning = (warning: MarketStreamWarning): void => {
+    warnings.push(warning);
+    options.onWarning?.(warning);
+  };
+  let feed: RecordingFeed;
+  try {
+    feed = await RecordingFeed.open(options.recordings, { onWarning, ...(options.to === undefined ? {} : { to: options.to }) });
+  } catch (error: unknown) {
+    return failed(error);
+  }
+  try {
+    const run = await BacktestRun.prepare(options, feed, warnings);
+    return ok(await run.execute());
+  } catch (error: unknown) {
+    return failed(error);
+  } finally {
+    await feed.close();
+  }
+}
+
+function failed(error: unknown): Result<never, BacktestError> {
+  const known = asBacktestError(error);
+  if (known === undefined) throw error;
+  return err(known);
+}

@@ -1,0 +1,41 @@
+import type { HandlerContext, StrategyDefinition, StrategyHandlers } from '../engine/strategy-api.js';
+import type { StrategyInstance } from '../engine/strategy-instance.js';
+import { streamToHandlers } from '../engine/stream-handlers.js';
+
+/**
+ * Counts strategy handlers still running asynchronously, so the backtest lets them finish before
+ * virtual time moves on (live, a handler's microseconds are no time at all for the market). The
+ * instance is otherwise unchanged: the kernel runs the same handlers (a stream strategy is turned into
+ * handlers by the same `streamToHandlers` the kernel uses).
+ */
+export class HandlerTracker {
+  pending = 0;
+
+  track(instance: StrategyInstance): StrategyInstance {
+    const definition: StrategyDefinition = instance.definition;
+    const tracked: StrategyDefinition = {
+      style: 'handlers',
+      name: definition.name,
+      description: definition.description,
+      params: definition.params,
+      create: (ctx: HandlerContext<unknown>) => this.wrap(definition.style === 'handlers' ? definition.create(ctx) : streamToHandlers(definition, ctx)),
+    };
+    return { ...instance, definition: tracked };
+  }
+
+  private wrap(handlers: StrategyHandlers): StrategyHandlers {
+    const call = <A extends unknown[]>(handler: ((...args: A) => void | Promise<void>) | undefined, ...args: A): void | Promise<void> => {
+      const returned = handler?.(...args);
+      if (returned === undefined || typeof (returned as Promise<void>).then !== 'function') return returned;
+      this.pending++;
+      return (returned as Promise<void>).finally(() => {
+        this.pending--;
+      });
+    };
+    return {
+      onStart: () => call(handlers.onStart?.bind(handlers)),
+      onEvent: (event) => call(handlers.onEvent?.bind(handlers), event),
+      onStop: () => call(handlers.onStop?.bind(handlers)),
+    };
+  }
+}

@@ -1,0 +1,128 @@
+import type { Decimal } from '../core/decimal.js';
+import { dec } from '../core/decimal.js';
+import type { PositionSide } from '../model/instrument.js';
+
+const ZERO = dec(0);
+
+/** One executed quantity as it counts for one owner (a whole fill, or an owner's share of one). */
+export interface FillShare {
+  readonly time: number;
+  readonly symbol: string;
+  readonly positionSide: PositionSide;
+  readonly isClose: boolean;
+  readonly isMaker: boolean;
+  readonly price: Decimal;
+  readonly qty: Decimal;
+  readonly fee: Decimal;
+  readonly realizedPnl: Decimal;
+  /** Coins per contract. */
+  readonly multiplier: Decimal;
+}
+
+interface Holding {
+  qty: Decimal;
+  avgPrice: Decimal;
+  readonly multiplier: Decimal;
+}
+
+/**
+ * The trading record of one owner (a strategy, or the whole account): hedge-mode holdings per symbol
+ * and side with their average entry, and the money so far. Realized PnL is the exchange's own figure
+ * per fill; unrealized PnL is valued here against the owner's own average entry.
+ */
+export class PositionBook {
+  realizedPnl = ZERO;
+  fees = ZERO;
+  funding = ZERO;
+  /** Quote notional traded. */
+  volume = ZERO;
+  fills = 0;
+  closingFills = 0;
+  /** Closing fills whose realized PnL beat their fee. */
+  winningFills = 0;
+  private readonly holdings = new Map<string, Holding>();
+  private exposedSince: number | undefined;
+  private exposedMs = 0;
+
+  apply(share: FillShare): void {
+    const key = `${share.symbol}/${share.positionSide}`;
+    let holding = this.holdings.get(key);
+    if (holding === undefined) {
+      holding = { qty: ZERO, avgPrice: ZERO, multiplier: share.multiplier };
+      this.holdings.set(key, holding);
+    }
+    if (share.isClose) {
+      holding.qty = holding.qty.sub(share.qty);
+      if (!holding.qty.gt(0)) {
+        holding.qty = ZERO;
+        holding.avgPrice = ZERO;
+      }
+      this.closingFills++;
+      if (share.realizedPnl.gt(share.fee)) this.winningFills++;
+    } else {
+      const qty = holding.qty.add(share.qty);
+      holding.avgPrice = holding.avgPrice.mul(holding.qty).add(share.price.mul(share.qty)).div(qty);
+      holding.qty = qty;
+    }
+    this.fills++;
+    this.realizedPnl = this.realizedPnl.add(share.realizedPnl);
+    this.fees = this.fees.add(share.fee);
+    this.volume = this.volume.add(share.price.mul(share.qty).mul(share.multiplier));
+    this.trackExposure(share.time);
+  }
+
+  addFunding(amount: Decimal): void {
+    this.funding = this.funding.add(amount);
+  }
+
+  /** Contracts held on one side of a symbol. */
+  held(symbol: string, positionSide: PositionSide): Decimal {
+    return this.holdings.get(`${symbol}/${positionSide}`)?.qty ?? ZERO;
+  }
+
+  /** Long minus short contracts of a symbol: what funding is charged on. */
+  netContracts(symbol: string): Decimal {
+    return this.held(symbol, 'LONG').sub(this.held(symbol, 'SHORT'));
+  }
+
+  isFlat(): boolean {
+    for (const holding of this.holdings.values()) if (holding.qty.gt(0)) return false;
+    return true;
+  }
+
+  /** Unrealized PnL of every holding at `markOf(symbol)` (a holding without a price counts zero). */
+  unrealizedPnl(markOf: (symbol: string) => Decimal | undefined): Decimal {
+    let total = ZERO;
+    for (const [key, holding] of this.holdings) {
+      if (!holding.qty.gt(0)) continue;
+      const [symbol, side] = key.split('/') as [string, PositionSide];
+      const mark = markOf(symbol);
+      if (mark === undefined) continue;
+      const move = side === 'LONG' ? mark.sub(holding.avgPrice) : holding.avgPrice.sub(mark);
+      total = total.add(move.mul(holding.qty).mul(holding.multiplier));
+    }
+    return total;
+  }
+
+  /** Net PnL so far: realized − fees + funding + unrealized. */
+  pnl(markOf: (symbol: string) => Decimal | undefined): Decimal {
+    return this.realizedPnl.sub(this.fees).add(this.funding).add(this.unrealizedPnl(markOf));
+  }
+
+  /** Share of [startTime, endTime] with any holding open. */
+  exposure(startTime: number, endTime: number): Decimal {
+    const span = endTime - startTime;
+    if (span <= 0) return ZERO;
+    const open = this.exposedSince === undefined ? 0 : Math.max(0, endTime - this.exposedSince);
+    return dec(this.exposedMs + open).div(span);
+  }
+
+  private trackExposure(time: number): void {
+    const flat = this.isFlat();
+    if (!flat && this.exposedSince === undefined) this.exposedSince = time;
+    else if (flat && this.exposedSince !== undefined) {
+      this.exposedMs += time - this.exposedSince;
+      this.exposedSince = undefined;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { InvariantError } from '../core/errors.js';
+import type { VirtualClock } from '../core/virtual-time.js';
+import type { RecordingFeed } from './recording-feed.js';
+
+/** Lets every pending promise continuation run: one turn of the event loop (no time is read or waited for). */
+export function macrotask(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+export interface VirtualDriverOptions {
+  readonly clock: VirtualClock;
+  /** The engine: `advanceTo` applies the feed's events due by then. */
+  readonly engine: { advanceTo(time: number): void };
+  readonly feed: RecordingFeed;
+  /**
+   * Whether promise continuations may be pending though no scheduled action ran (async strategy
+   * handlers, a port without latency): the step then yields to the event loop before the next one.
+   */
+  readonly mustYield: () => boolean;
+}
+
+/**
+ * Moves a backtest through virtual time one instant at a time: the next instant is the earliest of
+ * the next scheduled action (port deliveries and replies, account events, timers, equity samples) and
+ * the next market event. At each instant the actions due run first (a command reaching the engine
+ * first pulls the market events due by then, as `stratd sim` does on each request), then the
+ * remaining market events of that instant are applied; then, when anything asynchronous may be
+ * waiting, the event loop turns once so replies are handled before time moves on.
+ */
+export class VirtualDriver {
+  constructor(private readonly options: VirtualDriverOptions) {}
+
+  /** Time of the earliest scheduled action. */
+  nextActionTime(): number | undefined {
+    return this.options.clock.actions[0]?.delay;
+  }
+
+  /** One instant, if something is due at or before `limit()` (asked once the feed's next events are known); false when nothing is. */
+  async step(limit: () => number): Promise<boolean> {
+    const { clock, engine, feed } = this.options;
+    if (!feed.covers(Number.NEGATIVE_INFINITY)) await feed.load(Number.NEGATIVE_INFINITY);
+    const actionTime = this.nextActionTime();
+    const time = Math.min(feed.peekTime() ?? Number.POSITIVE_INFINITY, actionTime ?? Number.POSITIVE_INFINITY);
+    if (!(time <= limit())) return false;
+    if (!feed.covers(time)) await feed.load(time);
+    clock.advanceTo(time);
+    engine.advanceTo(time);
+    if ((actionTime !== undefined && actionTime <= time) || this.options.mustYield()) await macrotask();
+    return true;
+  }
+
+  /** Steps until `work` settles (kernel start and stop wait for port replies that take virtual time). */
+  async until<T>(work: Promise<T>, limit: () => number): Promise<T> {
+    let settled = false;
+    const outcome = work.finally(() => {
+      settled = true;
+    });
+    outcome.catch(() => undefined);
+    await macrotask();
+    while (!settled) {
+      if (await this.step(limit)) continue;
+      await macrotask();
+      if (!settled) throw new InvariantError('BACKTEST_STALLED', 'waiting for the kernel, but nothing is scheduled in virtual time any more');
+    }
+    return outcome;
+  }
+}

@@ -1,0 +1,62 @@
+import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
+import { assertNever } from '../../core/errors.js';
+import type { BookLevel, MarketEvent } from '../../model/market-events.js';
+import type { MarketEvent as SimMarketEvent, PriceLevel } from '../market-stream/events.js';
+
+/**
+ * Decimal of a book's decimal text. Snapshots repeat most of their prices and many quantities from one
+ * to the next, and a Map lookup costs a fraction of parsing; Decimals are immutable, so sharing is safe.
+ */
+const parsed = new Map<string, Decimal>();
+const PARSED_MAX = 100_000;
+
+function decimalOf(text: string): Decimal {
+  let value = parsed.get(text);
+  if (value === undefined) {
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    value = dec(text);
+    parsed.set(text, value);
+  }
+  return value;
+}
+
+function levelsOf(side: readonly PriceLevel[]): BookLevel[] {
+  const out: BookLevel[] = new Array<BookLevel>(side.length);
+  for (let i = 0; i < side.length; i++) {
+    const [price, qty] = side[i]!;
+    out[i] = { price: decimalOf(price), qty: decimalOf(qty) };
+  }
+  return out;
+}
+
+/**
+ * One engine market event as the kernel's model event, stamped with the engine event's `ts`:
+ * depth → market.book, trade → market.trade, mark → market.markPrice, index → market.indexPrice,
+ * funding → market.fundingRate. Quantities stay contracts on both sides.
+ */
+export function modelMarketEvent(event: SimMarketEvent): MarketEvent {
+  switch (event.type) {
+    case 'depth':
+      return { type: 'market.book', symbol: event.symbol, time: event.ts, bids: levelsOf(event.bids), asks: levelsOf(event.asks) };
+    case 'trade':
+      return {
+        type: 'market.trade',
+        symbol: event.symbol,
+        time: event.ts,
+        tradeId: event.id,
+        price: dec(event.price),
+        qty: dec(event.qty),
+        // The buyer was the maker: the taker sold.
+        takerSide: event.buyerIsMaker ? 'SELL' : 'BUY',
+      };
+    case 'mark':
+      return { type: 'market.markPrice', symbol: event.symbol, time: event.ts, price: dec(event.price) };
+    case 'index':
+      return { type: 'market.indexPrice', symbol: event.symbol, time: event.ts, price: dec(event.price) };
+    case 'funding':
+      return { type: 'market.fundingRate', symbol: event.symbol, time: event.ts, rate: dec(event.rate), nextFundingTime: event.nextFundingTime };
+    default:
+      return assertNever(event, 'sim market event');
+  }
+}
