@@ -79,3 +79,5 @@ export function defineStreamStrategy<S extends z.ZodType>(definition: Omit<Strea
 
 export type { BusEvent, CacheView, Intent, KeyValueStore };
 export { decimalParam } from './strategy-params.js';
+export { Indicators, KLINE_INTERVALS, PRICE_SOURCES, crossing } from './strategy-api-indicators.js';
+export type { Bands, BandsSpec, Crossing, Indicator, IndicatorSource, LineSpec, PeriodSpec, PriceSource, SeriesSpec } from './strategy-api-indicators.js';
