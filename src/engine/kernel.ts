@@ -6,6 +6,7 @@ import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { BusEvent } from '../model/bus-events.js';
 import type { ExchangeFailure, ExchangePort } from '../model/exchange-port.js';
+import { isOpening } from '../model/instrument.js';
 import type { Intent } from '../model/intents.js';
 import type { KeyValueStore, OrderJournal } from '../model/journal.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
@@ -154,6 +155,12 @@ export class Kernel {
       this.heldDuringResync.push(input);
       return;
     }
+    if (input.type === 'account.resynced') {
+      // The snapshot is in: apply what the stream said meanwhile, then trust events (and intents) again,
+      // so strategies reacting to the resync are not refused as NOT_READY.
+      this.resyncing = false;
+      for (const held of this.heldDuringResync.splice(0)) this.process(held);
+    }
     const event = this.enrich(input);
     if (!this.cache.apply(event)) return;
     this.executor.onEvent(event);
@@ -243,10 +250,12 @@ export class Kernel {
     await this.cancelPlans('risk');
   }
 
-  /** Plan orders could open positions with nobody watching; TP/SL orders protect positions and stay. */
+  /** Opening plan orders could open positions with nobody watching; closing ones and TP/SL protect positions and stay. */
   private async cancelPlans(by: string): Promise<void> {
     for (const algo of this.cache.openAlgoOrders()) {
-      if (algo.kind === 'PLAN') await this.executor.submit(by, { type: 'cancel-algo', symbol: algo.symbol, clientOrderId: algo.clientOrderId });
+      if (algo.kind === 'PLAN' && isOpening(algo.side, algo.positionSide)) {
+        await this.executor.submit(by, { type: 'cancel-algo', symbol: algo.symbol, clientOrderId: algo.clientOrderId });
+      }
     }
   }
 
