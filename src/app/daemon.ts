@@ -4,6 +4,8 @@ import type { TimeSource } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
+import { attachRecorder } from '../backtest/recorder-daemon.js';
+import type { Recorder } from '../backtest/recorder.js';
 import { CatalogSync } from '../catalog/catalog-sync.js';
 import { Kernel } from '../engine/kernel.js';
 import { KernelMetrics } from '../engine/kernel-metrics.js';
@@ -74,6 +76,7 @@ interface Parts {
   readonly live: LiveSettings;
   readonly status: StatusSources;
   readonly subscriptions: readonly Subscription[];
+  readonly recorder: Recorder | undefined;
 }
 
 /**
@@ -193,6 +196,17 @@ export class Daemon {
     const kernelStarted = await kernel.start();
     if (!kernelStarted.ok) return fail(`start-up reconciliation failed: ${kernelStarted.error.message}`);
     cleanup.push(() => kernel.stop({ cancelOpenOrders: false }));
+    // The recorder attaches before the first poll (the kernel's cache knows the instruments by now).
+    let recorder: Recorder | undefined;
+    if (config.record !== undefined) {
+      const attached = await attachRecorder({ settings: config.record, market: config.market, kernel, venue, time, logger: logger.child({ component: 'recorder' }) });
+      if (!attached.ok) return fail(`record: ${attached.error.message}`);
+      recorder = attached.value;
+      const stopRecorder = attached.value;
+      cleanup.push(async () => {
+        await stopRecorder.stop();
+      });
+    }
     poller.start();
     cleanup.push(() => poller.stop());
 
@@ -219,7 +233,7 @@ export class Daemon {
       lastReload: () => daemon.lastReload,
     };
     metrics.attach({ governor: venue.client.governor, timeSync: venue.client.timeSync, streams, poller, jobs, ready: () => readiness(status).healthy });
-    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions }, options);
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder }, options);
     const listening = await daemon.listen(registry, token.value);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
@@ -357,12 +371,14 @@ export class Daemon {
 
   private async shutdown(): Promise<void> {
     const { logger, config } = this.options;
-    const { jobs, poller, sessions, subscriptions, venue, store } = this.parts;
+    const { jobs, poller, sessions, subscriptions, venue, store, recorder } = this.parts;
     logger.info({ cancelOpenOrders: config.shutdown.cancelOpenOrders }, 'stopping');
     for (const dispose of this.disposers.splice(0)) dispose();
     await jobs.stop();
     poller.stop();
     await this.kernel.stop({ cancelOpenOrders: config.shutdown.cancelOpenOrders });
+    // After the kernel: the recording holds the last events, then its files are closed.
+    if (recorder !== undefined) await recorder.stop();
     for (const s of subscriptions) s.unsubscribe();
     for (const session of sessions) await session.stop();
     await this.healthServer?.stop();

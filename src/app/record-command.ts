@@ -8,7 +8,7 @@ import type { RecordingSummary } from '../backtest/recorder.js';
 import { attachRecorder, recordingPlan } from '../backtest/recorder-daemon.js';
 import type { RecordSettings } from '../backtest/recorder-daemon.js';
 import type { ExistingFiles, RotateSettings } from '../backtest/recorder-options.js';
-import { parseByteSize } from '../backtest/recorder-size.js';
+import { parseByteSize } from '../settings/byte-size.js';
 import { ConfigError } from '../settings/config-error.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
 import { parseDuration } from '../settings/duration.js';

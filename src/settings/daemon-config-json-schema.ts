@@ -59,6 +59,7 @@ export const SECTION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   health: 'the health and metrics HTTP server (loopback by default)',
   follower: 'the copy-trading follower commands: in paper mode, which key of the simulator config',
   log: 'log level of the JSON lines on standard output',
+  record: 'record every market event the sources see (and the account events) for backtests: file, gzip, rotation',
 };
 
 /** The JSON Schema (draft 2020-12) of `stratd run --config FILE`, with each given strategy module's params. */

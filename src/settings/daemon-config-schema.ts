@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEPTH_LIMITS, klineInterval } from '../venue/parsers/market-params.js';
 import { decimal } from '../venue/wire/schema.js';
 import { cronExpression } from './daemon-config-cron.js';
+import { parseByteSize } from './byte-size.js';
 import { durationMs } from './duration.js';
 
 /**
@@ -95,6 +96,40 @@ const shutdownSchema = z
   .strictObject({ cancelOpenOrders: z.boolean().default(false), timeout: durationMs({ min: 100, max: 600_000 }).default(10_000) })
   .transform((s) => ({ cancelOpenOrders: s.cancelOpenOrders, timeoutMs: s.timeout }));
 
+const byteSize = z
+  .union([z.string(), z.number().int().positive()])
+  .transform((raw, ctx): number => {
+    const bytes = typeof raw === 'number' ? raw : parseByteSize(raw);
+    if (bytes === undefined || bytes <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'a size such as 100MB, 512KB or 1GB' });
+      return z.NEVER;
+    }
+    return bytes;
+  });
+
+/** `record:` of `stratd run`: every market event the sources see (and the account's events) to a file. */
+const recordSchema = z
+  .strictObject({
+    out: z.string().min(1),
+    gzip: z.boolean().default(false),
+    existing: z.enum(['refuse', 'overwrite', 'next']).default('next'),
+    rotate: z.strictObject({ size: byteSize.optional(), every: durationMs({ min: 60_000, max: 7 * 86_400_000 }).optional() }).optional(),
+    account: z.boolean().default(true),
+    flushEvery: durationMs({ min: 100, max: 60_000 }).default(1000),
+    reorderWindow: durationMs({ min: 0, max: 60_000 }).default(3000),
+    fees: z.strictObject({ maker: decimal, taker: decimal }).optional(),
+  })
+  .transform((r) => ({
+    out: r.out,
+    gzip: r.gzip,
+    existing: r.existing,
+    ...(r.rotate === undefined ? {} : { rotate: { ...(r.rotate.size === undefined ? {} : { sizeBytes: r.rotate.size }), ...(r.rotate.every === undefined ? {} : { everyMs: r.rotate.every }) } }),
+    account: r.account,
+    flushEveryMs: r.flushEvery,
+    reorderMs: r.reorderWindow,
+    ...(r.fees === undefined ? {} : { fees: { maker: r.fees.maker.toFixed(), taker: r.fees.taker.toFixed() } }),
+  }));
+
 const port = z.number().int().min(0).max(65_535);
 
 /** `health:`, the health, metrics and control server (also read alone by `stratd status` and the other control commands). */
@@ -117,6 +152,7 @@ export const daemonFileSchema = z.strictObject({
   shutdown: shutdownSchema.prefault({}),
   health: healthSchema,
   follower: z.strictObject({ key: z.string().min(1).optional() }).optional(),
+  record: recordSchema.optional(),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
 });
 export type DaemonFile = z.output<typeof daemonFileSchema>;

@@ -29,6 +29,8 @@ export interface DaemonConfig {
   /** Credentials of the copy-trading follower commands; undefined when not configured. */
   readonly follower?: FollowerSettings;
   readonly log: { readonly level: LogLevel };
+  /** Record the market (and account) events of the run; `out` absolute. */
+  readonly record?: RecordSettings;
   /**
    * A ConfigError at a path of this file, with its line and column: for checks made later, such as a
    * strategy's params schema: `errorAt(issue.message, ['strategies', i, 'params', ...issue.path])`.
@@ -133,4 +135,16 @@ export interface FollowerSettings {
   /** Paper mode: the sim key's name. */
   readonly key?: string;
   readonly credentials: ApiCredentials;
+}
+
+/** `record:` (the recorder's settings; see src/backtest/recorder-daemon.ts). */
+export interface RecordSettings {
+  readonly out: string;
+  readonly gzip: boolean;
+  readonly existing: 'refuse' | 'overwrite' | 'next';
+  readonly rotate?: { readonly sizeBytes?: number; readonly everyMs?: number };
+  readonly account: boolean;
+  readonly flushEveryMs: number;
+  readonly reorderMs: number;
+  readonly fees?: { readonly maker: string; readonly taker: string };
 }

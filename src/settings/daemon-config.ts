@@ -80,6 +80,7 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
     health: top.health,
     ...(follower.value === undefined ? {} : { follower: follower.value }),
     log: top.log,
+    ...(top.record === undefined ? {} : { record: { ...top.record, out: isAbsolute(top.record.out) ? top.record.out : resolve(configDir, top.record.out) } }),
     errorAt: (reason, at) => locatedError(source, reason, at),
   });
 }

@@ -115,6 +115,9 @@ describe('the published config schema', () => {
         'properties.userStream.properties.backoff.properties.initial',
         'properties.userStream.properties.backoff.properties.max',
         'properties.shutdown.properties.timeout',
+        'properties.record.properties.flushEvery',
+        'properties.record.properties.reorderWindow',
+        'properties.record.properties.rotate.properties.every',
       ].sort(),
     );
   });
