@@ -8,6 +8,7 @@ import { systemTime } from '../core/system-time.js';
 import type { BacktestAccount, BacktestResult } from '../backtest/backtest-runner.js';
 import { runBacktest } from '../backtest/backtest-runner.js';
 import { writeBacktestOutputs } from '../backtest/outputs.js';
+import { priceSeriesOf } from '../backtest/report-prices.js';
 import { ProgressDisplay } from '../backtest/progress-display.js';
 import { lastEventTimeOf } from '../backtest/recording-span.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
@@ -104,7 +105,9 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         deps.setExitCode(1);
         return;
       }
-      const written = writeBacktestOutputs(flags.out, result.value);
+      // The report's price charts: each symbol's mark price sampled from the recordings.
+      const prices = await priceSeriesOf(recordings, { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) });
+      const written = writeBacktestOutputs(flags.out, result.value, { prices });
       deps.out(report(result.value, written));
     });
 }
