@@ -7,6 +7,7 @@ import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.
 import { registerFollowerCommands } from './follower-command.js';
 import { registerBacktestCommand } from './backtest-command.js';
 import { registerControlCommands } from './control-commands.js';
+import { registerParityCommand } from './parity-command.js';
 import { registerRecordCommand } from './record-command.js';
 import { runDaemon } from './run-command.js';
 import { registerValidateCommand } from './validate-command.js';
@@ -70,6 +71,15 @@ registerBacktestCommand(program, {
     process.exitCode = code;
   },
   defaultSimConfig: DEFAULT_SIM_CONFIG,
+});
+
+registerParityCommand(program, {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
 });
 
 registerControlCommands(program, {

@@ -1,0 +1,202 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import pino from 'pino';
+import type { TimeSource } from '../core/clock.js';
+import { sleep } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import { systemTime } from '../core/system-time.js';
+import type { BacktestAccount, BacktestResult } from '../backtest/backtest-runner.js';
+import { DEFAULT_BACKTEST_LATENCY, runBacktest } from '../backtest/backtest-runner.js';
+import { EngineCapture } from '../backtest/parity-capture.js';
+import type { EngineCaptureResult } from '../backtest/parity-capture.js';
+import { compareFills, formatParityReport } from '../backtest/parity-compare.js';
+import type { ParityReport } from '../backtest/parity-compare.js';
+import type { StrategyInstance } from '../engine/strategy-instance.js';
+import { ConfigError } from '../settings/config-error.js';
+import type { DaemonConfig } from '../settings/daemon-config.js';
+import { parseDuration } from '../settings/duration.js';
+import type { Environment } from '../settings/secrets.js';
+import type { LatencyModel } from '../sim/port/port-latency.js';
+import { Daemon } from './daemon.js';
+import { resolveStrategies } from './daemon-strategies.js';
+import { createLogger } from './logger.js';
+import { prepareRun } from './run-command.js';
+
+/** Default time tolerance: a fill of the paper run and one of the backtest agree when at most this far apart. */
+export const DEFAULT_PARITY_TOLERANCE_MS = 1000;
+
+export interface ParityOptions {
+  /** A paper config (the embedded simulator is the venue both sides share). */
+  readonly config: DaemonConfig;
+  /** Fresh strategy instances on each call: one set for the paper daemon, one for the backtest. */
+  readonly strategies: () => Promise<Result<readonly StrategyInstance[], ConfigError>>;
+  readonly time: TimeSource;
+  readonly logger: Logger;
+  /** Working directory: the recording (market.jsonl) and the paper daemon's state go here. */
+  readonly dir: string;
+  /** Lets the paper daemon trade (the CLI sleeps --duration; tests step virtual time). */
+  readonly wait: (daemon: Daemon) => Promise<void>;
+  /** The backtest's latency model; default DEFAULT_BACKTEST_LATENCY. */
+  readonly latency?: LatencyModel;
+  readonly toleranceMs?: number;
+  readonly env?: Environment;
+}
+
+export interface ParityOutcome {
+  readonly report: ParityReport;
+  readonly recording: EngineCaptureResult;
+  readonly backtest: BacktestResult;
+  /** The opening account both sides traded. */
+  readonly account: BacktestAccount;
+}
+
+/**
+ * `stratd parity`: the config's strategies trade in paper mode against the embedded simulator over
+ * loopback (real HTTP and WebSocket) while the simulator engine's market stream is recorded; the
+ * recording is then backtested with the same strategies, latency model and opening account, and the
+ * two fill sequences compared. A daemon or backtest that cannot start is an error value.
+ */
+export async function runParity(options: ParityOptions): Promise<Result<ParityOutcome, ConfigError | Error>> {
+  const { time, logger } = options;
+  const venue = options.config.venue;
+  if (venue.mode !== 'paper') return err(new ConfigError('parity runs a paper config (mode: paper): both sides trade the simulator', { file: options.config.file, path: 'mode' }));
+  mkdirSync(options.dir, { recursive: true });
+  const account = accountOf(options.config);
+  if (!account.ok) return account;
+  // A state directory of its own: no orphans from earlier runs, nothing left for the next; health on any free port.
+  const config: DaemonConfig = { ...options.config, stateDir: join(options.dir, 'state'), health: { ...options.config.health, port: 0 } };
+  const liveStrategies = await options.strategies();
+  if (!liveStrategies.ok) return liveStrategies;
+  const started = await Daemon.start({ config, strategies: liveStrategies.value, time, logger, hangup: null, ...(options.env === undefined ? {} : { env: options.env }) });
+  if (!started.ok) return started;
+  const daemon = started.value;
+  const sim = daemon.venue.sim;
+  if (sim === undefined) {
+    await daemon.stop();
+    return err(new Error('the paper daemon runs no embedded simulator'));
+  }
+  const capture = new EngineCapture({
+    engine: sim.engine,
+    userId: account.value.userId,
+    path: join(options.dir, 'market.jsonl'),
+    clock: time.clock,
+    ownerOf: (id) => daemon.kernel.executor.ownerOf(id),
+  });
+  let recording: EngineCaptureResult;
+  try {
+    await options.wait(daemon);
+  } finally {
+    recording = await capture.stop();
+    await daemon.stop();
+  }
+  const backtestStrategies = await options.strategies();
+  if (!backtestStrategies.ok) return backtestStrategies;
+  const backtest = await runBacktest({
+    strategies: backtestStrategies.value,
+    risk: config.risk,
+    recordings: [recording.path],
+    account: account.value,
+    orphans: config.orphans,
+    latency: options.latency ?? DEFAULT_BACKTEST_LATENCY,
+    from: recording.startTime,
+    to: recording.endTime,
+    logger: logger.child({ component: 'parity-backtest' }),
+  });
+  if (!backtest.ok) return err(new Error(`the backtest of the recording failed: ${backtest.error.message}`));
+  const report = compareFills(recording.fills, backtest.value.fills, { toleranceMs: options.toleranceMs ?? DEFAULT_PARITY_TOLERANCE_MS });
+  return ok({ report, recording, backtest: backtest.value, account: account.value });
+}
+
+/** The simulator account the paper daemon trades with, and its opening futures balances (the backtest's account). */
+function accountOf(config: DaemonConfig): Result<BacktestAccount, ConfigError> {
+  const venue = config.venue;
+  if (venue.mode !== 'paper') return err(new ConfigError('not a paper config', { path: 'mode' }));
+  const userId = venue.sim.keys.find((k) => k.name === venue.key)?.userId;
+  const user = venue.sim.users.find((u) => u.userId === userId);
+  if (userId === undefined || user === undefined) return err(new ConfigError(`the simulator config has no account for key "${venue.key}"`, { file: venue.simConfigFile, path: 'keys' }));
+  return ok({ userId, futures: user.balances.FUTURES });
+}
+
+export interface ParityCommandDeps {
+  readonly env: Environment;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly setExitCode: (code: number) => void;
+  /** Default: the wall clock (the paper side runs --duration of real time). */
+  readonly time?: TimeSource;
+  readonly logger?: Logger;
+}
+
+interface ParityFlags {
+  readonly config?: string;
+  readonly duration: string;
+  readonly out: string;
+  readonly latencyMs?: string;
+  readonly toleranceMs?: string;
+  readonly logLevel: string;
+}
+
+/**
+ * `stratd parity --config FILE [--duration D] [--out DIR] [--latency-ms N] [--tolerance-ms N]`: exit 0
+ * when the paper run and the backtest of its recording made the same fills, 1 (with the first
+ * divergences listed) otherwise or when a side could not run, 2 for a mistake in the flags or config.
+ */
+export function registerParityCommand(program: Command, deps: ParityCommandDeps): Command {
+  return program
+    .command('parity')
+    .description('trade the strategies in paper mode against the simulator while recording, backtest the recording, and compare the fills')
+    .option('--config <file>', 'paper config whose strategies run (default config/default.yml)')
+    .option('--duration <d>', 'how long the paper side trades (e.g. 5m)', '2m')
+    .option('--out <dir>', 'working directory: the recording and the paper state', 'parity-out')
+    .option('--latency-ms <n>', "the backtest's order and acknowledgement latency, each way (default 50)")
+    .option('--tolerance-ms <n>', `how far apart in time matching fills may be (default ${DEFAULT_PARITY_TOLERANCE_MS})`)
+    .option('--log-level <level>', 'daemon, kernel and strategy logs on standard error', 'warn')
+    .action(async (flags: ParityFlags) => {
+      const durationMs = parseDuration(flags.duration);
+      if (durationMs === undefined || durationMs <= 0) throw new ConfigError(`--duration ${flags.duration}: a duration such as 30s, 5m or 1h`, { path: '--duration' });
+      const latency = flags.latencyMs === undefined ? undefined : wholeMs('--latency-ms', flags.latencyMs);
+      const toleranceMs = flags.toleranceMs === undefined ? undefined : wholeMs('--tolerance-ms', flags.toleranceMs);
+      const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
+      if (!prepared.ok) throw prepared.error;
+      const { config } = prepared.value;
+      let first: readonly StrategyInstance[] | undefined = prepared.value.strategies;
+      const time = deps.time ?? systemTime;
+      const outcome = await runParity({
+        config,
+        // The prepared instances serve the paper side; the backtest gets fresh ones.
+        strategies: async () => {
+          if (first !== undefined) {
+            const instances = first;
+            first = undefined;
+            return ok(instances);
+          }
+          return resolveStrategies(config);
+        },
+        time,
+        logger: deps.logger ?? createLogger({ level: flags.logLevel, pretty: false, destination: pino.destination(2) }),
+        dir: flags.out,
+        wait: () => sleep(time.scheduler, durationMs),
+        env: deps.env,
+        ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
+        ...(toleranceMs === undefined ? {} : { toleranceMs }),
+      });
+      if (!outcome.ok) {
+        if (outcome.error instanceof ConfigError) throw outcome.error;
+        deps.err(`stratd parity: ${outcome.error.message}\n`);
+        deps.setExitCode(1);
+        return;
+      }
+      const { report, recording } = outcome.value;
+      deps.out(`recorded ${recording.events} market events → ${recording.path}\n`);
+      deps.out(formatParityReport(report));
+      if (!report.identical) deps.setExitCode(1);
+    });
+}
+
+function wholeMs(flag: string, text: string): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 60_000) throw new ConfigError(`${flag} ${text}: whole milliseconds from 0 to 60000`, { path: flag });
+  return Number(text);
+}
