@@ -14,10 +14,9 @@ import { lastEventTimeOf } from '../backtest/recording-span.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
 import { ConfigError } from '../settings/config-error.js';
 import type { Environment } from '../settings/secrets.js';
-import type { SimConfig } from '../sim/config/sim-config.js';
 import { createLogger } from './logger.js';
 import { prepareRun } from './run-command.js';
-import { loadSimConfig } from './sim-command.js';
+import { latencyFlag, openingAccount } from './backtest-flags.js';
 
 export interface BacktestCommandDeps {
   readonly env: Environment;
@@ -70,7 +69,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
       const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
       if (!prepared.ok) throw prepared.error;
       const { config, strategies } = prepared.value;
-      const account = flags.balance === undefined ? accountOf(config, deps.defaultSimConfig) : balanceFlags(flags.balance, config, deps.defaultSimConfig);
+      const account = flags.balance === undefined ? openingAccount(config, deps.defaultSimConfig) : balanceFlags(flags.balance, config, deps.defaultSimConfig);
       if (!account.ok) throw account.error;
       const from = timeFlag('from', flags.from);
       const to = timeFlag('to', flags.to);
@@ -126,28 +125,8 @@ function report(result: BacktestResult, written: readonly string[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The opening futures balances of the simulator account a paper config trades with (a live config: the packaged sim's trader). */
-function accountOf(config: DaemonConfig, defaultSimConfig: string | undefined): Result<BacktestAccount, ConfigError> {
-  const venue = config.venue;
-  let sim: SimConfig;
-  let key: string;
-  if (venue.mode === 'paper') {
-    sim = venue.sim;
-    key = venue.key;
-  } else {
-    const loaded = loadSimConfig(defaultSimConfig === undefined ? {} : { config: defaultSimConfig });
-    if (!loaded.ok) return loaded;
-    sim = loaded.value;
-    key = 'trader';
-  }
-  const userId = sim.keys.find((k) => k.name === key)?.userId;
-  const user = sim.users.find((u) => u.userId === userId);
-  if (userId === undefined || user === undefined) return err(new ConfigError(`the simulator config has no account for key "${key}"; give --balance USDT=…`, { path: '--balance' }));
-  return ok({ userId, futures: user.balances.FUTURES });
-}
-
 function balanceFlags(assignments: readonly string[], config: DaemonConfig, defaultSimConfig: string | undefined): Result<BacktestAccount, ConfigError> {
-  const base = accountOf(config, defaultSimConfig);
+  const base = openingAccount(config, defaultSimConfig);
   const futures: Partial<Record<'USDT' | 'USDC', string>> = {};
   for (const assignment of assignments) {
     const match = /^(USDT|USDC)=(\d+(\.\d+)?)$/.exec(assignment.trim());
@@ -166,7 +145,3 @@ function timeFlag(name: string, text: string | undefined): number | undefined {
   return time;
 }
 
-function latencyFlag(text: string): number {
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 60_000) throw new ConfigError(`--latency-ms ${text}: whole milliseconds from 0 to 60000`, { path: '--latency-ms' });
-  return Number(text);
-}

@@ -9,6 +9,7 @@ import { registerBacktestCommand } from './backtest-command.js';
 import { registerControlCommands } from './control-commands.js';
 import { registerParityCommand } from './parity-command.js';
 import { registerRecordCommand } from './record-command.js';
+import { registerSweepCommand } from './sweep-command.js';
 import { runDaemon } from './run-command.js';
 import { registerValidateCommand } from './validate-command.js';
 import { DEFAULT_SIM_CONFIG, runSim } from './sim-command.js';
@@ -21,6 +22,16 @@ function print(output: CallOutput): void {
   if (output.stderr !== '') process.stderr.write(output.stderr);
   process.exitCode = output.exitCode;
 }
+
+/** What every command module writes to and how it reports its exit code. */
+const commandIo = {
+  env: process.env,
+  out: (text: string) => process.stdout.write(text),
+  err: (text: string) => process.stderr.write(text),
+  setExitCode: (code: number) => {
+    process.exitCode = code;
+  },
+};
 
 const program = new Command()
   .name('stratd')
@@ -63,61 +74,19 @@ program
     await runDaemon(flags);
   });
 
-registerBacktestCommand(program, {
-  env: process.env,
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-  defaultSimConfig: DEFAULT_SIM_CONFIG,
-});
+registerBacktestCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
-registerParityCommand(program, {
-  env: process.env,
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-});
+registerSweepCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
-registerControlCommands(program, {
-  env: process.env,
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-});
+registerParityCommand(program, commandIo);
 
-registerRecordCommand(program, {
-  env: process.env,
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-});
+registerControlCommands(program, commandIo);
 
-registerValidateCommand(program, {
-  env: process.env,
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-});
+registerRecordCommand(program, commandIo);
 
-registerFollowerCommands(program, {
-  env: process.env,
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-  defaultSimConfig: DEFAULT_SIM_CONFIG,
-});
+registerValidateCommand(program, commandIo);
+
+registerFollowerCommands(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 program
   .command('sim')

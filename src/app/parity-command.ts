@@ -23,6 +23,7 @@ import type { LatencyModel } from '../sim/port/port-latency.js';
 import { Daemon } from './daemon.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { createLogger } from './logger.js';
+import { openingAccount } from './backtest-flags.js';
 import { prepareRun } from './run-command.js';
 
 /** Default time tolerance: a fill of the paper run and one of the backtest agree when at most this far apart. */
@@ -112,12 +113,8 @@ export async function runParity(options: ParityOptions): Promise<Result<ParityOu
 
 /** The simulator account the paper daemon trades with, and its opening futures balances (the backtest's account). */
 function accountOf(config: DaemonConfig): Result<BacktestAccount, ConfigError> {
-  const venue = config.venue;
-  if (venue.mode !== 'paper') return err(new ConfigError('not a paper config', { path: 'mode' }));
-  const userId = venue.sim.keys.find((k) => k.name === venue.key)?.userId;
-  const user = venue.sim.users.find((u) => u.userId === userId);
-  if (userId === undefined || user === undefined) return err(new ConfigError(`the simulator config has no account for key "${venue.key}"`, { file: venue.simConfigFile, path: 'keys' }));
-  return ok({ userId, futures: user.balances.FUTURES });
+  if (config.venue.mode !== 'paper') return err(new ConfigError('not a paper config', { path: 'mode' }));
+  return openingAccount(config, undefined);
 }
 
 export interface ParityCommandDeps {

@@ -1,0 +1,35 @@
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import type { BacktestAccount } from '../backtest/backtest-types.js';
+import { ConfigError } from '../settings/config-error.js';
+import type { DaemonConfig } from '../settings/daemon-config.js';
+import type { SimConfig } from '../sim/config/sim-config.js';
+import { loadSimConfig } from './sim-command.js';
+
+/** Backtest flags shared by backtest, sweep and parity. */
+
+/** The opening futures balances of the simulator account a paper config trades with (a live config: the packaged sim's trader). */
+export function openingAccount(config: DaemonConfig, defaultSimConfig: string | undefined): Result<BacktestAccount, ConfigError> {
+  const venue = config.venue;
+  let sim: SimConfig;
+  let key: string;
+  if (venue.mode === 'paper') {
+    sim = venue.sim;
+    key = venue.key;
+  } else {
+    const loaded = loadSimConfig(defaultSimConfig === undefined ? {} : { config: defaultSimConfig });
+    if (!loaded.ok) return loaded;
+    sim = loaded.value;
+    key = 'trader';
+  }
+  const userId = sim.keys.find((k) => k.name === key)?.userId;
+  const user = sim.users.find((u) => u.userId === userId);
+  if (userId === undefined || user === undefined) return err(new ConfigError(`the simulator config has no account for key "${key}"; give --balance USDT=…`, { path: '--balance' }));
+  return ok({ userId, futures: user.balances.FUTURES });
+}
+
+/** `--latency-ms`: whole milliseconds, each way. */
+export function latencyFlag(text: string): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 60_000) throw new ConfigError(`--latency-ms ${text}: whole milliseconds from 0 to 60000`, { path: '--latency-ms' });
+  return Number(text);
+}

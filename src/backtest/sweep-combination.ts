@@ -1,0 +1,86 @@
+import { pathToFileURL } from 'node:url';
+import type { z } from 'zod';
+import type { Logger } from '../core/logger.js';
+import type { Result } from '../core/result.js';
+import { err, ok } from '../core/result.js';
+import type { StrategyDefinition } from '../engine/strategy-api.js';
+import type { StrategyInstance } from '../engine/strategy-instance.js';
+import type { GlobalRiskLimits } from '../model/risk-limits.js';
+import { globalRiskSchema, strategyRiskSchema } from '../settings/daemon-config-schema.js';
+import { runBacktest } from './backtest-runner.js';
+import { mergeSection } from './sweep-grid.js';
+import type { SweepCombination, SweepJob, SweepRow } from './sweep-types.js';
+import { valuesOf } from './sweep-types.js';
+
+/** Runs the combinations of one job; strategy modules are imported once. */
+export class SweepCombinationRunner {
+  private readonly definitions = new Map<string, Promise<StrategyDefinition>>();
+
+  constructor(
+    private readonly job: SweepJob,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** One combination's backtest; a recording that cannot be replayed is an error message. */
+  async run(combination: SweepCombination): Promise<Result<SweepRow, string>> {
+    const { job } = this;
+    const strategies: StrategyInstance[] = [];
+    for (const spec of job.strategies) {
+      const definition = await this.definition(spec.moduleFile);
+      strategies.push({
+        id: spec.id,
+        symbols: spec.symbols,
+        definition,
+        params: definition.params.parse(mergeSection(spec.params, spec.id, 'params', job.axes, combination)) as unknown,
+        limits: definedOnly(strategyRiskSchema.parse(mergeSection(spec.limits, spec.id, 'risk', job.axes, combination))),
+      });
+    }
+    const result = await runBacktest({
+      strategies,
+      risk: definedOnly(globalRiskSchema.parse(job.risk)),
+      recordings: job.recordings,
+      account: job.account,
+      ...(this.logger === undefined ? {} : { logger: this.logger }),
+      ...(job.orphans === undefined ? {} : { orphans: job.orphans }),
+      ...(job.from === undefined ? {} : { from: job.from }),
+      ...(job.to === undefined ? {} : { to: job.to }),
+      ...(job.latency === undefined ? {} : { latency: job.latency }),
+    });
+    if (!result.ok) return err(result.error.message);
+    const { summary } = result.value;
+    const t = summary.total;
+    return ok({
+      index: combination.index,
+      values: valuesOf(job.axes, combination),
+      metrics: {
+        netPnl: t.netPnl,
+        return: t.return,
+        maxDrawdown: t.maxDrawdown,
+        sharpe: t.sharpe,
+        sortino: t.sortino,
+        orders: t.orders,
+        fills: t.fills,
+        fees: t.fees,
+        fillsSha256: summary.fillsSha256,
+      },
+    });
+  }
+
+  private definition(moduleFile: string): Promise<StrategyDefinition> {
+    let loaded = this.definitions.get(moduleFile);
+    if (loaded === undefined) {
+      loaded = import(pathToFileURL(moduleFile).href).then((module: { default?: unknown }) => {
+        const definition = module.default as StrategyDefinition | undefined;
+        if (typeof (definition?.params as z.ZodType | undefined)?.parse !== 'function') throw new Error(`${moduleFile}: no strategy definition as its default export`);
+        return definition!;
+      });
+      this.definitions.set(moduleFile, loaded);
+    }
+    return loaded;
+  }
+}
+
+/** Parsed limits without the absent ones (exactOptionalPropertyTypes). */
+function definedOnly(limits: { [K in keyof GlobalRiskLimits]?: GlobalRiskLimits[K] | undefined }): GlobalRiskLimits {
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as GlobalRiskLimits;
+}

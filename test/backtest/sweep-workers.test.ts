@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseSweepGrid } from '../../src/backtest/sweep-grid.js';
+import type { SweepPlan } from '../../src/backtest/sweep-grid.js';
+import { runSweep } from '../../src/backtest/sweep-runner.js';
+import { parseYamlText } from '../../src/settings/yaml-source.js';
+import quoter from '../../strategies/spread-quoter/index.js';
+import { tempDir, writeGenerated } from './backtest-support.js';
+import { BASE_PARAMS, GRID, quoterJob, SOURCE_QUOTER } from './sweep-support.js';
+
+/** Real worker threads load compiled JS: this runs the built runner (npm test builds before jest). */
+const DIST = join(process.cwd(), 'dist');
+const DIST_RUNNER = join(DIST, 'src', 'backtest', 'sweep-runner.js');
+const DIST_QUOTER = join(DIST, 'strategies', 'spread-quoter', 'index.js');
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+let recording: string;
+let plan: SweepPlan;
+beforeAll(async () => {
+  recording = await writeGenerated(tmp.path('market.jsonl'), 7, 2);
+  const source = parseYamlText(GRID, 'grid.yml');
+  if (!source.ok) throw source.error;
+  const parsed = parseSweepGrid(source.value, [{ id: 'quoter-btc', definition: quoter, params: BASE_PARAMS }]);
+  if (!parsed.ok) throw parsed.error;
+  plan = parsed.value;
+});
+
+describe('sweep across worker threads (built dist)', () => {
+  it('gives the same rows as the in-process sweep', async () => {
+    if (!existsSync(DIST_RUNNER) || !existsSync(DIST_QUOTER)) throw new Error(`${DIST_RUNNER} or ${DIST_QUOTER} is missing: run \`npm run build\` before this test (npm test does)`);
+    const built = (await import(pathToFileURL(DIST_RUNNER).href)) as { runSweep: typeof runSweep };
+    const inWorkers = await built.runSweep(quoterJob(recording, DIST_QUOTER, plan.axes), plan.combinations, { workers: 3 });
+    const inProcess = await runSweep(quoterJob(recording, SOURCE_QUOTER, plan.axes), plan.combinations, { workers: 0 });
+    if (!inWorkers.ok) throw new Error(inWorkers.error);
+    if (!inProcess.ok) throw new Error(inProcess.error);
+    expect(inWorkers.value).toEqual(inProcess.value);
+    expect(inWorkers.value).toHaveLength(8);
+  }, 120_000);
+});
