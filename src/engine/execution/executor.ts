@@ -164,7 +164,7 @@ export class Executor {
       return id;
     }
     if (isLive(existing.state)) {
-      this.log.info({ strategyId, clientOrderId: id, state: existing.state }, 'duplicate submission ignored: already live');
+      this.log.info({ strategy: strategyId, clientOrderId: id, state: existing.state }, 'duplicate submission ignored: already live');
       return 'ignored';
     }
     if (existing.state !== 'rejected' || existing.id !== id || existing.strategyId !== strategyId || existing.symbol !== command.symbol) {
@@ -192,7 +192,9 @@ export class Executor {
       this.busy.delete(id);
     }
     const tracked = this.tracker.get(id);
+    const log = this.log.child({ strategy: strategyId, clientOrderId: id, symbol: command.symbol });
     if (result.ok) {
+      log.debug({ command: command.type }, 'accepted by the exchange');
       applyReply(this.tracker, result.value);
       if (!isPlacing(command)) this.tracker.advance(id, { kind: 'exists', finished: true });
       this.events.submitted(strategyId, command);
@@ -202,14 +204,14 @@ export class Executor {
     const failure = result.error;
     if (failure.kind === 'unknown') {
       this.tracker.advance(id, { kind: 'lost' }, `${failure.code} ${failure.message}`);
-      this.log.warn({ strategyId, id, failure }, 'outcome unknown: settling by query');
+      log.warn({ failure }, 'outcome unknown: settling by query');
       // A stream event may have shown the order already; then it is known after all.
       if (tracked !== undefined && isAwaitingAnswer(tracked.phase)) this.scheduleSettle(id, 0);
       else this.events.submitted(strategyId, command);
       return;
     }
     this.tracker.advance(id, { kind: 'refused' }, `${failure.code} ${failure.message}`);
-    this.log.info({ strategyId, id, failure }, 'command refused');
+    log.info({ failure }, 'command refused');
     this.events.failed(strategyId, command, failure);
   }
 
@@ -243,11 +245,11 @@ export class Executor {
     if (tracked === undefined || !isAwaitingAnswer(tracked.phase)) return;
     const result = await settle(this.context(), tracked);
     if (result !== 'unresolved' && result !== 'busy') {
-      this.log.info({ id, phase: result }, 'unknown outcome settled');
+      this.log.info({ clientOrderId: id, phase: result }, 'unknown outcome settled');
       return;
     }
     if (attempt + 1 < this.maxSettleAttempts) this.scheduleSettle(id, attempt + 1);
-    else this.log.error({ id, attempts: attempt + 1 }, 'outcome still unknown: left to the next reconciliation');
+    else this.log.error({ clientOrderId: id, attempts: attempt + 1 }, 'outcome still unknown: left to the next reconciliation');
   }
 
   private context(): SettleContext {

@@ -118,7 +118,7 @@ export class OrderTracker {
       this.journal.append({ id: tracked.id, strategyId, command, time });
       this.journal.update(tracked.id, { state: finished ? 'done' : 'accepted', time, exchangeOrderId: snapshot.orderId, detail: 'adopted' });
     } else {
-      this.logger.warn({ clientOrderId: tracked.id, strategyId }, 'adopted order reuses a journaled id: tracked in memory only');
+      this.logger.warn({ clientOrderId: tracked.id, strategy: strategyId }, 'adopted order reuses a journaled id: tracked in memory only');
     }
     if (!finished) this.live.set(tracked.id, tracked);
     return tracked;
