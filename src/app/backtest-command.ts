@@ -16,7 +16,7 @@ import { ConfigError } from '../settings/config-error.js';
 import type { Environment } from '../settings/secrets.js';
 import { createLogger } from './logger.js';
 import { prepareRun } from './run-command.js';
-import { latencyFlag, openingAccount } from './backtest-flags.js';
+import { klineSeriesOf, latencyFlag, openingAccount } from './backtest-flags.js';
 
 export interface BacktestCommandDeps {
   readonly env: Environment;
@@ -90,6 +90,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         recordings,
         account: account.value,
         orphans: config.orphans,
+        klines: klineSeriesOf(config),
         logger: deps.logger ?? createLogger({ level: flags.logLevel, pretty: false, destination: pino.destination(2) }),
         onProgress: (progress) => display.update(progress),
         onWarning: (warning) => deps.err(`stratd backtest: warning: ${warning.file}:${warning.line}: ${warning.message}\n`),

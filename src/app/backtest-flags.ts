@@ -1,6 +1,6 @@
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
-import type { BacktestAccount } from '../backtest/backtest-types.js';
+import type { BacktestAccount, KlineSeries } from '../backtest/backtest-types.js';
 import { ConfigError } from '../settings/config-error.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
 import type { SimConfig } from '../sim/config/sim-config.js';
@@ -32,4 +32,9 @@ export function openingAccount(config: DaemonConfig, defaultSimConfig: string | 
 export function latencyFlag(text: string): number {
   if (!/^\d+$/.test(text.trim()) || Number(text) > 60_000) throw new ConfigError(`--latency-ms ${text}: whole milliseconds from 0 to 60000`, { path: '--latency-ms' });
   return Number(text);
+}
+
+/** The kline series a config's market section polls: a backtest builds them from recorded trades. */
+export function klineSeriesOf(config: Pick<DaemonConfig, 'market'>): KlineSeries[] {
+  return config.market.flatMap((m) => (m.klines === undefined ? [] : m.klines.intervals.map((interval) => ({ symbol: m.symbol, interval }))));
 }

@@ -23,7 +23,7 @@ import type { LatencyModel } from '../sim/port/port-latency.js';
 import { Daemon } from './daemon.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { createLogger } from './logger.js';
-import { openingAccount } from './backtest-flags.js';
+import { klineSeriesOf, openingAccount } from './backtest-flags.js';
 import { prepareRun } from './run-command.js';
 
 /** Default time tolerance: a fill of the paper run and one of the backtest agree when at most this far apart. */
@@ -101,6 +101,7 @@ export async function runParity(options: ParityOptions): Promise<Result<ParityOu
     recordings: [recording.path],
     account: account.value,
     orphans: config.orphans,
+    klines: klineSeriesOf(config),
     latency: options.latency ?? DEFAULT_BACKTEST_LATENCY,
     from: recording.startTime,
     to: recording.endTime,

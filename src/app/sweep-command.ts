@@ -15,7 +15,7 @@ import { ConfigError } from '../settings/config-error.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
 import type { Environment } from '../settings/secrets.js';
 import { readYamlFile } from '../settings/yaml-source.js';
-import { latencyFlag, openingAccount } from './backtest-flags.js';
+import { klineSeriesOf, latencyFlag, openingAccount } from './backtest-flags.js';
 import { prepareRun } from './run-command.js';
 import { strategyModulePath } from './strategy-loader.js';
 
@@ -85,6 +85,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
         recordings: flags.data.map((file) => resolve(file)),
         account: account.value,
         orphans: config.orphans,
+        klines: klineSeriesOf(config),
         axes: plan.value.axes,
         ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
       };

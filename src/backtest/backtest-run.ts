@@ -15,6 +15,7 @@ import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
 import type { LatencyModel } from '../sim/port/port-latency.js';
 import { SimExchangePort } from '../sim/port/sim-exchange-port.js';
 import { modelMarketEvent } from '../sim/port/sim-market-events.js';
+import { KlineBuilder } from './kline-builder.js';
 import { fillOf, orderSnapshotOf } from '../sim/port/sim-snapshots.js';
 import { StateStore } from '../store/state-store.js';
 import { BacktestError } from './backtest-error.js';
@@ -63,6 +64,7 @@ export class BacktestRun {
   private readonly rejected = new Map<string, number>();
   /** Latest warm-up event per kind and symbol, handed to the kernel before it starts. */
   private readonly warmed = new Map<string, SimMarketEvent>();
+  private readonly klines: KlineBuilder;
   private warming = true;
   private events = 0;
   private lastEventTime: number | undefined;
@@ -76,6 +78,7 @@ export class BacktestRun {
     const { account } = options;
     this.clock = new VirtualClock(startTime);
     this.latency = options.latency ?? DEFAULT_BACKTEST_LATENCY;
+    this.klines = new KlineBuilder(options.klines ?? []);
     this.intervalMs = options.equityIntervalMs ?? DEFAULT_EQUITY_INTERVAL_MS;
     this.instruments = new Map(feed.instruments.map((i) => [i.symbol, i]));
     this.strategyIds = options.strategies.map((s) => s.id).sort();
@@ -190,12 +193,21 @@ export class BacktestRun {
     }
     if (this.warming) {
       this.warmed.set(`${event.type}/${event.symbol}`, event);
+      // Warm-up trades shape the klines forming at the start; klines closed before it are not replayed.
+      if (event.type === 'trade') {
+        this.klines.advance(event.ts);
+        const trade = modelMarketEvent(event);
+        if (trade.type === 'market.trade') this.klines.trade(trade);
+      }
       return;
     }
     if (event.ts > this.clock.now()) throw new InvariantError('LOOK_AHEAD', `market event of ${event.ts} applied at ${this.clock.now()}`);
     this.events++;
     this.lastEventTime = event.ts;
-    this.kernel.ingest(modelMarketEvent(event));
+    for (const kline of this.klines.advance(event.ts)) this.kernel.ingest(kline);
+    const model = modelMarketEvent(event);
+    this.kernel.ingest(model);
+    if (model.type === 'market.trade') this.klines.trade(model);
   }
 
   private onAccountEvent(event: SimAccountEvent): void {

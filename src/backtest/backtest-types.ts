@@ -1,3 +1,4 @@
+import type { KlineSeries } from './kline-builder.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Logger } from '../core/logger.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
@@ -23,6 +24,8 @@ export interface BacktestProgress {
   readonly done: boolean;
 }
 
+export type { KlineSeries };
+
 export interface BacktestOptions {
   /** The configured strategies, exactly as `stratd run` would run them. */
   readonly strategies: readonly StrategyInstance[];
@@ -39,6 +42,8 @@ export interface BacktestOptions {
   readonly orphans?: 'adopt' | 'cancel';
   /** Virtual interval of equity samples; default 60 000 (one a minute). */
   readonly equityIntervalMs?: number;
+  /** Kline series built from the recorded trades (the config's market klines), published when each closes. */
+  readonly klines?: readonly KlineSeries[];
   /** The kernel's timer tick, as in `stratd run` (default 1000; 0 disables it). */
   readonly tickMs?: number;
   readonly logger?: Logger;

@@ -45,6 +45,7 @@ export class SweepCombinationRunner {
       ...(job.from === undefined ? {} : { from: job.from }),
       ...(job.to === undefined ? {} : { to: job.to }),
       ...(job.latency === undefined ? {} : { latency: job.latency }),
+      ...(job.klines === undefined ? {} : { klines: job.klines }),
     });
     if (!result.ok) return err(result.error.message);
     const { summary } = result.value;

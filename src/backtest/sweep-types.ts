@@ -1,3 +1,4 @@
+import type { KlineSeries } from './kline-builder.js';
 import type { Decimal } from '../core/decimal.js';
 import type { RiskLimits } from '../model/risk-limits.js';
 import type { LatencyModel } from '../sim/port/port-latency.js';
@@ -41,6 +42,8 @@ export interface SweepJob {
   readonly latency?: LatencyModel;
   readonly account: BacktestAccount;
   readonly orphans?: 'adopt' | 'cancel';
+  /** Kline series built from the recorded trades (the config's market klines). */
+  readonly klines?: readonly KlineSeries[];
   readonly axes: readonly SweepAxis[];
 }
 

@@ -1,0 +1,120 @@
+import { dec } from '../core/decimal.js';
+import type { Decimal } from '../core/decimal.js';
+import type { KlineInterval, KlineUpdated, TradePrinted } from '../model/market-events.js';
+
+/** A kline series a backtest builds from the recorded trades, as `stratd run` polls it. */
+export interface KlineSeries {
+  readonly symbol: string;
+  readonly interval: KlineInterval;
+}
+
+const MINUTE = 60_000;
+/** Fixed-length intervals; weeks and months (calendar-aligned) are not built. */
+const INTERVAL_MS: Readonly<Partial<Record<KlineInterval, number>>> = {
+  '1m': MINUTE,
+  '3m': 3 * MINUTE,
+  '5m': 5 * MINUTE,
+  '15m': 15 * MINUTE,
+  '30m': 30 * MINUTE,
+  '1h': 60 * MINUTE,
+  '2h': 120 * MINUTE,
+  '4h': 240 * MINUTE,
+  '6h': 360 * MINUTE,
+  '8h': 480 * MINUTE,
+  '12h': 720 * MINUTE,
+  '1d': 1440 * MINUTE,
+};
+
+export function buildableInterval(interval: KlineInterval): boolean {
+  return INTERVAL_MS[interval] !== undefined;
+}
+
+interface Forming {
+  openTime: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  volume: Decimal;
+}
+
+/** One symbol's series of one interval. */
+class SeriesBuilder {
+  private forming: Forming | undefined;
+  private lastClose: Decimal | undefined;
+
+  constructor(
+    readonly series: KlineSeries,
+    private readonly ms: number,
+  ) {}
+
+  /** Klines that ended at or before `time` (an interval without trades repeats the last close, volume 0). */
+  close(time: number, out: KlineUpdated[]): void {
+    while (this.forming !== undefined && this.forming.openTime + this.ms <= time) {
+      const k = this.forming;
+      out.push({
+        type: 'market.kline',
+        symbol: this.series.symbol,
+        interval: this.series.interval,
+        time: k.openTime + this.ms,
+        openTime: k.openTime,
+        closeTime: k.openTime + this.ms - 1,
+        open: k.open,
+        high: k.high,
+        low: k.low,
+        close: k.close,
+        volume: k.volume,
+        closed: true,
+      });
+      this.lastClose = k.close;
+      const next = k.openTime + this.ms;
+      this.forming = next + this.ms <= time ? { openTime: next, open: k.close, high: k.close, low: k.close, close: k.close, volume: dec(0) } : undefined;
+    }
+  }
+
+  trade(trade: TradePrinted): void {
+    const openTime = Math.floor(trade.time / this.ms) * this.ms;
+    const k = this.forming;
+    if (k === undefined || k.openTime !== openTime) {
+      const open = this.lastClose ?? trade.price;
+      this.forming = { openTime, open, high: trade.price.gt(open) ? trade.price : open, low: trade.price.lt(open) ? trade.price : open, close: trade.price, volume: trade.qty };
+      if (this.lastClose === undefined) this.forming = { openTime, open: trade.price, high: trade.price, low: trade.price, close: trade.price, volume: trade.qty };
+      return;
+    }
+    if (trade.price.gt(k.high)) k.high = trade.price;
+    if (trade.price.lt(k.low)) k.low = trade.price;
+    k.close = trade.price;
+    k.volume = k.volume.plus(trade.qty);
+  }
+}
+
+/**
+ * Klines for a backtest, built from the recorded trades (recordings hold trades, not klines). A kline
+ * is published closed, once, at the first market event at or after its end, stamped with its end:
+ * strategies see it no earlier than a live poller would.
+ */
+export class KlineBuilder {
+  private readonly builders: SeriesBuilder[] = [];
+
+  constructor(series: readonly KlineSeries[]) {
+    const seen = new Set<string>();
+    for (const s of series) {
+      const ms = INTERVAL_MS[s.interval];
+      const key = `${s.symbol}/${s.interval}`;
+      if (ms === undefined || seen.has(key)) continue;
+      seen.add(key);
+      this.builders.push(new SeriesBuilder(s, ms));
+    }
+  }
+
+  /** Closed klines up to `time`, in time order. */
+  advance(time: number): KlineUpdated[] {
+    const out: KlineUpdated[] = [];
+    for (const builder of this.builders) builder.close(time, out);
+    return out.sort((a, b) => a.time - b.time || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+  }
+
+  trade(trade: TradePrinted): void {
+    for (const builder of this.builders) if (builder.series.symbol === trade.symbol) builder.trade(trade);
+  }
+}
