@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { validate } from 'dockerfile-utils';
 import type { Instruction, Stage } from './dockerfile-parse.js';
 import { assignments, execForm, healthcheck, parseDockerfile } from './dockerfile-parse.js';
 
@@ -19,6 +20,11 @@ const only = (stage: Stage, keyword: string): Instruction => {
 };
 
 describe('Dockerfile', () => {
+  it('passes a Dockerfile linter (dockerfile-utils: syntax, instructions, flags; hadolint is in neither registry here)', () => {
+    const problems = validate(readFileSync(join(process.cwd(), 'Dockerfile'), 'utf8'));
+    expect(problems.map((p) => `${p.range.start.line + 1}: ${p.message}`)).toEqual([]);
+  });
+
   it('is a multi-stage build on Node 20 (Debian bookworm slim), every stage pinned to it', () => {
     expect(stages.map((s) => [s.image, s.name])).toEqual([
       ['node:20-bookworm-slim', 'build'],
