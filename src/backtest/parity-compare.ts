@@ -115,5 +115,16 @@ export function formatParityReport(report: ParityReport): string {
     const what = d.kind === 'mismatch' ? `differs in ${d.fields.join(', ')}` : d.kind === 'live-only' ? 'paper only' : 'backtest only';
     lines.push(`  #${d.index} ${what}`, `    paper:    ${describe(d.live)}`, `    backtest: ${describe(d.backtest)}`);
   }
+  if (!report.identical) lines.push(...KNOWN_CAUSES);
   return `${lines.join('\n')}\n`;
 }
+
+/** Why the two runs can differ today, printed with every divergence (see the README's parity section). */
+const KNOWN_CAUSES: readonly string[] = [
+  'why they can differ:',
+  '  - market data: the paper daemon sees the book, trades and prices only at its REST polls (market: intervals);',
+  '    the backtest replays every simulator event to the strategies, so a strategy reacting to each update',
+  '    (a quoter) acts at other moments and prices;',
+  '  - latency: the paper side waits for real loopback round trips, the backtest applies the fixed latency model;',
+  '  - start: the simulator warms its market up for a minute before the daemon starts; that minute is not recorded.',
+];

@@ -28,6 +28,7 @@ describe('compareFills', () => {
     const report = compareFills([fill(1000, '100'), fill(2000, '101')], [fill(1400, '100', { tradeId: 'x' }), fill(2000, '101.0')], { toleranceMs: 500 });
     expect(report).toMatchObject({ identical: true, liveFills: 2, backtestFills: 2, matched: 2, divergent: 0, divergences: [] });
     expect(formatParityReport(report)).toMatch(/^parity: identical: 2 fills/);
+    expect(formatParityReport(report)).not.toContain('why they can differ');
   });
 
   it('lists the first divergences: differing fields, then fills on one side only', () => {
@@ -40,6 +41,8 @@ describe('compareFills', () => {
       [2, 'backtest-only', []],
     ]);
     expect(formatParityReport(report)).toContain('#1 differs in side, price, time');
+    // A divergence always comes with the known reasons two runs can differ.
+    expect(formatParityReport(report)).toContain('why they can differ:');
     expect(compareFills([fill(1, '1')], [], { toleranceMs: 0, limit: 0 })).toMatchObject({ divergent: 1, divergences: [] });
   });
 });
