@@ -1,3 +1,4 @@
+import { InvariantError } from '../core/errors.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
@@ -5,7 +6,9 @@ import type { BacktestError } from './backtest-error.js';
 import { asBacktestError } from './backtest-error.js';
 import { BacktestRun } from './backtest-run.js';
 import type { BacktestOptions, BacktestResult } from './backtest-types.js';
-import { RecordingFeed } from './recording-feed.js';
+import { ParsedRecording } from './parsed-recording.js';
+import type { RecordingFeed } from './recording-feed.js';
+import { RecordingFileFeed } from './recording-feed.js';
 
 export { DEFAULT_BACKTEST_LATENCY, DEFAULT_EQUITY_INTERVAL_MS, PROGRESS_EVERY_EVENTS } from './backtest-run.js';
 export type { BacktestAccount, BacktestOptions, BacktestProgress, BacktestResult, EquityRow, FillRecord, OrderRow } from './backtest-types.js';
@@ -23,10 +26,17 @@ export async function runBacktest(options: BacktestOptions): Promise<Result<Back
     options.onWarning?.(warning);
   };
   let feed: RecordingFeed;
-  try {
-    feed = await RecordingFeed.open(options.recordings, { onWarning, ...(options.to === undefined ? {} : { to: options.to }) });
-  } catch (error: unknown) {
-    return failed(error);
+  const { recording } = options;
+  if (recording !== undefined) {
+    if (recording.to !== (options.to ?? Number.POSITIVE_INFINITY)) throw new InvariantError('RECORDING_RANGE', `the recording was parsed up to ${recording.to}, the backtest runs up to ${options.to ?? 'the end'}`);
+    feed = recording.replay();
+    for (const warning of recording.warnings) onWarning(warning);
+  } else {
+    try {
+      feed = await RecordingFileFeed.open(options.recordings, { onWarning, ...(options.to === undefined ? {} : { to: options.to }) });
+    } catch (error: unknown) {
+      return failed(error);
+    }
   }
   try {
     const run = await BacktestRun.prepare(options, feed, warnings);
@@ -35,6 +45,18 @@ export async function runBacktest(options: BacktestOptions): Promise<Result<Back
     return failed(error);
   } finally {
     await feed.close();
+  }
+}
+
+/**
+ * Reads `recordings` once (up to `to`, inclusive) for many `runBacktest({ ..., recording })` calls with
+ * that same `to`. A recording that cannot be read is an error value, as in runBacktest.
+ */
+export async function parseRecordings(recordings: readonly string[], to?: number): Promise<Result<ParsedRecording, BacktestError>> {
+  try {
+    return ok(await ParsedRecording.parse(recordings, to === undefined ? {} : { to }));
+  } catch (error: unknown) {
+    return failed(error);
   }
 }
 

@@ -7,6 +7,7 @@ import type { OrderSnapshot } from '../model/orders.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
 import type { LatencyModel } from '../sim/port/port-latency.js';
+import type { ParsedRecording } from './parsed-recording.js';
 import type { BacktestSummary } from './summary.js';
 
 /** The simulated account the strategies trade: opening futures wallet balances per margin asset. */
@@ -32,6 +33,11 @@ export interface BacktestOptions {
   readonly risk: GlobalRiskLimits;
   /** Market-stream recordings, merged in time order. */
   readonly recordings: readonly string[];
+  /**
+   * The recordings already read (`parseRecordings`, with this `to`): replayed from memory instead of
+   * reading `recordings`, with the same result. One ParsedRecording serves any number of runs.
+   */
+  readonly recording?: ParsedRecording;
   /** Epoch ms. Events before it only warm up the engine's book; the strategies start then. */
   readonly from?: number;
   /** Epoch ms, inclusive: later events are not replayed. */

@@ -27,12 +27,29 @@ interface Source {
 }
 
 /**
- * One or more recordings merged into one market feed in time order (equal times: the recording given
- * first goes first). The engine pulls it synchronously (`peekTime`/`next`); the driver reads ahead
- * asynchronously with `load(time)` before it lets virtual time reach `time`, so only a window of each
- * file is in memory.
+ * What a backtest needs from its market: one or more recordings merged in time order (equal times: the
+ * recording given first goes first). The engine pulls it synchronously (`peekTime`/`next`); the driver
+ * makes sure with `covers`/`load(time)` that every event up to `time` is known before virtual time gets there.
  */
-export class RecordingFeed implements MarketFeed {
+export interface RecordingFeed extends MarketFeed {
+  readonly instruments: readonly SimInstrument[];
+  readonly headers: ReadonlyArray<{ readonly path: string; readonly header: MarketStreamHeader }>;
+  /** Events handed out so far, per recording, in the order given. */
+  counts(): ReadonlyArray<{ readonly path: string; readonly events: number }>;
+  /** True when every event at or before `time` is known (always true once the feed is exhausted). */
+  covers(time: number): boolean;
+  /** Makes `covers(time)` true; `load(-Infinity)` just makes the next event of each recording known. */
+  load(time: number): Promise<void>;
+  /** Every recording read to its end (or to `to`) and every event handed out. */
+  exhausted(): boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The recordings read from disk as the replay goes: the driver reads ahead asynchronously with
+ * `load(time)`, so only a window of each file is in memory.
+ */
+export class RecordingFileFeed implements RecordingFeed {
   readonly instruments: readonly SimInstrument[];
 
   private constructor(
@@ -43,13 +60,13 @@ export class RecordingFeed implements MarketFeed {
   }
 
   /** Opens every recording and reads its header; throws MarketStreamError or BacktestError. */
-  static async open(paths: readonly string[], options: RecordingFeedOptions = {}): Promise<RecordingFeed> {
+  static async open(paths: readonly string[], options: RecordingFeedOptions = {}): Promise<RecordingFileFeed> {
     if (paths.length === 0) throw new BacktestError('NO_RECORDINGS', 'no recording given');
     const readers: MarketStreamReader[] = [];
     try {
       for (const path of paths) readers.push(await MarketStreamReader.open(path, options.onWarning === undefined ? {} : { onWarning: options.onWarning }));
       const sources = readers.map((reader): Source => ({ path: reader.path, header: reader.header, batches: reader.eventBatches(), buffer: [], pos: 0, ended: false, events: 0 }));
-      return new RecordingFeed(sources, options.to ?? Number.POSITIVE_INFINITY);
+      return new RecordingFileFeed(sources, options.to ?? Number.POSITIVE_INFINITY);
     } catch (error) {
       for (const reader of readers) await reader.close();
       throw error;

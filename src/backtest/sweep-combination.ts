@@ -7,14 +7,19 @@ import type { StrategyDefinition } from '../engine/strategy-api.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { globalRiskSchema, strategyRiskSchema } from '../settings/daemon-config-schema.js';
-import { runBacktest } from './backtest-runner.js';
+import { parseRecordings, runBacktest } from './backtest-runner.js';
+import type { ParsedRecording } from './parsed-recording.js';
 import { mergeSection } from './sweep-grid.js';
 import type { SweepCombination, SweepJob, SweepRow } from './sweep-types.js';
 import { valuesOf } from './sweep-types.js';
 
-/** Runs the combinations of one job; strategy modules are imported once. */
+/**
+ * Runs the combinations of one job; strategy modules are imported once, and the recordings are read
+ * once (at the first combination) and replayed from memory for every combination.
+ */
 export class SweepCombinationRunner {
   private readonly definitions = new Map<string, Promise<StrategyDefinition>>();
+  private recording: Promise<Result<ParsedRecording, string>> | undefined;
 
   constructor(
     private readonly job: SweepJob,
@@ -35,10 +40,13 @@ export class SweepCombinationRunner {
         limits: definedOnly(strategyRiskSchema.parse(mergeSection(spec.limits, spec.id, 'risk', job.axes, combination))),
       });
     }
+    const recording = await this.parsed();
+    if (!recording.ok) return recording;
     const result = await runBacktest({
       strategies,
       risk: definedOnly(globalRiskSchema.parse(job.risk)),
       recordings: job.recordings,
+      recording: recording.value,
       account: job.account,
       ...(this.logger === undefined ? {} : { logger: this.logger }),
       ...(job.orphans === undefined ? {} : { orphans: job.orphans }),
@@ -65,6 +73,11 @@ export class SweepCombinationRunner {
         fillsSha256: summary.fillsSha256,
       },
     });
+  }
+
+  private parsed(): Promise<Result<ParsedRecording, string>> {
+    this.recording ??= parseRecordings(this.job.recordings, this.job.to).then((parsed) => (parsed.ok ? parsed : err(parsed.error.message)));
+    return this.recording;
   }
 
   private definition(moduleFile: string): Promise<StrategyDefinition> {
