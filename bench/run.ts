@@ -1,3 +1,4 @@
+import { benchBacktestReplay } from './backtest-replay.bench.js';
 import type { BenchResult } from './bench-result.js';
 import { benchEngineMatching } from './engine-matching.bench.js';
 import { benchServerLoop } from './server-loop.bench.js';
@@ -8,6 +9,7 @@ async function main(): Promise<void> {
   const benches: ReadonlyArray<readonly [string, () => BenchResult | Promise<BenchResult>]> = [
     ['engine', () => benchEngineMatching()],
     ['server', () => benchServerLoop()],
+    ['backtest', () => benchBacktestReplay()],
   ];
   for (const [name, run] of benches) {
     if (only !== undefined && only !== name) continue;
