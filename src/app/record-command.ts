@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
 import type { TimeSource } from '../core/clock.js';
@@ -86,7 +87,7 @@ export async function runRecord(flags: RecordFlags, deps: RecordCommandDeps): Pr
 
   const prepared = await prepareRun({ ...(flags.config === undefined ? {} : { config: flags.config }), ...(flags.stateDir === undefined ? {} : { stateDir: flags.stateDir }) }, deps.env);
   if (!prepared.ok) throw prepared.error;
-  const config = passive(prepared.value.config);
+  const config = passive(prepared.value.config, flags.stateDir === undefined);
   const plan = recordingPlan(config.market);
   if (plan.symbols.length === 0 || plan.channels.length === 0) {
     throw new ConfigError('polls nothing a recording holds: list symbols with depth or bookTicker, trades, markPrice, index or fundingRate', { file: config.file, path: 'market' });
@@ -157,9 +158,21 @@ function rotateOf(flags: RecordFlags): RotateSettings | undefined {
   return { ...(sizeBytes === undefined ? {} : { sizeBytes }), ...(everyMs === undefined ? {} : { everyMs }) };
 }
 
-/** Recording only watches: adopt unknown orders, cancel nothing at stop, no daily-loss kill switch (it cancels orders). */
-function passive(config: DaemonConfig): DaemonConfig {
-  return { ...config, orphans: 'adopt', risk: {}, shutdown: { ...config.shutdown, cancelOpenOrders: false } };
+/**
+ * Recording only watches: adopt unknown orders, cancel nothing at stop, no daily-loss kill switch (it
+ * cancels orders); its health server takes any free loopback port and its state a subdirectory, so it
+ * runs beside `stratd run` of the same config.
+ */
+function passive(config: DaemonConfig, ownStateDir: boolean): DaemonConfig {
+  return {
+    ...config,
+    // The daemon holds its state directory exclusively: a recorder beside it keeps its own (unless --state-dir).
+    stateDir: ownStateDir ? join(config.stateDir, 'record') : config.stateDir,
+    orphans: 'adopt',
+    risk: {},
+    shutdown: { ...config.shutdown, cancelOpenOrders: false },
+    health: { host: '127.0.0.1', port: 0 },
+  };
 }
 
 function report(summary: RecordingSummary, deps: RecordCommandDeps): void {
