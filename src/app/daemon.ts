@@ -105,6 +105,11 @@ export class Daemon {
     this.effective = options.config;
   }
 
+  /** The recorder of `record:` (or of `stratd record`), while it runs. */
+  get recorder(): Recorder | undefined {
+    return this.parts.recorder;
+  }
+
   /** The health and control server's address. */
   get health(): { readonly url: string } {
     if (this.address === undefined) throw new Error('the health server is not listening');

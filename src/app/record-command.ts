@@ -1,12 +1,13 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
 import type { TimeSource } from '../core/clock.js';
+import { InvariantError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { systemTime } from '../core/system-time.js';
 import { firstPart } from '../backtest/recorder.js';
 import type { RecordingSummary } from '../backtest/recorder.js';
-import { attachRecorder, recordingPlan } from '../backtest/recorder-daemon.js';
+import { recordingPlan } from '../backtest/recorder-daemon.js';
 import type { RecordSettings } from '../backtest/recorder-daemon.js';
 import type { ExistingFiles, RotateSettings } from '../backtest/recorder-options.js';
 import { parseByteSize } from '../settings/byte-size.js';
@@ -98,19 +99,17 @@ export async function runRecord(flags: RecordFlags, deps: RecordCommandDeps): Pr
 
   const time = deps.time ?? systemTime;
   const logger = deps.logger ?? createLogger({ level: config.log.level, pretty: process.stderr.isTTY === true });
-  const started = await Daemon.start({ config, strategies: [], time, logger });
+  // The daemon attaches the recorder itself, after start-up and before the first poll.
+  const record = { gzip: false, account: true, flushEveryMs: 1000, reorderMs: 3000, ...settings, out: resolve(settings.out), existing };
+  const started = await Daemon.start({ config: { ...config, record }, strategies: [], time, logger });
   if (!started.ok) {
     deps.err(`stratd record: could not start: ${started.error.message}\n`);
     deps.setExitCode(1);
     return undefined;
   }
   const daemon = started.value;
-  const opened = await attachRecorder({ settings, market: config.market, kernel: daemon.kernel, venue: daemon.venue, time, logger });
-  if (!opened.ok) {
-    await daemon.stop();
-    throw new ConfigError(`--out ${flags.out}: ${opened.error.message}`);
-  }
-  const recorder = opened.value;
+  const recorder = daemon.recorder;
+  if (recorder === undefined) throw new InvariantError('RECORDER_MISSING', 'the daemon started without the recorder it was configured with');
   deps.err(`stratd record: recording ${plan.symbols.join(', ')} (${plan.channels.join(', ')})${durationMs === undefined ? ' until SIGINT/SIGTERM' : ` for ${flags.duration ?? ''}`}\n`);
 
   // A signal resolves `stopRequested`; its handler then waits for `done` before exiting (a second signal exits at once).
