@@ -1,11 +1,9 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { constants as zlibConstants, createGzip } from 'node:zlib';
-import type { Gzip } from 'node:zlib';
 import type { MarketChannel, MarketEvent } from './events.js';
 import { decodeEventLine, eventToLineObject, explainBadEventLine } from './event-lines.js';
 import type { MarketStreamHeader } from './format.js';
 import { encodeHeader, marketStreamHeaderSchema } from './format.js';
 import { MarketStreamError } from './stream-error.js';
+import { TextSink } from './text-sink.js';
 
 export interface MarketStreamWriterOptions {
   /**
@@ -26,8 +24,7 @@ const BATCH_BYTES = 64 * 1024;
  * open; events must come in nondecreasing time, for declared symbols and channels.
  */
 export class MarketStreamWriter {
-  private readonly fd: number;
-  private readonly gzip: Gzip | undefined;
+  private readonly sink: TextSink;
   private readonly perLine: boolean;
   private readonly symbols: ReadonlySet<string>;
   private readonly channels: ReadonlySet<MarketChannel>;
@@ -35,7 +32,6 @@ export class MarketStreamWriter {
   private pendingBytes = 0;
   private lastTs: number;
   private lineNumber = 1;
-  private failure: Error | undefined;
   private closed: Promise<void> | undefined;
 
   private constructor(
@@ -47,21 +43,7 @@ export class MarketStreamWriter {
     this.symbols = new Set(header.symbols);
     this.channels = new Set(header.channels);
     this.lastTs = header.startTime;
-    this.fd = openSync(path, 'w');
-    if (path.endsWith('.gz')) {
-      const gzip = createGzip({ level: options.gzipLevel ?? 3 });
-      gzip.on('data', (chunk: Buffer) => {
-        try {
-          writeSync(this.fd, chunk);
-        } catch (error) {
-          this.failure ??= error instanceof Error ? error : new Error(String(error));
-        }
-      });
-      gzip.on('error', (error) => {
-        this.failure ??= error;
-      });
-      this.gzip = gzip;
-    }
+    this.sink = new TextSink(path, options.gzipLevel ?? 3);
     this.append(`${encodeHeader(header)}\n`);
   }
 
@@ -77,7 +59,7 @@ export class MarketStreamWriter {
    * much more (plain files are written synchronously and always return true).
    */
   write(event: MarketEvent): boolean {
-    if (this.failure !== undefined) throw this.failure;
+    if (this.sink.failure !== undefined) throw this.sink.failure;
     if (this.closed !== undefined) throw new MarketStreamError('UNREADABLE', this.path, undefined, 'write after close');
     const line = this.lineNumber + 1;
     if (!this.symbols.has(event.symbol)) throw new MarketStreamError('UNKNOWN_SYMBOL', this.path, line, `symbol ${event.symbol} is not in the header`);
@@ -92,18 +74,14 @@ export class MarketStreamWriter {
 
   /** Resolves when a gzip backlog has been taken in. */
   drain(): Promise<void> {
-    const gzip = this.gzip;
-    if (gzip === undefined || !gzip.writableNeedDrain) return Promise.resolve();
-    return new Promise((resolve) => gzip.once('drain', () => resolve()));
+    return this.sink.drain();
   }
 
   /** Resolves once every line written so far is in the file (buffered lines included). */
   sync(): Promise<void> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.sink.failure !== undefined) return Promise.reject(this.sink.failure);
     this.emitPending();
-    const gzip = this.gzip;
-    if (gzip === undefined) return Promise.resolve();
-    return new Promise((resolve) => gzip.flush(zlibConstants.Z_SYNC_FLUSH, () => resolve()));
+    return this.sink.flush();
   }
 
   /** Writes what is buffered, finishes the gzip stream and closes the file. */
@@ -129,31 +107,12 @@ export class MarketStreamWriter {
   }
 
   private emit(text: string): boolean {
-    const gzip = this.gzip;
-    if (gzip === undefined) {
-      writeSync(this.fd, text);
-      return true;
-    }
-    const accepted = gzip.write(text);
-    if (this.perLine) gzip.flush(zlibConstants.Z_SYNC_FLUSH);
+    const accepted = this.sink.write(text);
+    if (this.perLine) void this.sink.flush();
     return accepted;
   }
 
-  private async finish(): Promise<void> {
-    try {
-      this.emitPending();
-      const gzip = this.gzip;
-      if (gzip !== undefined) {
-        await new Promise<void>((resolve, reject) => {
-          gzip.once('end', resolve);
-          gzip.once('error', reject);
-          gzip.end();
-          gzip.resume();
-        });
-      }
-    } finally {
-      closeSync(this.fd);
-    }
-    if (this.failure !== undefined) throw this.failure;
+  private finish(): Promise<void> {
+    return this.sink.close(() => this.emitPending());
   }
 }
