@@ -20,12 +20,14 @@ const WARM_UP_MS = 60_000;
 export interface SimulatedExchangeOptions {
   readonly config: SimConfig;
   readonly time: TimeSource;
-  /** How often the market advances between requests (stream events flow on these ticks). Default 100 ms. */
+  /** Longest wait between two advances of the market when no event is due (it advances at each event's time). Default 100 ms. */
   readonly tickMs?: number;
   /** Overrides of the exchange's rate budgets (benchmarks; the real limits by default). */
   readonly rateLimits?: Partial<RateLimitSettings>;
   /** A handler threw: the request got -1000 (the composition root logs it). */
   readonly onHandlerError?: (error: unknown, route: string) => void;
+  /** Called with the engine before its market moves (the warm-up included): a capture sees every event. */
+  readonly onEngine?: (engine: SimExchange) => void;
 }
 
 /** Where a running simulator answers, and the accounts it serves (printed by `stratd sim --json`). */
@@ -51,6 +53,7 @@ export class SimulatedExchange {
 
   private constructor(
     readonly engine: SimExchange,
+    private readonly feed: MarketFeed,
     readonly marketData: MarketDataService,
     readonly catalog: SimCatalog,
     readonly http: SimHttpServer,
@@ -67,6 +70,7 @@ export class SimulatedExchange {
     const startTime = time.clock.now() - WARM_UP_MS;
     const { feed, instruments } = await marketOf(config, startTime);
     const engine = new SimExchange({ instruments, startTime, feed, users: config.users });
+    options.onEngine?.(engine);
     const marketData = new MarketDataService(instruments, { now: () => engine.now() });
     engine.onMarketEvent((event) => marketData.ingest(event));
     // Leaders decide and copy stops are checked on market time, at the prices of that moment.
@@ -87,7 +91,7 @@ export class SimulatedExchange {
     http.mount(followerRoutes(copyTrading));
     http.mountPrefix(CATALOG_PATH_PREFIX, createCatalogRouter(catalog, { token: config.catalog.token }));
     stream.attach(http.httpServer);
-    const exchange = new SimulatedExchange(engine, marketData, catalog, http, registry, stream, options, undefined);
+    const exchange = new SimulatedExchange(engine, feed, marketData, catalog, http, registry, stream, options, undefined);
     await exchange.listen();
     return exchange;
   }
@@ -97,15 +101,18 @@ export class SimulatedExchange {
     const { baseUrl } = await this.http.start();
     this.engine.advanceTo(time.clock.now());
     const tickMs = this.options.tickMs ?? 100;
-    const tick = (): void => {
-      this.engine.advanceTo(time.clock.now());
+    // The market moves at each of its events' own time, as a real venue matches continuously (fills and
+    // their stream events happen then, not at the next tick); `tickMs` bounds the wait between events.
+    const wait = (): number => {
+      const next = this.feed.peekTime();
+      return next === undefined ? tickMs : Math.min(tickMs, Math.max(1, next - time.clock.now()));
     };
     // Each tick is a fresh top-level action: a self-rescheduling action nests on VirtualTimeScheduler.
     const loop = (): void => {
-      tick();
-      this.ticker = time.scheduler.schedule(loop, tickMs);
+      this.engine.advanceTo(time.clock.now());
+      this.ticker = time.scheduler.schedule(loop, wait());
     };
-    this.ticker = time.scheduler.schedule(loop, tickMs);
+    this.ticker = time.scheduler.schedule(loop, wait());
     this.info = {
       baseUrl,
       streamUrl: baseUrl.replace(/^http/, 'ws'),

@@ -9,7 +9,7 @@ const rate = z.number().min(0).max(1);
  */
 export const faultSettingsSchema = z
   .object({
-    /** Added to every REST reply (and stream event delivery), plus a uniform jitter. */
+    /** Round trip of every REST request (half on the way in, half on the way out) plus a uniform jitter; user-stream events take the outbound half (no jitter). */
     latencyMs: z.number().int().min(0).max(60_000).default(0),
     latencyJitterMs: z.number().int().min(0).max(60_000).default(0),
     /** Answer HTTP 500/502/503 without executing the request. */

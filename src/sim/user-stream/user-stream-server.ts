@@ -1,3 +1,4 @@
+import type { Subscription } from 'rxjs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Registry } from 'prom-client';
@@ -54,6 +55,8 @@ export class UserStreamServer {
   private readonly faults: StreamFaults;
   private readonly limits: ConnectionLimits;
   private readonly unsubscribe: ReadonlyArray<() => void>;
+  /** Account events on their way (the latency fault's outbound share), cancelled on close. */
+  private readonly inTransit = new Set<Subscription>();
 
   constructor(private readonly options: UserStreamServerOptions) {
     this.metrics = streamMetrics(options.metrics);
@@ -86,6 +89,8 @@ export class UserStreamServer {
     for (const [server, listener] of this.attached) server.off('upgrade', listener);
     this.attached.clear();
     for (const stop of this.unsubscribe) stop();
+    for (const transit of this.inTransit) transit.unsubscribe();
+    this.inTransit.clear();
     for (const set of [...this.byKey.values()]) for (const connection of [...set]) connection.terminate('shutdown');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
@@ -135,7 +140,19 @@ export class UserStreamServer {
     const set = listenKey === undefined ? undefined : this.byKey.get(listenKey);
     if (set === undefined || set.size === 0) return;
     const frame = accountEventFrame(event);
-    for (const connection of [...set]) connection.deliver(frame);
+    const connections = [...set];
+    // As a REST reply, an event takes the outbound half of the latency fault (no jitter: events keep their order).
+    const latencyMs = this.options.faults().latencyMs;
+    const delayMs = latencyMs - Math.floor(latencyMs / 2);
+    if (delayMs <= 0) {
+      for (const connection of connections) connection.deliver(frame);
+      return;
+    }
+    const transit = this.options.time.scheduler.schedule(() => {
+      this.inTransit.delete(transit);
+      for (const connection of connections) connection.deliver(frame);
+    }, delayMs);
+    this.inTransit.add(transit);
   }
 
   private noticeExpiry(notice: WillExpireNotice): void {
