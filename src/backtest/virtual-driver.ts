@@ -7,6 +7,8 @@ export function macrotask(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+const MAX_TURNS_PER_INSTANT = 16;
+
 export interface VirtualDriverOptions {
   readonly clock: VirtualClock;
   /** The engine: `advanceTo` applies the feed's events due by then. */
@@ -17,6 +19,8 @@ export interface VirtualDriverOptions {
    * handlers, a port without latency): the step then yields to the event loop before the next one.
    */
   readonly mustYield: () => boolean;
+  /** The port answers without latency: turn the event loop before every step. */
+  readonly instantReplies: boolean;
 }
 
 /**
@@ -38,6 +42,10 @@ export class VirtualDriver {
   /** One instant, if something is due at or before `limit()` (asked once the feed's next events are known); false when nothing is. */
   async step(limit: () => number): Promise<boolean> {
     const { clock, engine, feed } = this.options;
+    // Without latency a reply resolves as a promise continuation at the instant of its call, and its
+    // command may be known already (the stream event came first): nothing tells that it waits, so turn.
+    if (this.options.instantReplies) await macrotask();
+    await this.settle();
     if (!feed.covers(Number.NEGATIVE_INFINITY)) await feed.load(Number.NEGATIVE_INFINITY);
     const actionTime = this.nextActionTime();
     const time = Math.min(feed.peekTime() ?? Number.POSITIVE_INFINITY, actionTime ?? Number.POSITIVE_INFINITY);
@@ -46,7 +54,17 @@ export class VirtualDriver {
     clock.advanceTo(time);
     engine.advanceTo(time);
     if ((actionTime !== undefined && actionTime <= time) || this.options.mustYield()) await macrotask();
+    await this.settle();
     return true;
+  }
+
+  /**
+   * A reply's continuation can take more than one turn (a handler awaiting a reply awaiting a journal
+   * write…): time moves on only once nothing waits at this instant any more (bounded: work waiting for a
+   * later instant stays pending).
+   */
+  private async settle(): Promise<void> {
+    for (let turns = 0; turns < MAX_TURNS_PER_INSTANT && this.options.mustYield(); turns++) await macrotask();
   }
 
   /** Steps until `work` settles (kernel start and stop wait for port replies that take virtual time). */

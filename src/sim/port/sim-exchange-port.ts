@@ -36,6 +36,12 @@ export interface SimExchangePortOptions {
   readonly time: TimeSource;
   readonly latency?: LatencyModel;
   /**
+   * Zero latency still takes a turn: a command reaches the engine, and its reply the caller, in a scheduled
+   * action at the same instant (a network round trip: market data that arrived meanwhile is handled
+   * first). Account events still follow the engine at once. Default: commands run at once.
+   */
+  readonly roundTrips?: boolean;
+  /**
    * Bring the engine up to the clock before each command (`advanceTo(now)`, which pulls a feed's market
    * events due by then). Default true; a driver that advances the engine itself may turn it off.
    */
@@ -168,11 +174,16 @@ export class SimExchangePort implements ExchangePort {
 
   // ---------------------------------------------------------------- plumbing
 
+  private after(ms: number, work: () => void): void {
+    if (this.options.roundTrips === true && ms <= 0) this.options.time.scheduler.schedule(work, 0);
+    else runAfter(this.options.time.scheduler, ms, work);
+  }
+
   /** Delivers `work` to the engine after the order latency and answers after the ack latency. */
   private call<T>(work: () => Result<T, ExchangeFailure>): PortResult<T> {
-    const { scheduler, clock } = this.options.time;
+    const { clock } = this.options.time;
     return new Promise((resolve, reject) => {
-      runAfter(scheduler, this.latency.orderLatencyMs, () => {
+      this.after(this.latency.orderLatencyMs, () => {
         let result: Result<T, ExchangeFailure>;
         try {
           if (this.options.advanceEngine !== false) this.engine.advanceTo(clock.now());
@@ -181,7 +192,7 @@ export class SimExchangePort implements ExchangePort {
           reject(error instanceof Error ? error : new Error(String(error)));
           return;
         }
-        runAfter(scheduler, this.latency.ackLatencyMs, () => resolve(result));
+        this.after(this.latency.ackLatencyMs, () => resolve(result));
       });
     });
   }
