@@ -2,6 +2,7 @@ import type { TimeSource } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { CatalogClient } from '../catalog/catalog-client.js';
 import type { CatalogSource, DaemonConfig } from '../settings/daemon-config.js';
+import type { SimExchange } from '../sim/engine/sim-exchange.js';
 import { SimulatedExchange } from '../sim/simulated-exchange.js';
 import { ExchangeClient } from '../venue/exchange-client.js';
 
@@ -15,7 +16,13 @@ export interface VenueConnection {
   stop(): Promise<void>;
 }
 
-export async function connectVenue(config: DaemonConfig, time: TimeSource, logger: Logger): Promise<VenueConnection> {
+/** Observers of the embedded simulator (paper mode), for tools that compare it with the daemon (`stratd parity`). */
+export interface SimulatorTaps {
+  /** The simulator's engine, before its market moves: nothing it applies is missed. */
+  readonly engine?: (engine: SimExchange) => void;
+}
+
+export async function connectVenue(config: DaemonConfig, time: TimeSource, logger: Logger, taps: SimulatorTaps = {}): Promise<VenueConnection> {
   const venue = config.venue;
   if (venue.mode === 'live') {
     const client = new ExchangeClient({
@@ -33,6 +40,7 @@ export async function connectVenue(config: DaemonConfig, time: TimeSource, logge
     config: venue.sim,
     time,
     ...(venue.tickMs === undefined ? {} : { tickMs: venue.tickMs }),
+    ...(taps.engine === undefined ? {} : { onEngine: taps.engine }),
     onHandlerError: (error, route) => logger.error({ err: error, route }, 'simulator handler failed'),
   });
   const { baseUrl, streamUrl, catalogUrl, catalogToken } = sim.address;

@@ -10,6 +10,7 @@ import { CatalogSync } from '../catalog/catalog-sync.js';
 import { Kernel } from '../engine/kernel.js';
 import { KernelMetrics } from '../engine/kernel-metrics.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
+import type { MarketEvent } from '../model/market-events.js';
 import type { RunnerState } from '../engine/strategy-runner.js';
 import type { ConfigError } from '../settings/config-error.js';
 import { loadDaemonConfig } from '../settings/daemon-config.js';
@@ -32,7 +33,7 @@ import { daemonJobs } from './daemon-jobs.js';
 import { DaemonMetrics } from './daemon-metrics.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { connectVenue } from './daemon-venue.js';
-import type { VenueConnection } from './daemon-venue.js';
+import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
 import type { HealthReport } from './health-server.js';
 import { planReload } from './reload.js';
@@ -64,6 +65,16 @@ export interface DaemonOptions {
   readonly reread?: RereadConfig;
   /** SIGHUP reloads the config; default process, null for none. */
   readonly hangup?: HangupSource | null;
+  /** Observers for tools that compare the daemon with something else (`stratd parity`). */
+  readonly taps?: DaemonTaps;
+}
+
+/** What a tool may watch: the embedded simulator's engine, and every market event as the kernel receives it. */
+export interface DaemonTaps extends SimulatorTaps {
+  /** Each market event from the sources, just before the kernel ingests it, with the local time it arrived. */
+  readonly market?: (event: MarketEvent, arrivedAt: number) => void;
+  /** The kernel starts (instruments, reconciliation, then the strategies) at this local time. */
+  readonly kernelStarting?: (time: number) => void;
 }
 
 interface Parts {
@@ -130,7 +141,7 @@ export class Daemon {
     };
     let venue: VenueConnection;
     try {
-      venue = await connectVenue(config, time, logger.child({ component: 'venue' }));
+      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps);
     } catch (error: unknown) {
       return fail(`cannot start the venue: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -191,13 +202,20 @@ export class Daemon {
         }),
       );
     }
-    subscriptions.push(poller.events$.subscribe((event) => kernel.ingest(event)));
+    const marketTap = options.taps?.market;
+    subscriptions.push(
+      poller.events$.subscribe((event) => {
+        marketTap?.(event, time.clock.now());
+        kernel.ingest(event);
+      }),
+    );
 
     for (const session of sessions) {
       const started = await session.start();
       if (!started.ok) return fail(`cannot open the user data stream: ${started.error.message}`);
       cleanup.push(() => session.stop());
     }
+    options.taps?.kernelStarting?.(time.clock.now());
     const kernelStarted = await kernel.start();
     if (!kernelStarted.ok) return fail(`start-up reconciliation failed: ${kernelStarted.error.message}`);
     cleanup.push(() => kernel.stop({ cancelOpenOrders: false }));

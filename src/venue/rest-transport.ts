@@ -66,6 +66,7 @@ export interface SignedRequest {
  */
 export class RestTransport {
   readonly exchanges$ = new Subject<RestExchange>();
+  private pending = 0;
 
   constructor(
     private readonly http: HttpPort,
@@ -85,14 +86,24 @@ export class RestTransport {
     return reply.ok ? ok(reply.value.payload) : reply;
   }
 
+  /** Requests sent (or waiting for rate budget) and not answered yet. */
+  get inFlight(): number {
+    return this.pending;
+  }
+
   /** Sends the request; yields the whole parsed reply body beside the payload (for `stratd call`). */
   async callRaw(request: RestRequest): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
-    const first = await this.callOnce(request);
-    if (!first.ok && first.error.code === -1021) {
-      const resync = await this.timeSync.sync();
-      if (resync.ok) return this.callOnce(request);
+    this.pending++;
+    try {
+      const first = await this.callOnce(request);
+      if (!first.ok && first.error.code === -1021) {
+        const resync = await this.timeSync.sync();
+        if (resync.ok) return await this.callOnce(request);
+      }
+      return first;
+    } finally {
+      this.pending--;
     }
-    return first;
   }
 
   /** The exact URL, body and signed text a request would be sent with at server time `timestamp`. */
