@@ -9,21 +9,25 @@ import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import { systemTime } from '../core/system-time.js';
 import type { BacktestAccount, BacktestResult } from '../backtest/backtest-runner.js';
-import { DEFAULT_BACKTEST_LATENCY, runBacktest } from '../backtest/backtest-runner.js';
+import { runBacktest } from '../backtest/backtest-runner.js';
+import type { ObservedMarketEvent } from '../backtest/backtest-types.js';
 import { EngineCapture } from '../backtest/parity-capture.js';
 import type { EngineCaptureResult } from '../backtest/parity-capture.js';
-import { compareFills, formatParityReport } from '../backtest/parity-compare.js';
+import { compareRuns, formatParityReport } from '../backtest/parity-compare.js';
 import type { ParityReport } from '../backtest/parity-compare.js';
+import { strategyOfClientOrderId } from '../engine/execution/client-order-ids.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
 import { ConfigError } from '../settings/config-error.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
 import { parseDuration } from '../settings/duration.js';
 import type { Environment } from '../settings/secrets.js';
 import type { LatencyModel } from '../sim/port/port-latency.js';
+import { NO_LATENCY } from '../sim/port/port-latency.js';
 import { Daemon } from './daemon.js';
+import type { DaemonTaps } from './daemon.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { createLogger } from './logger.js';
-import { klineSeriesOf, openingAccount } from './backtest-flags.js';
+import { openingAccount } from './backtest-flags.js';
 import { prepareRun } from './run-command.js';
 
 /** Default time tolerance: a fill of the paper run and one of the backtest agree when at most this far apart. */
@@ -40,8 +44,11 @@ export interface ParityOptions {
   readonly dir: string;
   /** Lets the paper daemon trade (the CLI sleeps --duration; tests step virtual time). */
   readonly wait: (daemon: Daemon) => Promise<void>;
-  /** The backtest's latency model; default DEFAULT_BACKTEST_LATENCY. */
-  readonly latency?: LatencyModel;
+  /**
+   * Network latency each way on both sides: the paper simulator's latency fault (round trip 2×) and the
+   * backtest's model. Default: the paper config's simulator latency as it is (paperLatency).
+   */
+  readonly latencyMs?: number;
   readonly toleranceMs?: number;
   readonly env?: Environment;
 }
@@ -52,6 +59,10 @@ export interface ParityOutcome {
   readonly backtest: BacktestResult;
   /** The opening account both sides traded. */
   readonly account: BacktestAccount;
+  /** The market as the paper daemon's strategies saw it (the backtest's `marketView`). */
+  readonly view: readonly ObservedMarketEvent[];
+  /** When the paper daemon's kernel started (the backtest's `from`: its kernel starts then too). */
+  readonly from: number;
 }
 
 /**
@@ -68,30 +79,47 @@ export async function runParity(options: ParityOptions): Promise<Result<ParityOu
   const account = accountOf(options.config);
   if (!account.ok) return account;
   // A state directory of its own: no orphans from earlier runs, nothing left for the next; health on any free port.
-  const config: DaemonConfig = { ...options.config, stateDir: join(options.dir, 'state'), health: { ...options.config.health, port: 0 } };
+  const config: DaemonConfig = {
+    ...options.config,
+    venue: options.latencyMs === undefined ? venue : { ...venue, sim: { ...venue.sim, faults: { ...venue.sim.faults, latencyMs: 2 * options.latencyMs } } },
+    stateDir: join(options.dir, 'state'),
+    health: { ...options.config.health, port: 0 },
+  };
   const liveStrategies = await options.strategies();
   if (!liveStrategies.ok) return liveStrategies;
-  const started = await Daemon.start({ config, strategies: liveStrategies.value, time, logger, hangup: null, ...(options.env === undefined ? {} : { env: options.env }) });
-  if (!started.ok) return started;
+  // The engine is captured from its first event (the simulator's warm-up too), the market as the
+  // strategies saw it from the first poll: the backtest's engine and kernel get exactly these.
+  let capture: EngineCapture | undefined;
+  const view: ObservedMarketEvent[] = [];
+  let kernelStartedAt = time.clock.now();
+  const taps: DaemonTaps = {
+    engine: (engine) => {
+      capture = new EngineCapture({ engine, userId: account.value.userId, path: join(options.dir, 'market.jsonl'), clock: time.clock });
+    },
+    market: (event, at) => view.push({ at, event }),
+    kernelStarting: (at) => {
+      kernelStartedAt = at;
+    },
+  };
+  const started = await Daemon.start({ config, strategies: liveStrategies.value, time, logger, hangup: null, taps, ...(options.env === undefined ? {} : { env: options.env }) });
+  if (!started.ok) {
+    await capture?.stop(() => undefined);
+    return started;
+  }
   const daemon = started.value;
-  const sim = daemon.venue.sim;
-  if (sim === undefined) {
+  if (capture === undefined) {
     await daemon.stop();
     return err(new Error('the paper daemon runs no embedded simulator'));
   }
-  const capture = new EngineCapture({
-    engine: sim.engine,
-    userId: account.value.userId,
-    path: join(options.dir, 'market.jsonl'),
-    clock: time.clock,
-    ownerOf: (id) => daemon.kernel.executor.ownerOf(id),
-  });
   let recording: EngineCaptureResult;
   try {
     await options.wait(daemon);
   } finally {
-    recording = await capture.stop();
+    // The strategies' clean-up on stop is part of the run, as at the end of the backtest. The journal
+    // is closed by then: owners come from the ids (deterministic, tagged by strategy).
     await daemon.stop();
+    const strategyIds = liveStrategies.value.map((s) => s.id);
+    recording = await capture.stop((id) => strategyOfClientOrderId(id, strategyIds));
   }
   const backtestStrategies = await options.strategies();
   if (!backtestStrategies.ok) return backtestStrategies;
@@ -101,15 +129,26 @@ export async function runParity(options: ParityOptions): Promise<Result<ParityOu
     recordings: [recording.path],
     account: account.value,
     orphans: config.orphans,
-    klines: klineSeriesOf(config),
-    latency: options.latency ?? DEFAULT_BACKTEST_LATENCY,
-    from: recording.startTime,
+    latency: paperLatency(config),
+    from: kernelStartedAt,
     to: recording.endTime,
+    marketView: view,
     logger: logger.child({ component: 'parity-backtest' }),
   });
   if (!backtest.ok) return err(new Error(`the backtest of the recording failed: ${backtest.error.message}`));
-  const report = compareFills(recording.fills, backtest.value.fills, { toleranceMs: options.toleranceMs ?? DEFAULT_PARITY_TOLERANCE_MS });
-  return ok({ report, recording, backtest: backtest.value, account: account.value });
+  const report = compareRuns(recording, backtest.value, { toleranceMs: options.toleranceMs ?? DEFAULT_PARITY_TOLERANCE_MS });
+  return ok({ report, recording, backtest: backtest.value, account: account.value, view, from: kernelStartedAt });
+}
+
+/**
+ * The latency the paper side sees from the embedded simulator: its `latencyMs` fault, half on the way
+ * in and half on the way out (as the simulator splits it), as the backtest's model.
+ */
+export function paperLatency(config: DaemonConfig): LatencyModel {
+  if (config.venue.mode !== 'paper') return NO_LATENCY;
+  const total = config.venue.sim.faults.latencyMs ?? 0;
+  const inbound = Math.floor(total / 2);
+  return { orderLatencyMs: inbound, ackLatencyMs: total - inbound };
 }
 
 /** The simulator account the paper daemon trades with, and its opening futures balances (the backtest's account). */
@@ -149,14 +188,14 @@ export function registerParityCommand(program: Command, deps: ParityCommandDeps)
     .option('--config <file>', 'paper config whose strategies run (default config/default.yml)')
     .option('--duration <d>', 'how long the paper side trades (e.g. 5m)', '2m')
     .option('--out <dir>', 'working directory: the recording and the paper state', 'parity-out')
-    .option('--latency-ms <n>', "the backtest's order and acknowledgement latency, each way (default 50)")
+    .option('--latency-ms <n>', "network latency each way, on both sides: the paper simulator's latency fault and the backtest's model (default: the simulator config's)")
     .option('--tolerance-ms <n>', `how far apart in time matching fills may be (default ${DEFAULT_PARITY_TOLERANCE_MS})`)
     .option('--log-level <level>', 'daemon, kernel and strategy logs on standard error', 'warn')
     .action(async (flags: ParityFlags) => {
       const durationMs = parseDuration(flags.duration);
       if (durationMs === undefined || durationMs <= 0) throw new ConfigError(`--duration ${flags.duration}: a duration such as 30s, 5m or 1h`, { path: '--duration' });
-      const latency = flags.latencyMs === undefined ? undefined : wholeMs('--latency-ms', flags.latencyMs);
-      const toleranceMs = flags.toleranceMs === undefined ? undefined : wholeMs('--tolerance-ms', flags.toleranceMs);
+      const latency = flags.latencyMs === undefined ? undefined : wholeMs('--latency-ms', flags.latencyMs, 30_000);
+      const toleranceMs = flags.toleranceMs === undefined ? undefined : wholeMs('--tolerance-ms', flags.toleranceMs, 60_000);
       const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
       if (!prepared.ok) throw prepared.error;
       const { config } = prepared.value;
@@ -178,7 +217,7 @@ export function registerParityCommand(program: Command, deps: ParityCommandDeps)
         dir: flags.out,
         wait: () => sleep(time.scheduler, durationMs),
         env: deps.env,
-        ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
+        ...(latency === undefined ? {} : { latencyMs: latency }),
         ...(toleranceMs === undefined ? {} : { toleranceMs }),
       });
       if (!outcome.ok) {
@@ -188,13 +227,13 @@ export function registerParityCommand(program: Command, deps: ParityCommandDeps)
         return;
       }
       const { report, recording } = outcome.value;
-      deps.out(`recorded ${recording.events} market events → ${recording.path}\n`);
+      deps.out(`recorded the simulator's ${recording.events} market events (its warm-up included) → ${recording.path}; the strategies saw ${outcome.value.view.length}\n`);
       deps.out(formatParityReport(report));
       if (!report.identical) deps.setExitCode(1);
     });
 }
 
-function wholeMs(flag: string, text: string): number {
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 60_000) throw new ConfigError(`${flag} ${text}: whole milliseconds from 0 to 60000`, { path: flag });
+function wholeMs(flag: string, text: string, max: number): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) > max) throw new ConfigError(`${flag} ${text}: whole milliseconds from 0 to ${max}`, { path: flag });
   return Number(text);
 }

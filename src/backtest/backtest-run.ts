@@ -19,7 +19,7 @@ import { KlineBuilder } from './kline-builder.js';
 import { fillOf, orderSnapshotOf } from '../sim/port/sim-snapshots.js';
 import { StateStore } from '../store/state-store.js';
 import { BacktestError } from './backtest-error.js';
-import type { BacktestOptions, BacktestResult, FillRecord } from './backtest-types.js';
+import type { BacktestOptions, BacktestResult, FillRecord, ObservedMarketEvent } from './backtest-types.js';
 import { EquityCurve } from './equity-curve.js';
 import type { EquitySample } from './equity-curve.js';
 import { fillSequenceHash } from './fill-hash.js';
@@ -78,7 +78,8 @@ export class BacktestRun {
     const { account } = options;
     this.clock = new VirtualClock(startTime);
     this.latency = options.latency ?? DEFAULT_BACKTEST_LATENCY;
-    this.klines = new KlineBuilder(options.klines ?? []);
+    // A daemon's view has the klines its poller read: none are built from trades then.
+    this.klines = new KlineBuilder(options.marketView === undefined ? (options.klines ?? []) : []);
     this.intervalMs = options.equityIntervalMs ?? DEFAULT_EQUITY_INTERVAL_MS;
     this.instruments = new Map(feed.instruments.map((i) => [i.symbol, i]));
     this.strategyIds = options.strategies.map((s) => s.id).sort();
@@ -88,7 +89,8 @@ export class BacktestRun {
       startTime,
       feed,
     });
-    this.port = new SimExchangePort({ engine: this.engine, userId: account.userId, time: this.clock, latency: this.latency });
+    // Even without latency a command is a round trip: the market events already arrived are handled first.
+    this.port = new SimExchangePort({ engine: this.engine, userId: account.userId, time: this.clock, latency: this.latency, roundTrips: true });
     const store = StateStore.inMemory();
     const tracker = new HandlerTracker();
     const symbols = [...new Set([...feed.instruments.map((i) => i.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
@@ -110,6 +112,7 @@ export class BacktestRun {
       engine: this.engine,
       feed,
       mustYield: () => tracker.pending > 0 || (unlatent && this.kernel.executor.pendingCount() > 0),
+      instantReplies: unlatent,
     });
     this.ledger = new PnlLedger(this.strategyIds);
     this.funding = new FundingWatch(this.engine, account.userId, this.ledger);
@@ -147,6 +150,7 @@ export class BacktestRun {
       this.engine.applyMarketEvent(this.feed.next());
     }
     this.warming = false;
+    if (this.options.marketView !== undefined) return;
     const latest = [...this.warmed.entries()].sort(([a, x], [b, y]) => x.ts - y.ts || (a < b ? -1 : a > b ? 1 : 0));
     for (const [, event] of latest) this.kernel.ingest(modelMarketEvent(event));
     this.warmed.clear();
@@ -160,6 +164,8 @@ export class BacktestRun {
     // Start-up takes port round trips: it may run past `to` (the strategies then see no market at all).
     const started = await this.driver.until(this.kernel.start(), () => Number.POSITIVE_INFINITY);
     if (!started.ok) throw new BacktestError('START_FAILED', `the kernel could not start against the simulated exchange: ${started.error.code} ${started.error.message}`);
+    // As in the daemon, the sources' events reach the kernel once it has started.
+    const view = this.options.marketView === undefined ? undefined : this.replayView(this.options.marketView);
     let reported = 0;
     while (await this.driver.step(limit)) {
       if (this.events - reported >= PROGRESS_EVERY_EVENTS) {
@@ -173,6 +179,7 @@ export class BacktestRun {
     this.engine.advanceTo(endTime);
     this.equity.stop();
     daily.stop();
+    view?.stop();
     await this.driver.until(this.kernel.stop({ cancelOpenOrders: false }), () => Number.POSITIVE_INFINITY);
     this.port.close();
     this.equity.finish(this.clock.now());
@@ -204,10 +211,27 @@ export class BacktestRun {
     if (event.ts > this.clock.now()) throw new InvariantError('LOOK_AHEAD', `market event of ${event.ts} applied at ${this.clock.now()}`);
     this.events++;
     this.lastEventTime = event.ts;
+    if (this.options.marketView !== undefined) return;
     for (const kline of this.klines.advance(event.ts)) this.kernel.ingest(kline);
     const model = modelMarketEvent(event);
     this.kernel.ingest(model);
     if (model.type === 'market.trade') this.klines.trade(model);
+  }
+
+  /** Hands the kernel each event of a daemon's view at its arrival time (those before now at once), in order. */
+  private replayView(view: readonly ObservedMarketEvent[]): { stop(): void } {
+    let index = 0;
+    let timer: Subscription | undefined;
+    const deliverDue = (): void => {
+      const now = this.clock.now();
+      // Each was the reply to a poll, which the simulator answers after pulling its market up to now.
+      this.engine.advanceTo(now);
+      for (let next = view[index]; next !== undefined && next.at <= now; next = view[++index]) this.kernel.ingest(next.event);
+      const next = view[index];
+      timer = next === undefined ? undefined : this.clock.schedule(deliverDue, next.at - now);
+    };
+    deliverDue();
+    return { stop: () => timer?.unsubscribe() };
   }
 
   private onAccountEvent(event: SimAccountEvent): void {

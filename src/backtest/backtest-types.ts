@@ -3,6 +3,7 @@ import type { Decimal } from '../core/decimal.js';
 import type { Logger } from '../core/logger.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
 import type { Category, PositionSide, Side } from '../model/instrument.js';
+import type { MarketEvent } from '../model/market-events.js';
 import type { OrderSnapshot } from '../model/orders.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
@@ -52,11 +53,25 @@ export interface BacktestOptions {
   readonly klines?: readonly KlineSeries[];
   /** The kernel's timer tick, as in `stratd run` (default 1000; 0 disables it). */
   readonly tickMs?: number;
+  /**
+   * The market as a daemon's strategies saw it (its sources' events at their arrival times, in order):
+   * when given, the kernel gets these instead of the recorded events, which then only move the engine
+   * (and `klines` is not used: the view has the daemon's own). `stratd parity` replays the paper
+   * daemon's view this way while the engine matches on the simulator's full stream.
+   */
+  readonly marketView?: readonly ObservedMarketEvent[];
   readonly logger?: Logger;
   /** Called every PROGRESS_EVERY_EVENTS events and once at the end. */
   readonly onProgress?: (progress: BacktestProgress) => void;
   /** Something skipped in a recording (a torn last line). */
   readonly onWarning?: (warning: MarketStreamWarning) => void;
+}
+
+/** A market event as a daemon's kernel received it. */
+export interface ObservedMarketEvent {
+  /** Local epoch ms of its arrival. */
+  readonly at: number;
+  readonly event: MarketEvent;
 }
 
 /** One execution of the account's orders, as the engine made it. `strategy` is '' for orders no strategy owns (liquidations). */

@@ -1,6 +1,7 @@
 import { dec } from '../../src/core/decimal.js';
-import type { FillRecord } from '../../src/backtest/backtest-types.js';
-import { compareFills, formatParityReport } from '../../src/backtest/parity-compare.js';
+import type { FillRecord, OrderRow } from '../../src/backtest/backtest-types.js';
+import type { OrderSnapshot } from '../../src/model/orders.js';
+import { compareRuns, compareSequences, fillRow, formatParityReport } from '../../src/backtest/parity-compare.js';
 
 function fill(time: number, price: string, over: Partial<FillRecord> = {}): FillRecord {
   return {
@@ -23,16 +24,35 @@ function fill(time: number, price: string, over: Partial<FillRecord> = {}): Fill
   };
 }
 
-describe('compareFills', () => {
+function order(createTime: number, price: string, over: Partial<OrderSnapshot> = {}): OrderRow {
+  const f = fill(createTime, price);
+  const snapshot: OrderSnapshot = {
+    symbol: f.symbol,
+    orderId: f.orderId,
+    clientOrderId: f.clientOrderId,
+    side: f.side,
+    positionSide: f.positionSide,
+    type: 'LIMIT',
+    timeInForce: 'GTC',
+    price: f.price,
+    quantity: dec(2),
+    filledQty: dec(0),
+    avgPrice: dec(0),
+    status: 'NEW',
+    updateTime: createTime,
+    ...over,
+  };
+  return { createTime, strategy: 's1', order: snapshot };
+}
+
+describe('compareSequences', () => {
   it('identical within the time tolerance, whatever the ids', () => {
-    const report = compareFills([fill(1000, '100'), fill(2000, '101')], [fill(1400, '100', { tradeId: 'x' }), fill(2000, '101.0')], { toleranceMs: 500 });
-    expect(report).toMatchObject({ identical: true, liveFills: 2, backtestFills: 2, matched: 2, divergent: 0, divergences: [] });
-    expect(formatParityReport(report)).toMatch(/^parity: identical: 2 fills/);
-    expect(formatParityReport(report)).not.toContain('why they can differ');
+    const report = compareSequences([fill(1000, '100'), fill(2000, '101')].map(fillRow), [fill(1400, '100', { tradeId: 'x' }), fill(2000, '101.0')].map(fillRow), { toleranceMs: 500 });
+    expect(report).toMatchObject({ identical: true, live: 2, backtest: 2, matched: 2, divergent: 0, divergences: [] });
   });
 
-  it('lists the first divergences: differing fields, then fills on one side only', () => {
-    const report = compareFills([fill(1000, '100'), fill(2000, '101', { side: 'SELL' })], [fill(1000, '100'), fill(3000, '102'), fill(4000, '103')], { toleranceMs: 500 });
+  it('lists the first divergences: differing fields, then rows on one side only', () => {
+    const report = compareSequences([fill(1000, '100'), fill(2000, '101', { side: 'SELL' })].map(fillRow), [fill(1000, '100'), fill(3000, '102'), fill(4000, '103')].map(fillRow), { toleranceMs: 500 });
     expect(report.identical).toBe(false);
     expect(report.matched).toBe(1);
     expect(report.divergent).toBe(2);
@@ -40,9 +60,27 @@ describe('compareFills', () => {
       [1, 'mismatch', ['side', 'price', 'time']],
       [2, 'backtest-only', []],
     ]);
-    expect(formatParityReport(report)).toContain('#1 differs in side, price, time');
-    // A divergence always comes with the known reasons two runs can differ.
-    expect(formatParityReport(report)).toContain('why they can differ:');
-    expect(compareFills([fill(1, '1')], [], { toleranceMs: 0, limit: 0 })).toMatchObject({ divergent: 1, divergences: [] });
+    expect(compareSequences([fillRow(fill(1, '1'))], [], { toleranceMs: 0, limit: 0 })).toMatchObject({ divergent: 1, divergences: [] });
+  });
+});
+
+describe('compareRuns', () => {
+  it('identical when fills and order placements agree', () => {
+    const report = compareRuns({ fills: [fill(1000, '100')], orders: [order(900, '100')] }, { fills: [fill(1000, '100')], orders: [order(900, '100', { status: 'FILLED' })] }, { toleranceMs: 0 });
+    expect(report.identical).toBe(true);
+    expect(formatParityReport(report)).toMatch(/^parity: identical: 1 fills and 1 orders on both sides/);
+    expect(formatParityReport(report)).not.toContain('why they can differ');
+  });
+
+  it('an order placed at another price diverges even without fills; the report lists it and the known causes', () => {
+    const report = compareRuns({ fills: [], orders: [order(900, '100')] }, { fills: [], orders: [order(900, '99.5')] }, { toleranceMs: 0 });
+    expect(report.identical).toBe(false);
+    expect(report.fills.identical).toBe(true);
+    expect(report.orders.divergences.map((d) => d.fields)).toEqual([['price']]);
+    const text = formatParityReport(report);
+    expect(text).toMatch(/^parity: DIVERGENT/);
+    expect(text).toContain('orders placed: paper 1, backtest 1; first 0 agree, 1 positions differ');
+    expect(text).toContain('#0 differs in price');
+    expect(text).toContain('why they can differ:');
   });
 });

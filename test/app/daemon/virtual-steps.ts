@@ -32,3 +32,42 @@ export async function runFor(clock: VirtualClock, ms: number, stepMs = 250): Pro
     await ioPause();
   }
 }
+
+/** What `runSettled` watches: requests still unanswered, and a count that moves whenever anything happens. */
+export interface ActivityProbe {
+  inFlight(): number;
+  activity(): number;
+}
+
+/** Turns the event loop until no request is unanswered and nothing happened for a few turns, running work due now meanwhile. */
+async function settle(clock: VirtualClock, probe: ActivityProbe): Promise<void> {
+  let quietTurns = 0;
+  let last = probe.activity();
+  for (let turns = 0; quietTurns < 3; turns++) {
+    if (turns > 5000) throw new Error(`loopback I/O did not settle at ${clock.now()} (${probe.inFlight()} requests unanswered)`);
+    await ioPause(1);
+    clock.advanceTo(clock.now());
+    const now = probe.activity();
+    quietTurns = probe.inFlight() === 0 && now === last ? quietTurns + 1 : 0;
+    last = now;
+  }
+}
+
+/**
+ * Lets `ms` of virtual time pass instant by instant: time moves to the next scheduled action (at most
+ * `stepMs` on) only once the loopback I/O of the current instant has settled, so a reply or stream
+ * event always arrives at the virtual instant its request or cause happened (zero network latency).
+ * An instant that sent nothing and changed nothing costs one turn of the event loop.
+ */
+export async function runSettled(clock: VirtualClock, ms: number, probe: ActivityProbe, stepMs = 250): Promise<void> {
+  const end = clock.now() + ms;
+  await settle(clock, probe);
+  while (clock.now() < end) {
+    const before = probe.activity();
+    const next = clock.actions[0]?.delay ?? Number.POSITIVE_INFINITY;
+    clock.advanceTo(Math.min(end, clock.now() + stepMs, Math.max(next, clock.now() + 1)));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (probe.inFlight() === 0 && probe.activity() === before) continue;
+    await settle(clock, probe);
+  }
+}
