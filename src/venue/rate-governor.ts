@@ -3,7 +3,7 @@ import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
-import { SlidingWindow } from './sliding-window.js';
+import { EpochWindows, SlidingWindow } from './sliding-window.js';
 
 export interface RateBudget {
   /** REQUEST_WEIGHT per window (3000 per minute). */
@@ -14,7 +14,37 @@ export interface RateBudget {
   readonly ordersWindowMs: number;
   /** Share of both budgets this process may use (0 < share <= 1), so two bots can share a key. */
   readonly share: number;
+  /**
+   * How the server counts ORDERS. `fixed` (the default): in windows of `ordersWindowMs` aligned to the
+   * epoch of its own clock, as the simulator does (API-NOTES §2) and Binance-style venues do — the
+   * governor keeps every such window, on the server clock (`serverToLocal`), within the limit, so a
+   * burst that straddles a server window's end cannot overfill the next one, and a flood fills each
+   * window from its start. `sliding`: at most the limit within any `ordersWindowMs` of grants.
+   */
+  readonly ordersWindows?: 'fixed' | 'sliding';
+  /**
+   * Longest time from a grant until the server counts the order (waiting for a socket, transit): an
+   * order granted this close to a server window's end is counted against the next window too. Such
+   * tail orders may take at most a tenth of the next window's budget (or one request, however large);
+   * more wait for that window to start, so that a flood beginning late in a window costs the next one
+   * little. Default 250 ms.
+   */
+  readonly ordersTransitMs?: number;
+  /**
+   * How far the server-clock estimate (the `serverToLocal` conversion, from TimeSync) may be off: an
+   * order granted this soon after a server window's start may still land in the window before.
+   * Default 5 ms with a conversion given; 0 without one (the local clock is the server's).
+   */
+  readonly serverClockErrorMs?: number;
 }
+
+/** Rate windows reset within a minute; a reset timestamp more than an hour ahead is not believed. */
+const MAX_RESET_AHEAD_MS = 60 * 60_000;
+
+const DEFAULT_ORDERS_TRANSIT_MS = 250;
+const DEFAULT_SERVER_CLOCK_ERROR_MS = 5;
+/** Share of a server window's ORDERS budget that tail orders of the window before may take. */
+const SPILL_SHARE = 0.1;
 
 export const DEFAULT_RATE_BUDGET: RateBudget = {
   weightLimit: 3000,
@@ -57,14 +87,22 @@ interface Waiter {
 /**
  * Client-side rate governor. Requests queue rather than exceed either budget; the weight budget is
  * shared FIFO, while requests that spend no ORDERS budget (cancels, queries) may pass order requests
- * held back by the order budget. Headers from the server correct the local view upward; a 429
- * pauses everything until the reset time; a 418 halts sending and raises an alarm.
+ * held back by the order budget. ORDERS are kept within the server's fixed windows on the server
+ * clock (the default) or within a sliding window (see `RateBudget.ordersWindows`). Headers from the
+ * server correct the local view upward; a 429 pauses everything until the reset time; a 418 halts
+ * sending and raises an alarm.
  */
 export class RateGovernor {
   readonly alarms$ = new Subject<GovernorAlarm>();
   private weightFull: number;
   private readonly weight: SlidingWindow;
+  /** ORDERS granted in the last window (the snapshot's figure; the budget itself in `sliding` mode). */
   private readonly orders: SlidingWindow;
+  /** ORDERS per server window (server clock), in `fixed` mode. */
+  private readonly serverOrders: EpochWindows | undefined;
+  private readonly serverToLocal: (serverMs: number) => number;
+  private readonly transitMs: number;
+  private readonly clockErrorMs: number;
   /** Usage the server reports beyond our own (another process on the same key), until it resets. */
   private serverExtra = 0;
   private serverExtraUntil = 0;
@@ -78,13 +116,23 @@ export class RateGovernor {
     private readonly budget: RateBudget,
     private readonly clock: Clock,
     private readonly scheduler: SchedulerLike,
-    /** Converts a server timestamp (ms) to the local clock. */
-    private readonly serverToLocal: (serverMs: number) => number = (ms) => ms,
+    /** Converts a server timestamp (ms) to the local clock; omitted, the local clock is the server's. */
+    serverToLocal?: (serverMs: number) => number,
   ) {
     if (!(budget.share > 0 && budget.share <= 1)) throw new RangeError(`rate budget share must be in (0, 1], got ${budget.share}`);
     this.weightFull = budget.weightLimit;
     this.weight = new SlidingWindow(budget.weightWindowMs);
     this.orders = new SlidingWindow(budget.ordersWindowMs);
+    this.serverToLocal = serverToLocal ?? ((ms) => ms);
+    this.serverOrders = budget.ordersWindows === 'sliding' ? undefined : new EpochWindows(budget.ordersWindowMs);
+    this.transitMs = budget.ordersTransitMs ?? DEFAULT_ORDERS_TRANSIT_MS;
+    this.clockErrorMs = budget.serverClockErrorMs ?? (serverToLocal === undefined ? 0 : DEFAULT_SERVER_CLOCK_ERROR_MS);
+    for (const [name, ms] of [['ordersTransitMs', this.transitMs], ['serverClockErrorMs', this.clockErrorMs]] as const) {
+      if (!(Number.isFinite(ms) && ms >= 0)) throw new RangeError(`${name} must be a non-negative number of ms, got ${ms}`);
+    }
+    if (this.transitMs + this.clockErrorMs >= budget.ordersWindowMs) {
+      throw new RangeError(`ordersTransitMs + serverClockErrorMs must be below the orders window (${budget.ordersWindowMs} ms)`);
+    }
   }
 
   /** Waits until the request may be sent within both budgets; refused only while banned. */
@@ -107,16 +155,26 @@ export class RateGovernor {
     const own = this.weight.used(now);
     if (serverUsed > own) {
       this.serverExtra = serverUsed - own;
-      this.serverExtraUntil =
-        reset !== undefined && this.serverToLocal(reset) > now ? this.serverToLocal(reset) : now + this.budget.weightWindowMs;
+      this.serverExtraUntil = this.resetOf(reset, now) ?? now + this.budget.weightWindowMs;
     }
+  }
+
+  /**
+   * A server reset time as a local time, when it is ahead of `now` and believable: one further ahead
+   * than MAX_RESET_AHEAD_MS is a corrupt header (or microseconds for ms), which would stop every
+   * request until then.
+   */
+  private resetOf(resetServerMs: number | undefined, now: number): number | undefined {
+    if (resetServerMs === undefined) return undefined;
+    const local = this.serverToLocal(resetServerMs);
+    return local > now && local <= now + MAX_RESET_AHEAD_MS ? local : undefined;
   }
 
   /** A 429: nothing is sent until the reset time (or a whole window when none is given). */
   onRateLimited(budget: 'weight' | 'orders', resetServerMs: number | undefined): number {
     const now = this.clock.now();
     const windowMs = budget === 'orders' ? this.budget.ordersWindowMs : this.budget.weightWindowMs;
-    const until = resetServerMs !== undefined && this.serverToLocal(resetServerMs) > now ? this.serverToLocal(resetServerMs) : now + windowMs;
+    const until = this.resetOf(resetServerMs, now) ?? now + windowMs;
     this.pausedUntil = Math.max(this.pausedUntil, until);
     this.alarms$.next({ type: 'RateLimited', at: now, until: this.pausedUntil, budget });
     this.pump();
@@ -206,6 +264,10 @@ export class RateGovernor {
       }
       this.weight.add(now, weight);
       this.orders.add(now, orders);
+      if (orders > 0 && this.serverOrders !== undefined) {
+        const server = this.localToServer(now);
+        this.serverOrders.add(server, server - this.clockErrorMs, server + this.transitMs, orders);
+      }
       this.queue.splice(i, 1);
       waiter.resolve(ok(undefined));
     }
@@ -226,7 +288,35 @@ export class RateGovernor {
   private ordersReadyAt(now: number, orders: number): number {
     const limit = this.ordersLimit();
     const need = Math.min(orders, limit);
+    if (this.serverOrders !== undefined) return this.serverWindowsReadyAt(this.serverOrders, now, need, limit);
     return this.orders.used(now) + need <= limit ? now : this.orders.timeWhenAtMost(now, limit - need);
+  }
+
+  /**
+   * Earliest local time from `now` at which an order request of `need` units fits the server's fixed
+   * windows: it lands somewhere in [server − clock error, server + transit], and every window that
+   * interval touches must have room; landing in the next window too, it must also keep within the
+   * tail orders' allowance there.
+   */
+  private serverWindowsReadyAt(windows: EpochWindows, now: number, need: number, limit: number): number {
+    const allowance = Math.max(1, Math.ceil(limit * SPILL_SHARE));
+    const start = this.localToServer(now);
+    let server = start;
+    for (;;) {
+      const home = windows.indexOf(server);
+      const last = windows.indexOf(server + this.transitMs);
+      let wait: number | undefined; // index of the window whose start to wait for
+      for (let i = windows.indexOf(server - this.clockErrorMs); i <= last; i++) if (windows.used(i) + need > limit) wait = i + 1;
+      const spill = windows.spilled(last);
+      if (wait === undefined && last > home && spill > 0 && spill + need > allowance) wait = last;
+      if (wait === undefined) return server === start ? now : this.serverToLocal(server);
+      server = windows.startOf(wait) + this.clockErrorMs;
+    }
+  }
+
+  /** The server clock's reading at local time `local` (the conversion is a constant offset). */
+  private localToServer(local: number): number {
+    return local + (local - this.serverToLocal(local));
   }
 
   private wakeAt(at: number): void {

@@ -45,3 +45,57 @@ export class SlidingWindow {
     }
   }
 }
+
+/**
+ * Amounts counted in fixed windows aligned to the epoch — window n covers [n·windowMs, (n+1)·windowMs) —
+ * the way a server with fixed windows counts them. An amount whose arrival time is only known to lie in
+ * an interval is counted in every window that interval touches; what it adds to windows after the one
+ * holding its likeliest time is also kept apart as that window's spill.
+ */
+export class EpochWindows {
+  private readonly amounts = new Map<number, number>();
+  private readonly spills = new Map<number, number>();
+
+  constructor(readonly windowMs: number) {
+    if (!(Number.isInteger(windowMs) && windowMs > 0)) throw new RangeError(`window must be a positive integer of ms, got ${windowMs}`);
+  }
+
+  /** Index of the window holding time `t`. */
+  indexOf(t: number): number {
+    return Math.floor(t / this.windowMs);
+  }
+
+  /** Start of window `index`. */
+  startOf(index: number): number {
+    return index * this.windowMs;
+  }
+
+  /**
+   * Counts `amount`, likeliest at `at`, in every window touched by [from, to] (from ≤ at ≤ to); forgets
+   * windows that ended before `from`.
+   */
+  add(at: number, from: number, to: number, amount: number): void {
+    const first = this.indexOf(from);
+    for (const index of this.amounts.keys()) {
+      if (index >= first) continue;
+      this.amounts.delete(index);
+      this.spills.delete(index);
+    }
+    if (amount <= 0) return;
+    const home = this.indexOf(at);
+    for (let i = first; i <= this.indexOf(to); i++) {
+      this.amounts.set(i, (this.amounts.get(i) ?? 0) + amount);
+      if (i > home) this.spills.set(i, (this.spills.get(i) ?? 0) + amount);
+    }
+  }
+
+  /** Amount counted in window `index`. */
+  used(index: number): number {
+    return this.amounts.get(index) ?? 0;
+  }
+
+  /** Part of `used(index)` counted there only because it might arrive late, from the window before. */
+  spilled(index: number): number {
+    return this.spills.get(index) ?? 0;
+  }
+}

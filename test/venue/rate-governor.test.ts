@@ -148,3 +148,139 @@ describe('rate governor (virtual time)', () => {
     expect((await governor.acquire({ weight: 1, orders: 0 })).ok).toBe(true);
   });
 });
+
+/** Order units granted per server window (server time = local + offset). */
+function perServerWindow(grants: readonly Grant[], offsetMs: number, windowMs = 2000): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const g of grants) {
+    const start = Math.floor((g.at + offsetMs) / windowMs) * windowMs;
+    counts.set(start, (counts.get(start) ?? 0) + g.orders);
+  }
+  return counts;
+}
+
+/** A small deterministic generator (mulberry32) for the randomised flood. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('rate governor: ORDERS in the server fixed windows (virtual time)', () => {
+  const T0 = 1_000_000; // a server window starts here (2000 divides it)
+
+  it('fills each server window from its start, on the server clock, 5 ms (clock error) after the start', async () => {
+    const clock = new VirtualClock(T0);
+    // The server clock runs 700 ms ahead of ours: local T0 is server T0 + 700.
+    const governor = new RateGovernor(FULL, clock, clock, (serverMs) => serverMs - 700);
+    const grants: Grant[] = [];
+    fire(governor, clock, 150, 1, 1, grants);
+    await settle();
+    expect(grants).toHaveLength(60);
+    await runFor(clock, 5000, 1);
+    expect(grants).toHaveLength(150);
+    // Server windows start at local T0 + 1300, T0 + 3300: the bursts follow 5 ms later.
+    expect([...new Set(grants.map((g) => g.at))]).toEqual([T0, T0 + 1305, T0 + 3305]);
+    expect([...perServerWindow(grants, 700).values()]).toEqual([60, 60, 30]);
+  });
+
+  it('a sliding-window governor would have held the same flood a whole 2 s after its first burst', async () => {
+    const clock = new VirtualClock(T0 + 1500);
+    const governor = new RateGovernor({ ...FULL, ordersWindows: 'sliding' }, clock, clock);
+    const grants: Grant[] = [];
+    fire(governor, clock, 120, 1, 1, grants);
+    await settle();
+    await runFor(clock, 2500, 1);
+    expect([...new Set(grants.map((g) => g.at))]).toEqual([T0 + 1500, T0 + 3500]);
+    const fixedClock = new VirtualClock(T0 + 1500);
+    const fixed = new RateGovernor(FULL, fixedClock, fixedClock);
+    const fixedGrants: Grant[] = [];
+    fire(fixed, fixedClock, 120, 1, 1, fixedGrants);
+    await settle();
+    await runFor(fixedClock, 2500, 1);
+    expect([...new Set(fixedGrants.map((g) => g.at))]).toEqual([T0 + 1500, T0 + 2000]);
+  });
+
+  it('counts an order granted within the transit time of a window end against the next window too, and lets such tail orders take at most a tenth of it', async () => {
+    const clock = new VirtualClock(T0 + 1900);
+    const governor = new RateGovernor(FULL, clock, clock);
+    const grants: Grant[] = [];
+    fire(governor, clock, 130, 1, 1, grants);
+    await settle();
+    // 100 ms before the end, within the 250 ms transit: 6 go at once, the rest wait for the next window.
+    expect(grants).toHaveLength(6);
+    await runFor(clock, 4200, 1);
+    expect(grants).toHaveLength(130);
+    // The next window already counts the 6 that might land in it: 54 more, then a full window.
+    expect([...perServerWindow(grants, 0).entries()]).toEqual([
+      [T0, 6],
+      [T0 + 2000, 54],
+      [T0 + 4000, 60],
+      [T0 + 6000, 10],
+    ]);
+  });
+
+  it('lets a lone order through at once even at the very end of a window', async () => {
+    const clock = new VirtualClock(T0 + 1999);
+    const governor = new RateGovernor(FULL, clock, clock, (ms) => ms);
+    const grants: Grant[] = [];
+    fire(governor, clock, 1, 1, 10, grants);
+    await settle();
+    expect(grants).toEqual([{ at: T0 + 1999, weight: 1, orders: 10 }]);
+  });
+
+  it('keeps a batch in line: it waits for the next window when the current one lacks room for all its legs', async () => {
+    const clock = new VirtualClock(T0);
+    const governor = new RateGovernor(FULL, clock, clock);
+    const grants: Grant[] = [];
+    fire(governor, clock, 58, 1, 1, grants);
+    fire(governor, clock, 1, 2, 5, grants);
+    fire(governor, clock, 1, 1, 1, grants);
+    await settle();
+    expect(grants).toHaveLength(58);
+    await runFor(clock, 2000, 1);
+    expect(grants.slice(58)).toEqual([
+      { at: T0 + 2000, weight: 2, orders: 5 },
+      { at: T0 + 2000, weight: 1, orders: 1 },
+    ]);
+  });
+
+  it('never lets a server window count more than 60 orders, whatever the arrival delay within the transit time, and sustains ≥ 95% of the budget under a flood', async () => {
+    // The server is 1234 ms behind us; the flood starts 100 ms before a server window ends.
+    const clock = new VirtualClock(T0 + 1900 + 1234);
+    const offset = -1234;
+    const governor = new RateGovernor(FULL, clock, clock, (serverMs) => serverMs + 1234);
+    const next = random(42);
+    const arrivals = new Map<number, number>();
+    let granted = 0;
+    const deadline = clock.now() + 30_000;
+    // 10 callers, each sending one order request at a time (1 to 5 legs), as long as the flood lasts.
+    const caller = async (): Promise<void> => {
+      while (clock.now() < deadline) {
+        const legs = 1 + Math.floor(next() * 5);
+        const permit = await governor.acquire({ weight: 1, orders: legs });
+        expect(permit.ok).toBe(true);
+        const arrival = clock.now() + offset + next() * 250; // server time it is counted at
+        const start = Math.floor(arrival / 2000) * 2000;
+        arrivals.set(start, (arrivals.get(start) ?? 0) + legs);
+        granted += legs;
+      }
+    };
+    const callers = Array.from({ length: 10 }, () => caller());
+    await runFor(clock, 32_000, 1);
+    await Promise.all(callers);
+    expect(Math.max(...arrivals.values())).toBeLessThanOrEqual(60);
+    // 30 s is 15 windows: ≥ 95% of 900.
+    expect(granted).toBeGreaterThanOrEqual(0.95 * 900);
+  });
+
+  it('refuses transit and clock-error guards that fill the whole window', () => {
+    const clock = new VirtualClock();
+    expect(() => new RateGovernor({ ...FULL, ordersTransitMs: 1500, serverClockErrorMs: 500 }, clock, clock)).toThrow(RangeError);
+    expect(() => new RateGovernor({ ...FULL, ordersTransitMs: -1 }, clock, clock)).toThrow(RangeError);
+  });
+});
