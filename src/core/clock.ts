@@ -5,10 +5,26 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * Monotonic high-resolution time for measuring short intervals (tick-to-order latency): fractional
+ * milliseconds since an arbitrary origin, never the wall clock. Only differences between two readings
+ * of the same stopwatch mean anything.
+ */
+export interface Stopwatch {
+  now(): number;
+}
+
 /** Everything time-related a component needs: the clock and an RxJS scheduler that agree. */
 export interface TimeSource {
   readonly clock: Clock;
   readonly scheduler: SchedulerLike;
+  /** Monotonic high-resolution time for latency figures; without one, the clock serves (virtual time). */
+  readonly stopwatch?: Stopwatch;
+}
+
+/** The stopwatch of a time source: its own when it has one (the system's), else its clock (virtual time). */
+export function stopwatchOf(time: TimeSource): Stopwatch {
+  return time.stopwatch ?? time.clock;
 }
 
 /** Resolves after `ms` on the given scheduler (virtual or real). */

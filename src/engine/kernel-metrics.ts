@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { assertNever } from '../core/errors.js';
 import type { BusEvent } from '../model/bus-events.js';
+import { TickToOrder } from './tick-to-order.js';
 
 /** Where an event came from, for `stratd_events_total{source}`. */
 export type EventSource = 'market' | 'stream' | 'rest' | 'job' | 'kernel';
@@ -36,6 +37,8 @@ export class KernelMetrics {
   readonly reconciliations: Counter<'outcome'>;
   readonly killSwitch: Gauge;
   readonly strategyFailures: Counter<'strategy'>;
+  /** Market data arrival to the order request it caused written to the socket. */
+  readonly tickToOrder: TickToOrder;
   private readonly exchangeNow: (() => number) | undefined;
 
   constructor(registry: Registry = new Registry(), options: KernelMetricsOptions = {}) {
@@ -66,6 +69,7 @@ export class KernelMetrics {
     this.reconciliations = new Counter({ name: 'stratd_reconciliations_total', help: 'Reconciliation runs by outcome', labelNames: ['outcome'], registers: r });
     this.killSwitch = new Gauge({ name: 'stratd_kill_switch_engaged', help: '1 while the kill switch (daily loss or operator halt) holds back opening orders', registers: r });
     this.strategyFailures = new Counter({ name: 'stratd_strategy_failures_total', help: 'Strategy instances stopped by an error', labelNames: ['strategy'], registers: r });
+    this.tickToOrder = new TickToOrder(registry);
   }
 
   /** Counts one event; `ownerOf` attributes orders and fills to their strategy. */

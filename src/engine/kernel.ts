@@ -20,6 +20,10 @@ import { RiskEngine } from './risk/risk-engine.js';
 import { StrategyHost } from './strategy-host.js';
 import type { StrategyInstance } from './strategy-instance.js';
 import type { RunnerLimits } from './strategy-runner.js';
+import type { Trigger } from './tick-to-order.js';
+
+const RECONCILE_RETRY_FIRST_MS = 250;
+const RECONCILE_RETRY_MAX_MS = 15_000;
 
 export type KernelState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -58,11 +62,16 @@ export class Kernel {
   private readonly log: Logger;
   private readonly bus = new Subject<BusEvent>();
   private readonly pending: BusEvent[] = [];
+  /** When the data of a pending event arrived (stopwatch ms), for the events whose source says so. */
+  private readonly arrivals = new Map<BusEvent, number>();
   private dispatching = false;
   private resyncing = false;
   private readonly heldDuringResync: BusEvent[] = [];
   private reconcileChain: Promise<unknown> = Promise.resolve();
   private reconcileQueued = false;
+  /** A failed run is retried with backoff until one succeeds (a 5xx must not leave the cache stale until the next job). */
+  private reconcileFailures = 0;
+  private reconcileRetry: Subscription | undefined;
   private tick: Subscription | undefined;
   state: KernelState = 'created';
   lastReconcile: { readonly time: number; readonly ok: boolean; readonly report?: ReconcileReport; readonly error?: string } | undefined;
@@ -78,6 +87,7 @@ export class Kernel {
       logger: logger.child({ component: 'executor' }),
       publish: (event) => this.ingest(event),
       ...(options.settleAfterMs === undefined ? {} : { settleAfterMs: options.settleAfterMs }),
+      onWritten: (command, trigger, latencyMs) => this.metrics.tickToOrder.observe(command.type, trigger.event, latencyMs),
     });
     this.risk = new RiskEngine({
       cache: this.cache,
@@ -106,7 +116,7 @@ export class Kernel {
       logger,
       keyValue: options.keyValue,
       ...(options.runnerLimits === undefined ? {} : { limits: options.runnerLimits }),
-      onIntent: (strategyId, intent) => this.handleIntent(strategyId, intent),
+      onIntent: (strategyId, intent, trigger) => this.handleIntent(strategyId, intent, trigger),
       owns: (clientOrderId, strategyId) => this.executor.ownerOf(clientOrderId) === strategyId,
       clientOrderIdFor: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
       publish: (event) => this.ingest(event),
@@ -138,8 +148,13 @@ export class Kernel {
     return ok(undefined);
   }
 
-  /** The one entry point of every source: market poller, user stream, jobs, executor replies. */
-  ingest(event: BusEvent): void {
+  /**
+   * The one entry point of every source: market poller, user stream, jobs, executor replies.
+   * `arrivedAt`: when the event's data arrived (stopwatch ms: `TimeSource.stopwatch`); order requests
+   * a strategy emits while handling it are timed from then to their write (tick-to-order).
+   */
+  ingest(event: BusEvent, arrivedAt?: number): void {
+    if (arrivedAt !== undefined) this.arrivals.set(event, arrivedAt);
     this.pending.push(event);
     if (this.dispatching) return;
     this.dispatching = true;
@@ -161,13 +176,15 @@ export class Kernel {
       this.resyncing = false;
       for (const held of this.heldDuringResync.splice(0)) this.process(held);
     }
+    const arrivedAt = this.arrivals.get(input);
+    if (arrivedAt !== undefined) this.arrivals.delete(input);
     const event = this.enrich(input);
     if (!this.cache.apply(event)) return;
     this.executor.onEvent(event);
     this.reconciler.onEvent(event);
     const killSwitch = this.risk.onEvent(event);
     this.metrics.count(event, (id) => this.executor.ownerOf(id));
-    this.strategies.dispatch(event);
+    this.strategies.dispatch(event, arrivedAt);
     this.bus.next(event);
     if (killSwitch !== undefined) this.ingest(killSwitch);
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
@@ -183,7 +200,7 @@ export class Kernel {
   }
 
   /** Strategy intents: through the risk engine (the only road), then the executor. */
-  private handleIntent(strategyId: string, intent: Intent): void {
+  private handleIntent(strategyId: string, intent: Intent, trigger?: Trigger): void {
     const now = this.options.time.clock.now();
     const closing = intent.type === 'cancel' || intent.type === 'cancel-all' || intent.type === 'cancel-algo';
     if ((this.state !== 'running' && this.state !== 'stopping') || (this.resyncing && !closing)) {
@@ -198,7 +215,7 @@ export class Kernel {
     this.metrics.intents.inc({ strategy: strategyId, outcome: 'approved' });
     const key = intent.type === 'place' || intent.type === 'plan' || intent.type === 'tpsl' ? intent.key : undefined;
     for (const command of checked.value) {
-      this.executor.submit(strategyId, command, key).catch((error: unknown) => this.log.error({ err: error, strategy: strategyId }, 'submission failed'));
+      this.executor.submit(strategyId, command, key, trigger).catch((error: unknown) => this.log.error({ err: error, strategy: strategyId }, 'submission failed'));
     }
   }
 
@@ -224,11 +241,31 @@ export class Kernel {
       }
       this.lastReconcile = result.ok ? { time: now, ok: true, report: result.value } : { time: now, ok: false, error: result.error.message };
       this.metrics.reconciliations.inc({ outcome: result.ok ? 'ok' : 'failed' });
-      if (!result.ok) this.log.warn({ failure: result.error, epoch }, 'reconciliation failed; the next reconnect or job retries');
+      if (result.ok) {
+        this.reconcileFailures = 0;
+        this.reconcileRetry?.unsubscribe();
+        this.reconcileRetry = undefined;
+      } else this.retryReconcile(epoch, result.error);
       return result;
     });
     this.reconcileChain = run.catch(() => undefined);
     return run;
+  }
+
+  /** Schedules another run after a failed one: 250 ms, doubling up to 15 s, while the kernel runs. */
+  private retryReconcile(epoch: number, failure: ExchangeFailure): void {
+    if (this.state !== 'running') return; // start-up reports its own failure
+    if (this.reconcileRetry !== undefined) {
+      this.log.warn({ failure, epoch }, 'reconciliation failed; a retry is already scheduled');
+      return;
+    }
+    const delayMs = Math.min(RECONCILE_RETRY_MAX_MS, RECONCILE_RETRY_FIRST_MS * 2 ** this.reconcileFailures);
+    this.reconcileFailures += 1;
+    this.log.warn({ failure, epoch, retryInMs: delayMs }, 'reconciliation failed; retrying');
+    this.reconcileRetry = this.options.time.scheduler.schedule(() => {
+      this.reconcileRetry = undefined;
+      if (this.state === 'running') void this.reconcile(epoch);
+    }, delayMs);
   }
 
   /** Loads exchangeInfo; status changes of known symbols become events. */
@@ -298,6 +335,8 @@ export class Kernel {
     if (this.state === 'stopped' || this.state === 'stopping') return;
     this.state = 'stopping';
     this.tick?.unsubscribe();
+    this.reconcileRetry?.unsubscribe();
+    this.reconcileRetry = undefined;
     await this.strategies.stopAll();
     if (options.cancelOpenOrders) {
       for (const symbol of new Set(this.cache.openOrders().map((o) => o.symbol))) await this.executor.submit('shutdown', { type: 'cancel-all', symbol });

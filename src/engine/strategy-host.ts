@@ -10,6 +10,7 @@ import type { StrategyInstance } from './strategy-instance.js';
 import type { RunnerLimits, RunnerState } from './strategy-runner.js';
 import { DEFAULT_RUNNER_LIMITS, StrategyRunner } from './strategy-runner.js';
 import { streamToHandlers } from './stream-handlers.js';
+import type { Trigger } from './tick-to-order.js';
 
 export interface StrategyHostOptions {
   readonly instances: readonly StrategyInstance[];
@@ -18,7 +19,8 @@ export interface StrategyHostOptions {
   readonly logger: Logger;
   readonly keyValue: (strategyId: string) => KeyValueStore;
   readonly limits?: RunnerLimits;
-  readonly onIntent: (strategyId: string, intent: Intent) => void;
+  /** `trigger`: the market event the instance was handling when it emitted, when its arrival is known. */
+  readonly onIntent: (strategyId: string, intent: Intent, trigger: Trigger | undefined) => void;
   readonly owns: (clientOrderId: string, strategyId: string) => boolean;
   readonly clientOrderIdFor: (strategyId: string, key: string) => string;
   readonly publish: (event: BusEvent) => void;
@@ -58,7 +60,7 @@ export class StrategyHost {
       emit: (intent) => {
         // A stopped or failed instance emits nothing more (its own timers may still fire).
         const state = runner.state;
-        if (state === 'running' || state === 'stopping') onIntent(instance.id, intent);
+        if (state === 'running' || state === 'stopping') onIntent(instance.id, intent, runner.trigger);
       },
     };
     const definition = instance.definition;
@@ -111,10 +113,11 @@ export class StrategyHost {
     this.options.publish({ type: 'strategy.stopped', time: this.options.time.clock.now(), strategyId: hosted.instance.id, reason, failed: false });
   }
 
-  dispatch(event: BusEvent): void {
+  /** Delivers an event to the instances interested in it; `arrivedAt`: when its data arrived (stopwatch ms). */
+  dispatch(event: BusEvent, arrivedAt?: number): void {
     for (const hosted of this.hosted.values()) {
       const id = hosted.instance.id;
-      if (interestedIn(event, id, hosted.symbols, (clientOrderId) => this.options.owns(clientOrderId, id))) hosted.runner.deliver(event);
+      if (interestedIn(event, id, hosted.symbols, (clientOrderId) => this.options.owns(clientOrderId, id))) hosted.runner.deliver(event, arrivedAt);
     }
   }
 

@@ -4,6 +4,7 @@ import type { BusEvent } from '../model/bus-events.js';
 import { isMarketEvent } from '../model/bus-events.js';
 import type { MarketEvent } from '../model/market-events.js';
 import type { StrategyHandlers } from './strategy-api.js';
+import type { Trigger } from './tick-to-order.js';
 
 export type RunnerState = 'created' | 'running' | 'stopping' | 'stopped' | 'failed';
 
@@ -37,6 +38,8 @@ function conflationKey(event: MarketEvent): string | undefined {
 
 interface Slot {
   event: BusEvent;
+  /** When the event's data arrived (stopwatch ms), for market data from a source that says so. */
+  arrivedAt: number | undefined;
   readonly key: string | undefined;
 }
 
@@ -54,6 +57,8 @@ export class StrategyRunner {
   private lastDropReport = Number.NEGATIVE_INFINITY;
   private idleWaiters: Array<() => void> = [];
   private current: Promise<void> = Promise.resolve();
+  /** The slot whose event onEvent is handling (until an async handler settles). */
+  private handling: Slot | undefined;
   state: RunnerState = 'created';
   lastError: unknown;
   handlerMs = 0;
@@ -72,6 +77,12 @@ export class StrategyRunner {
     return this.queue.length - this.head;
   }
 
+  /** The market event being handled, when its arrival is known: what an intent emitted now answers. */
+  get trigger(): Trigger | undefined {
+    const slot = this.handling;
+    return slot?.arrivedAt === undefined ? undefined : { event: slot.event.type, arrivedAt: slot.arrivedAt };
+  }
+
   /** Runs onStart; events that arrive meanwhile wait, then are delivered in order once it returns. */
   async start(): Promise<void> {
     if (this.state !== 'created') return;
@@ -87,7 +98,8 @@ export class StrategyRunner {
     else this.wakeIdle();
   }
 
-  deliver(event: BusEvent): void {
+  /** Queues an event; `arrivedAt`: when its data arrived (stopwatch ms), for tick-to-order figures. */
+  deliver(event: BusEvent, arrivedAt?: number): void {
     if (this.state !== 'running') return;
     if (isMarketEvent(event)) {
       const key = this.queued >= this.limits.conflateAbove ? conflationKey(event) : undefined;
@@ -95,6 +107,7 @@ export class StrategyRunner {
         const slot = this.queuedByKey.get(key);
         if (slot !== undefined) {
           slot.event = event;
+          slot.arrivedAt = arrivedAt;
           this.countDrop();
           return;
         }
@@ -103,11 +116,11 @@ export class StrategyRunner {
         this.countDrop();
         return;
       }
-      const slot: Slot = { event, key: conflationKey(event) };
+      const slot: Slot = { event, arrivedAt, key: conflationKey(event) };
       if (slot.key !== undefined) this.queuedByKey.set(slot.key, slot);
       this.queue.push(slot);
     } else {
-      this.queue.push({ event, key: undefined });
+      this.queue.push({ event, arrivedAt, key: undefined });
     }
     if (!this.draining) this.current = this.drain();
   }
@@ -138,8 +151,10 @@ export class StrategyRunner {
         const slot = this.queue[this.head++]!;
         if (slot.key !== undefined && this.queuedByKey.get(slot.key) === slot) this.queuedByKey.delete(slot.key);
         this.delivered++;
+        this.handling = slot;
         const handled = this.invoke(() => this.handlers.onEvent?.(slot.event));
         if (handled !== undefined) await handled;
+        this.handling = undefined;
         if (this.head > 4096 && this.head * 2 > this.queue.length) {
           this.queue = this.queue.slice(this.head);
           this.head = 0;
@@ -147,6 +162,7 @@ export class StrategyRunner {
       }
     } finally {
       this.draining = false;
+      this.handling = undefined;
       if (this.head >= this.queue.length) {
         this.queue = [];
         this.head = 0;

@@ -44,20 +44,28 @@ export interface AccountSnapshot {
 }
 
 /**
+ * Hooks into one exchange call, for latency figures. A port that writes requests to a socket calls
+ * `written` once the signed request has been handed to it; an in-process port never does.
+ */
+export interface CallTrace {
+  readonly written?: () => void;
+}
+
+/**
  * The kernel's only road to an exchange. Implemented by the live client (real exchange or `stratd sim`
  * over loopback) and by the in-process simulated exchange (backtests). Quantities are contracts.
  */
 export interface ExchangePort {
   loadInstruments(): PortResult<readonly Instrument[]>;
-  placeOrder(command: PlaceOrderCommand): PortResult<OrderSnapshot>;
+  placeOrder(command: PlaceOrderCommand, trace?: CallTrace): PortResult<OrderSnapshot>;
   /** Up to 10 orders; each leg succeeds or fails on its own. */
   placeOrders(commands: readonly PlaceOrderCommand[]): PortResult<ReadonlyArray<Result<OrderSnapshot, ExchangeFailure>>>;
-  modifyOrder(command: ModifyOrderCommand): PortResult<OrderSnapshot>;
-  cancelOrder(command: CancelOrderCommand): PortResult<OrderSnapshot>;
-  cancelAll(command: CancelAllCommand): PortResult<void>;
-  placeAlgo(command: PlaceAlgoCommand): PortResult<AlgoOrderSnapshot>;
-  modifyAlgo(command: ModifyAlgoCommand): PortResult<AlgoOrderSnapshot>;
-  cancelAlgo(command: CancelAlgoCommand): PortResult<AlgoOrderSnapshot>;
+  modifyOrder(command: ModifyOrderCommand, trace?: CallTrace): PortResult<OrderSnapshot>;
+  cancelOrder(command: CancelOrderCommand, trace?: CallTrace): PortResult<OrderSnapshot>;
+  cancelAll(command: CancelAllCommand, trace?: CallTrace): PortResult<void>;
+  placeAlgo(command: PlaceAlgoCommand, trace?: CallTrace): PortResult<AlgoOrderSnapshot>;
+  modifyAlgo(command: ModifyAlgoCommand, trace?: CallTrace): PortResult<AlgoOrderSnapshot>;
+  cancelAlgo(command: CancelAlgoCommand, trace?: CallTrace): PortResult<AlgoOrderSnapshot>;
   /** The order with this client order id; `undefined` when the exchange does not know it. */
   queryOrder(symbol: string, clientOrderId: string): PortResult<OrderSnapshot | undefined>;
   queryAlgo(symbol: string, clientOrderId: string): PortResult<AlgoOrderSnapshot | undefined>;

@@ -38,6 +38,11 @@ export interface OrderJournal {
   nextSequence(strategyId: string): number;
   /** Deletes settled entries last updated before `time`; answers how many. */
   purgeSettled(before: number): number;
+  /**
+   * Runs `work` (its reads and writes of this journal) as one commit: all of it or none, and one
+   * write to disk for all of it. Answers what `work` answers; rethrows what it throws (nothing kept).
+   */
+  atomically<T>(work: () => T): T;
 }
 
 /** A strategy's own persistent key-value store; values are JSON. */

@@ -21,9 +21,9 @@ const STATES: ReadonlySet<string> = new Set<JournalState>(['pending', 'sent', 'u
 const COLUMNS = 'id, strategy_id, intent_key, symbol, command, state, exchange_order_id, detail, created_at, updated_at';
 
 /**
- * The order journal in SQLite. Every method is one autocommit statement: with the store's
- * `synchronous=FULL` a write is on disk before the method returns, so the executor may send once
- * `append` or `update` is back. Entries are listed in append order.
+ * The order journal in SQLite. Every method is one autocommit statement, or part of the one commit of
+ * `atomically`: with the store's `synchronous=FULL` a write is on disk before the call returns, so the
+ * executor may send once it is back. Entries are listed in append order.
  */
 export class SqliteJournal implements OrderJournal {
   private readonly insert: Statement<[string, string, string | null, string, string, number, number]>;
@@ -33,6 +33,7 @@ export class SqliteJournal implements OrderJournal {
   private readonly open: Statement<[], JournalRow>;
   private readonly sequence: Statement<[string], { value: number }>;
   private readonly purge: Statement<[number]>;
+  private readonly transaction: (work: () => unknown) => unknown;
 
   constructor(db: Database) {
     this.insert = db.prepare(
@@ -48,6 +49,12 @@ export class SqliteJournal implements OrderJournal {
       `INSERT INTO journal_sequence (strategy_id, value) VALUES (?, 1) ON CONFLICT (strategy_id) DO UPDATE SET value = value + 1 RETURNING value`,
     );
     this.purge = db.prepare(`DELETE FROM journal WHERE state IN ('rejected', 'done') AND updated_at < ?`);
+    // Nested inside another transaction, it becomes a savepoint of that one.
+    this.transaction = db.transaction((work: () => unknown) => work());
+  }
+
+  atomically<T>(work: () => T): T {
+    return this.transaction(work) as T;
   }
 
   append(entry: { id: string; strategyId: string; intentKey?: string; command: ExchangeCommand; time: number }): void {

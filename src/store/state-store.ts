@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Database as Db } from 'better-sqlite3';
+import type { Database as Db, Statement } from 'better-sqlite3';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { CatalogMirror } from '../model/catalog-mirror.js';
@@ -42,6 +42,12 @@ const SYNCHRONOUS: Readonly<Record<string, string>> = { '0': 'OFF', '1': 'NORMAL
 export interface StateStoreOptions {
   /** How long to wait for a lock another process holds before giving up; default 1000 ms. */
   readonly lockTimeoutMs?: number;
+  /**
+   * `FULL` (default): every commit is fsynced before the call returns. `NORMAL`: a commit has reached
+   * the operating system when the call returns (it survives the process crashing, not the machine);
+   * the WAL is fsynced at checkpoints. About 1 ms less per journal write on the order path (issue 8).
+   */
+  readonly synchronous?: 'FULL' | 'NORMAL';
 }
 
 /**
@@ -59,6 +65,7 @@ export class StateStore {
   private mirrorInstance: CatalogMirror | undefined;
   private kvStatements: KvStatements | undefined;
   private readonly kvStores = new Map<string, KeyValueStore>();
+  private countStatements: { readonly open: Statement<[], { n: number }>; readonly all: Statement<[], { n: number }> } | undefined;
 
   private constructor(
     private readonly db: Db,
@@ -75,7 +82,7 @@ export class StateStore {
       db = new Database(path, { timeout: options.lockTimeoutMs ?? 1000 });
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
+      db.pragma(options.synchronous === 'NORMAL' ? 'synchronous = NORMAL' : 'synchronous = FULL');
       return StateStore.prepare(db, path);
     } catch (error: unknown) {
       db?.close();
@@ -117,6 +124,16 @@ export class StateStore {
   journal(): OrderJournal {
     this.journalInstance ??= new SqliteJournal(this.db);
     return this.journalInstance;
+  }
+
+  /** Journal entries by life stage (metrics): open ones are also in the executor's memory; settled ones stay on disk until purged. */
+  journalCounts(): { readonly open: number; readonly settled: number } {
+    this.countStatements ??= {
+      open: this.db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM journal WHERE state IN ('pending', 'sent', 'unknown', 'accepted')`),
+      all: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM journal'),
+    };
+    const open = this.countStatements.open.get()?.n ?? 0;
+    return { open, settled: (this.countStatements.all.get()?.n ?? 0) - open };
   }
 
   keyValue(strategyId: string): KeyValueStore {

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Result } from '../core/result.js';
 import { endpointLabel } from './endpoints.js';
-import type { RestRequest, RestTransport } from './rest-transport.js';
+import type { RestCaller, RestRequest } from './rest-transport.js';
 import type { VenueError } from './venue-error.js';
 import { parseWire } from './wire/schema.js';
 
 /** Sends a request and validates its payload (v1 body or v2 `data`) with `schema`. */
-export async function callParsed<S extends z.ZodType>(rest: RestTransport, request: RestRequest, schema: S): Promise<Result<z.output<S>, VenueError>> {
+export async function callParsed<S extends z.ZodType>(rest: RestCaller, request: RestRequest, schema: S): Promise<Result<z.output<S>, VenueError>> {
   const reply = await rest.call(request);
   if (!reply.ok) return reply;
   return parseWire(schema, reply.value, endpointLabel(request.endpoint));

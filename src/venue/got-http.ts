@@ -8,13 +8,25 @@ export function createGotHttp(): HttpPort {
   return {
     async send(request: HttpRequest): Promise<HttpReply> {
       try {
-        const response = await client(request.url, {
+        const pending = client(request.url, {
           method: request.method,
           headers: request.headers,
           ...(request.body === undefined ? {} : { body: request.body }),
           timeout: { request: request.timeoutMs },
           responseType: 'text',
         });
+        const { onWritten, onResponse } = request;
+        if (onWritten !== undefined || onResponse !== undefined) {
+          // The node:http request under got: 'finish' once the request is handed to the socket.
+          pending.on('request', (sent) => {
+            if (onWritten !== undefined) {
+              if (sent.writableFinished) onWritten();
+              else sent.once('finish', onWritten);
+            }
+            if (onResponse !== undefined) sent.once('response', onResponse);
+          });
+        }
+        const response = await pending;
         const headers: Record<string, string | undefined> = {};
         for (const [name, value] of Object.entries(response.headers)) {
           headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;

@@ -5,6 +5,10 @@ export interface HttpRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly timeoutMs: number;
+  /** Called once the request (headers and body) has been handed to the socket. */
+  readonly onWritten?: () => void;
+  /** Called once the reply's status line and headers have arrived (before its body is read to the end). */
+  readonly onResponse?: () => void;
 }
 
 export interface HttpReply {

@@ -33,6 +33,26 @@ export interface RestRequest {
   readonly weight?: number;
   /** ORDERS budget spent (batch legs); defaults to 1 for endpoints that spend it. */
   readonly orders?: number;
+  /** Hooks for latency figures: the request handed to the socket, the reply's arrival. */
+  readonly trace?: RequestTrace;
+}
+
+/** Hooks into one request's life on the wire (each attempt of it: a -1021 retry calls them again). */
+export interface RequestTrace {
+  /** The signed request has been handed to the socket. */
+  readonly written?: () => void;
+  /** The reply's status line and headers have arrived. */
+  readonly answered?: () => void;
+}
+
+/** What the typed APIs need of a transport: one call. */
+export interface RestCaller {
+  call(request: RestRequest): Promise<Result<unknown, VenueError>>;
+}
+
+/** A caller whose every request carries `trace` (one poll channel's, one order command's). */
+export function tracedCaller(rest: RestCaller, trace: RequestTrace): RestCaller {
+  return { call: (request) => rest.call({ ...request, trace }) };
 }
 
 export interface RestTransportOptions {
@@ -59,12 +79,16 @@ export interface SignedRequest {
   readonly signedText: string | undefined;
 }
 
+/** Extra attempts of a GET whose outcome was a 5xx, a timeout or a network error. */
+const READ_RETRIES = 2;
+
 /**
  * Builds, signs, rate-governs and sends one REST request and interprets the reply envelope:
  * v1 bare JSON (an error carries a negative `code`), v2 `{code,msg,data}` (yields `data`).
- * On -1021 it re-syncs the clock once and retries that request once.
+ * On -1021 it re-syncs the clock once and retries that request once; a GET that met a 5xx, a timeout
+ * or a network error is retried twice at once (reads are safe to repeat; writes never are).
  */
-export class RestTransport {
+export class RestTransport implements RestCaller {
   readonly exchanges$ = new Subject<RestExchange>();
   private pending = 0;
 
@@ -86,24 +110,23 @@ export class RestTransport {
     return reply.ok ? ok(reply.value.payload) : reply;
   }
 
-  /** Requests sent (or waiting for rate budget) and not answered yet. */
+  /** Requests on the wire and not answered yet (a request waiting for rate budget is not on the wire). */
   get inFlight(): number {
     return this.pending;
   }
 
   /** Sends the request; yields the whole parsed reply body beside the payload (for `stratd call`). */
   async callRaw(request: RestRequest): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
-    this.pending++;
-    try {
-      const first = await this.callOnce(request);
-      if (!first.ok && first.error.code === -1021) {
-        const resync = await this.timeSync.sync();
-        if (resync.ok) return await this.callOnce(request);
-      }
-      return first;
-    } finally {
-      this.pending--;
+    let reply = await this.callOnce(request);
+    if (!reply.ok && reply.error.code === -1021) {
+      const resync = await this.timeSync.sync();
+      if (resync.ok) reply = await this.callOnce(request);
     }
+    // A read changes nothing: one that met a server error or no answer is asked again at once.
+    for (let retry = 0; retry < READ_RETRIES && !reply.ok && reply.error.kind === 'unknown-status' && request.endpoint.method === 'GET'; retry++) {
+      reply = await this.callOnce(request);
+    }
+    return reply;
   }
 
   /** The exact URL, body and signed text a request would be sent with at server time `timestamp`. */
@@ -173,12 +196,23 @@ export class RestTransport {
     if (signed && this.options.credentials !== undefined) headers['x-bb-apikey'] = this.options.credentials.apiKey;
     const started = this.clock.now();
     let reply: HttpReply;
+    this.pending++;
     try {
-      reply = await this.http.send({ method: endpoint.method, url: wire.url, headers, ...(wire.body === undefined ? {} : { body: wire.body }), timeoutMs: this.options.timeoutMs });
+      reply = await this.http.send({
+        method: endpoint.method,
+        url: wire.url,
+        headers,
+        ...(wire.body === undefined ? {} : { body: wire.body }),
+        timeoutMs: this.options.timeoutMs,
+        ...(request.trace?.written === undefined ? {} : { onWritten: request.trace.written }),
+        ...(request.trace?.answered === undefined ? {} : { onResponse: request.trace.answered }),
+      });
     } catch (error: unknown) {
       if (!(error instanceof HttpTransportError)) throw error;
       this.exchanges$.next({ endpoint: label, status: error.timedOut ? 'timeout' : 'network-error', latencyMs: this.clock.now() - started, traceId: undefined, code: undefined });
       return err(new VenueError({ kind: 'unknown-status', endpoint: label, message: `${error.timedOut ? 'timed out' : 'network error'}: ${error.message}` }));
+    } finally {
+      this.pending--;
     }
     const outcome = this.interpret(endpoint, label, reply);
     this.exchanges$.next({
@@ -242,7 +276,14 @@ function readCode(body: unknown): { code: number | undefined; msg: string | unde
   const raw = body['code'];
   const code = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
   const rawMsg = body['msg'] ?? body['message'];
-  return { code, msg: typeof rawMsg === 'string' ? rawMsg : undefined };
+  return { code, msg: typeof rawMsg === 'string' ? clip(rawMsg) : undefined };
+}
+
+/** Longest service message kept in an error: an oversized one is cut (it ends up in logs). */
+const MAX_MSG = 500;
+
+function clip(text: string): string {
+  return text.length <= MAX_MSG ? text : `${text.slice(0, MAX_MSG)}… (${text.length} characters)`;
 }
 
 function toNumber(text: string | undefined): number | undefined {

@@ -105,6 +105,28 @@ describe('SqliteJournal semantics (in memory)', () => {
     expect(journal.get('new-done')?.state).toBe('done');
     expect(journal.purgeSettled(T + 100)).toBe(0);
   });
+
+  it('atomically: the writes of one piece of work commit together, or not at all when it throws', () => {
+    const answer = journal.atomically(() => {
+      journal.append({ id: 'x-1', strategyId: 'grid', command: place('x-1'), time: T });
+      journal.update('x-1', { state: 'sent', time: T + 1 });
+      return journal.nextSequence('grid');
+    });
+    expect(answer).toBe(1);
+    expect(journal.get('x-1')).toMatchObject({ state: 'sent', updatedAt: T + 1 });
+    expect(() =>
+      journal.atomically(() => {
+        journal.append({ id: 'x-2', strategyId: 'grid', command: place('x-2'), time: T });
+        journal.nextSequence('grid');
+        // Nested work joins the outer commit.
+        journal.atomically(() => journal.update('x-1', { state: 'accepted', time: T + 2 }));
+        journal.append({ id: 'x-1', strategyId: 'grid', command: place('x-1'), time: T });
+      }),
+    ).toThrow(InvariantError);
+    expect(journal.get('x-2')).toBeUndefined();
+    expect(journal.get('x-1')?.state).toBe('sent');
+    expect(journal.nextSequence('grid')).toBe(2);
+  });
 });
 
 describe('StateStore file', () => {
@@ -118,6 +140,12 @@ describe('StateStore file', () => {
     const dir = join(tmp.dir, 'nested', 'state');
     const store = unwrap(StateStore.open(dir));
     expect(store.describe()).toEqual({ path: join(dir, STATE_FILE), journalMode: 'wal', synchronous: 'FULL', lockingMode: 'exclusive', schemaVersion: 1 });
+    store.close();
+  });
+
+  it('opens with synchronous=NORMAL when asked (commits reach the OS, fsynced at checkpoints)', () => {
+    const store = unwrap(StateStore.open(tmp.dir, { synchronous: 'NORMAL' }));
+    expect(store.describe()).toMatchObject({ journalMode: 'wal', synchronous: 'NORMAL' });
     store.close();
   });
 

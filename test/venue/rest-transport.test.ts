@@ -1,8 +1,12 @@
 import { dec } from '../../src/core/decimal.js';
 import { systemTime } from '../../src/core/system-time.js';
 import { ExchangeClient } from '../../src/venue/exchange-client.js';
+import type { RestExchange } from '../../src/venue/rest-transport.js';
+import type { RunningSim } from '../sim/e2e/sim-harness.js';
+import { BTC, failure, MINUTE, startSim, value } from '../sim/e2e/sim-harness.js';
 import { clientFor, v2 } from '../support/client.js';
 import { FixtureVenue } from '../support/fixture-venue.js';
+import { requestCount, setFaults } from './port/admin-faults.js';
 
 const ORDER_ROW = {
   time: '1668418485058', updateTime: '1668418485058', orderId: '1289182123551455488', clientOrderId: 'c1', symbol: 'BTC-SWAP-USDT',
@@ -149,5 +153,156 @@ describe('REST transport outcomes', () => {
     const result = await anonymous.ordersV2.openOrders();
     expect(!result.ok && result.error).toMatchObject({ kind: 'invalid-request', rule: 'credentials' });
     expect(venue.requests).toHaveLength(0);
+  });
+});
+
+/**
+ * Reads are safe to repeat: a GET that meets a 5xx or a timeout is sent again at once, at most twice more;
+ * writes never are. On the real simulator over loopback, faults set through its admin endpoint (or, to
+ * change them between two attempts of one call, its FaultState in process); the wire is read from the
+ * simulator's /metrics and the transport's `exchanges$`.
+ */
+describe('REST transport read retries (simulator)', () => {
+  const OPEN_ORDERS = 'GET /api/v2/futures/open-orders';
+  const PLACE = 'POST /api/v2/futures/order';
+  const CANCEL = 'DELETE /api/v2/futures/order';
+  let s: RunningSim;
+
+  beforeAll(async () => {
+    s = await startSim();
+  });
+  afterAll(() => s.stop());
+  afterEach(async () => {
+    await setFaults(s, { http5xxRate: 0, timeoutRate: 0 });
+    // A fresh minute: the server's weight and order windows start over.
+    s.clock.advanceBy(MINUTE);
+  });
+
+  /** A trader client whose transport's exchanges (one per attempt on the wire) are recorded. */
+  function recorded(timeoutMs = 3000): { client: ExchangeClient; seen: RestExchange[] } {
+    const client = s.client('trader', { timeoutMs });
+    const seen: RestExchange[] = [];
+    client.rest.exchanges$.subscribe((exchange) => seen.push(exchange));
+    return { client, seen };
+  }
+
+  /** Turns a fault off in the simulator as soon as the transport has seen `attempts` failed attempts (before the next is sent). */
+  function healAfter(seen: RestExchange[], client: ExchangeClient, attempts: number, heal: { readonly http5xxRate?: number; readonly timeoutRate?: number }): void {
+    client.rest.exchanges$.subscribe(() => {
+      if (seen.length === attempts) expect(s.sim.http.faults.update(heal).ok).toBe(true);
+    });
+  }
+
+  const statuses = (seen: readonly RestExchange[]): Array<RestExchange['status']> => seen.map((e) => e.status);
+  const isServerError = (status: RestExchange['status']): boolean => typeof status === 'number' && status >= 500;
+
+  it('a GET answered 5xx every time is sent 3 times in all, at once, and ends unknown-status', async () => {
+    const { client, seen } = recorded();
+    const before = await requestCount(s, OPEN_ORDERS);
+    await setFaults(s, { http5xxRate: 1 });
+    const started = s.clock.now();
+    const result = failure(await client.ordersV2.openOrders({ symbol: BTC }));
+    expect(result).toMatchObject({ kind: 'unknown-status', endpoint: OPEN_ORDERS });
+    expect([500, 502, 503]).toContain(result.httpStatus);
+    expect((await requestCount(s, OPEN_ORDERS)) - before).toBe(3);
+    expect(seen.map((e) => e.endpoint)).toEqual([OPEN_ORDERS, OPEN_ORDERS, OPEN_ORDERS]);
+    expect(statuses(seen).every(isServerError)).toBe(true);
+    // No wait between attempts: virtual time never moved (a scheduled back-off would never have fired).
+    expect(s.clock.now()).toBe(started);
+    expect(client.rest.inFlight).toBe(0);
+  });
+
+  it('a public GET (exchangeInfo) is retried the same way', async () => {
+    const { client, seen } = recorded();
+    const route = 'GET /api/v1/exchangeInfo';
+    const before = await requestCount(s, route);
+    await setFaults(s, { http5xxRate: 1 });
+    expect(failure(await client.market.exchangeInfo()).kind).toBe('unknown-status');
+    expect((await requestCount(s, route)) - before).toBe(3);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('a GET that meets one 5xx succeeds on the second attempt', async () => {
+    const { client, seen } = recorded();
+    const before = await requestCount(s, OPEN_ORDERS);
+    await setFaults(s, { http5xxRate: 1 });
+    healAfter(seen, client, 1, { http5xxRate: 0 });
+    expect(Array.isArray(value(await client.ordersV2.openOrders({ symbol: BTC })))).toBe(true);
+    expect(statuses(seen).map(isServerError)).toEqual([true, false]);
+    expect(seen[1]?.status).toBe(200);
+    expect((await requestCount(s, OPEN_ORDERS)) - before).toBe(2);
+  });
+
+  it('a GET that meets two 5xx succeeds on the third and last attempt', async () => {
+    const { client, seen } = recorded();
+    const before = await requestCount(s, OPEN_ORDERS);
+    await setFaults(s, { http5xxRate: 1 });
+    healAfter(seen, client, 2, { http5xxRate: 0 });
+    expect(Array.isArray(value(await client.ordersV2.openOrders({ symbol: BTC })))).toBe(true);
+    expect(statuses(seen).map(isServerError)).toEqual([true, true, false]);
+    expect((await requestCount(s, OPEN_ORDERS)) - before).toBe(3);
+  });
+
+  it('a GET that times out every time is sent 3 times in all and ends unknown-status (timed out)', async () => {
+    const { client, seen } = recorded(200);
+    const before = await requestCount(s, OPEN_ORDERS);
+    await setFaults(s, { timeoutRate: 1 });
+    const result = failure(await client.ordersV2.openOrders({ symbol: BTC }));
+    expect(result.kind).toBe('unknown-status');
+    expect(result.message).toContain('timed out');
+    expect(statuses(seen)).toEqual(['timeout', 'timeout', 'timeout']);
+    // Each attempt reached the simulator and was held there (counted with status "none").
+    expect((await requestCount(s, OPEN_ORDERS)) - before).toBe(3);
+  });
+
+  it('a GET that times out once succeeds on the second attempt', async () => {
+    const { client, seen } = recorded(200);
+    await setFaults(s, { timeoutRate: 1 });
+    healAfter(seen, client, 1, { timeoutRate: 0 });
+    expect(Array.isArray(value(await client.ordersV2.openOrders({ symbol: BTC })))).toBe(true);
+    expect(statuses(seen)).toEqual(['timeout', 200]);
+  });
+
+  it('a POST (v2 order) answered 5xx is never re-sent: one request on the wire, unknown-status', async () => {
+    const { client, seen } = recorded();
+    const before = await requestCount(s, PLACE);
+    await setFaults(s, { http5xxRate: 1 });
+    const placed = failure(
+      await client.ordersV2.placeOrder({ symbol: BTC, side: 'BUY', positionSide: 'LONG', type: 'LIMIT', price: dec(50_000), quantity: dec(1), newClientOrderId: 'retry-post-5xx' }),
+    );
+    expect(placed).toMatchObject({ kind: 'unknown-status', endpoint: PLACE, statusUnknown: true });
+    expect((await requestCount(s, PLACE)) - before).toBe(1);
+    expect(seen).toHaveLength(1);
+    expect(isServerError(seen[0]?.status ?? 'network-error')).toBe(true);
+    await setFaults(s, { http5xxRate: 0 });
+    expect(failure(await client.ordersV2.getOrder({ origClientOrderId: 'retry-post-5xx' }))).toMatchObject({ code: -2013 });
+  });
+
+  it('a POST that times out is never re-sent either', async () => {
+    const { client, seen } = recorded(200);
+    const before = await requestCount(s, PLACE);
+    await setFaults(s, { timeoutRate: 1 });
+    const placed = failure(
+      await client.ordersV2.placeOrder({ symbol: BTC, side: 'BUY', positionSide: 'LONG', type: 'LIMIT', price: dec(50_000), quantity: dec(1), newClientOrderId: 'retry-post-timeout' }),
+    );
+    expect(placed.kind).toBe('unknown-status');
+    expect(statuses(seen)).toEqual(['timeout']);
+    expect((await requestCount(s, PLACE)) - before).toBe(1);
+  });
+
+  it('a DELETE (cancel) answered 5xx is never re-sent, and the order stays open', async () => {
+    const { client, seen } = recorded();
+    const order = value(
+      await client.ordersV2.placeOrder({ symbol: BTC, side: 'BUY', positionSide: 'LONG', type: 'LIMIT', price: dec(50_000), quantity: dec(1), newClientOrderId: 'retry-delete-5xx' }),
+    );
+    const before = await requestCount(s, CANCEL);
+    seen.length = 0;
+    await setFaults(s, { http5xxRate: 1 });
+    expect(failure(await client.ordersV2.cancelOrder({ orderId: order.orderId }))).toMatchObject({ kind: 'unknown-status', endpoint: CANCEL });
+    expect((await requestCount(s, CANCEL)) - before).toBe(1);
+    expect(seen.map((e) => e.endpoint)).toEqual([CANCEL]);
+    await setFaults(s, { http5xxRate: 0 });
+    expect(value(await client.ordersV2.getOrder({ orderId: order.orderId })).status).toBe('NEW');
+    value(await client.ordersV2.cancelOrder({ orderId: order.orderId }));
   });
 });

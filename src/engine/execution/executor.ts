@@ -1,9 +1,10 @@
 import type { Subscription } from 'rxjs';
-import type { TimeSource } from '../../core/clock.js';
+import type { Stopwatch, TimeSource } from '../../core/clock.js';
+import { stopwatchOf } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { BusEvent } from '../../model/bus-events.js';
 import type { ExchangeCommand } from '../../model/commands.js';
-import type { ExchangePort } from '../../model/exchange-port.js';
+import type { CallTrace, ExchangeFailure, ExchangePort } from '../../model/exchange-port.js';
 import type { JournalState, OrderJournal } from '../../model/journal.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
 import { ClientOrderIds } from './client-order-ids.js';
@@ -17,9 +18,13 @@ import type { OrderKind, Tracked } from './order-tracker.js';
 import { isPlacing, OrderTracker } from './order-tracker.js';
 import type { SettleContext, SettleResult } from './settlement.js';
 import { applyReply, settle } from './settlement.js';
+import type { Trigger } from '../tick-to-order.js';
 
 /** A submission's journal state after its first reply; `ignored`: already live; `duplicate`: refused as such. */
 export type SubmitOutcome = JournalState | 'ignored' | 'duplicate';
+
+/** What admission decided: send under this journal id, ignore (already live), or fail as a duplicate. */
+type Admission = { readonly id: string } | 'ignored' | { readonly duplicate: ExchangeFailure };
 
 export interface ExecutorOptions {
   readonly port: ExchangePort;
@@ -33,6 +38,11 @@ export interface ExecutorOptions {
   readonly maxSettleAttempts?: number;
   /** Cap of the doubling delay. Default 60 000. */
   readonly maxSettleDelayMs?: number;
+  /**
+   * A command caused by market data was handed to the socket `latencyMs` (stopwatch) after that data
+   * arrived: tick-to-order latency. Only ports that write to a socket report it.
+   */
+  readonly onWritten?: (command: ExchangeCommand, trigger: Trigger, latencyMs: number) => void;
 }
 
 /**
@@ -58,6 +68,7 @@ export class Executor {
   private readonly settleAfterMs: number;
   private readonly maxSettleAttempts: number;
   private readonly maxSettleDelayMs: number;
+  private readonly stopwatch: Stopwatch;
   private closed = false;
 
   constructor(private readonly options: ExecutorOptions) {
@@ -68,23 +79,36 @@ export class Executor {
     this.settleAfterMs = options.settleAfterMs ?? 1000;
     this.maxSettleAttempts = options.maxSettleAttempts ?? 10;
     this.maxSettleDelayMs = options.maxSettleDelayMs ?? 60_000;
+    this.stopwatch = stopwatchOf(options.time);
   }
 
-  /** Journals, sends and follows one approved command. Resolves once the first reply is handled. */
-  submit(strategyId: string, command: ExchangeCommand, intentKey?: string): Promise<void> {
-    return this.execute(strategyId, command, intentKey).then(() => undefined);
+  /**
+   * Journals, sends and follows one approved command. Resolves once the first reply is handled.
+   * `trigger`: the market event the command answers (its write is then timed: tick-to-order).
+   */
+  submit(strategyId: string, command: ExchangeCommand, intentKey?: string, trigger?: Trigger): Promise<void> {
+    return this.execute(strategyId, command, intentKey, trigger).then(() => undefined);
   }
 
   /** `submit`, answering the submission's journal state after the first reply (or why it was not sent). */
-  execute(strategyId: string, command: ExchangeCommand, intentKey?: string): Promise<SubmitOutcome> {
-    let admitted: string | SubmitOutcome;
+  execute(strategyId: string, command: ExchangeCommand, intentKey?: string, trigger?: Trigger): Promise<SubmitOutcome> {
+    let admitted: Admission;
     try {
-      admitted = this.admit(strategyId, command, intentKey);
+      // The entry and its `sent` phase in one commit: one write to disk before the request goes out.
+      admitted = this.options.journal.atomically(() => {
+        const admission = this.admit(strategyId, command, intentKey);
+        if (typeof admission === 'object' && 'id' in admission) this.tracker.advance(admission.id, { kind: 'sent' });
+        return admission;
+      });
     } catch (error: unknown) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    if (admitted === 'ignored' || admitted === 'duplicate') return Promise.resolve(admitted);
-    return this.track(this.dispatch(admitted, strategyId, command));
+    if (admitted === 'ignored') return Promise.resolve('ignored');
+    if ('duplicate' in admitted) {
+      this.events.failed(strategyId, command, admitted.duplicate);
+      return Promise.resolve('duplicate');
+    }
+    return this.track(this.dispatch(admitted.id, strategyId, command, trigger));
   }
 
   /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
@@ -111,6 +135,11 @@ export class Executor {
   /** Submissions without a known outcome yet: on the wire, or unknown and awaiting settlement. */
   pendingCount(): number {
     return this.tracker.awaitingCount();
+  }
+
+  /** Sizes of the executor's long-lived tables (metrics). */
+  sizes(): ReturnType<OrderTracker['sizes']> {
+    return [...this.tracker.sizes(), { name: 'executor.timers', size: this.timers.size }];
   }
 
   /** Waits for every submission and settling query in progress (shutdown). */
@@ -146,48 +175,47 @@ export class Executor {
 
   // ---------------------------------------------------------------- internals
 
-  /** The journal id of a new submission, or why there is none. */
-  private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined): string | 'ignored' | 'duplicate' {
+  /** The journal id of a new submission, or why there is none (journal writes only: it runs in one commit). */
+  private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined): Admission {
     const journal = this.options.journal;
     const time = this.options.time.clock.now();
     if (!isPlacing(command)) {
       const id = `${strategyId}/${command.type}/${journal.nextSequence(strategyId)}`;
       journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time });
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
-      return id;
+      return { id };
     }
     const id = command.clientOrderId;
     const existing = journal.get(id) ?? (intentKey === undefined ? undefined : journal.findByKey(strategyId, intentKey));
     if (existing === undefined) {
       journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time });
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
-      return id;
+      return { id };
     }
     if (isLive(existing.state)) {
       this.log.info({ strategy: strategyId, clientOrderId: id, state: existing.state }, 'duplicate submission ignored: already live');
       return 'ignored';
     }
     if (existing.state !== 'rejected' || existing.id !== id || existing.strategyId !== strategyId || existing.symbol !== command.symbol) {
-      this.events.failed(strategyId, command, duplicateFailure(id, existing.state));
-      return 'duplicate';
+      return { duplicate: duplicateFailure(id, existing.state) };
     }
     // The exchange never had it: the same id may go again (the journal keeps the first command's text).
     journal.update(id, { state: 'pending', time, detail: 'resubmitted' });
     this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
-    return id;
+    return { id };
   }
 
-  private async dispatch(id: string, strategyId: string, command: ExchangeCommand): Promise<SubmitOutcome> {
-    await this.exchange(id, strategyId, command);
+  private async dispatch(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined): Promise<SubmitOutcome> {
+    await this.exchange(id, strategyId, command, trigger);
     return this.tracker.get(id)?.phase ?? this.options.journal.get(id)?.state ?? 'pending';
   }
 
-  private async exchange(id: string, strategyId: string, command: ExchangeCommand): Promise<void> {
-    this.tracker.advance(id, { kind: 'sent' });
+  /** Sends an admitted command (already `sent` in the journal) and applies the reply. */
+  private async exchange(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined): Promise<void> {
     this.busy.add(id);
     let result: CallResult<Reply>;
     try {
-      result = await send(this.options.port, command);
+      result = await send(this.options.port, command, this.traceOf(command, trigger));
     } finally {
       this.busy.delete(id);
     }
@@ -213,6 +241,20 @@ export class Executor {
     this.tracker.advance(id, { kind: 'refused' }, `${failure.code} ${failure.message}`);
     log.info({ failure }, 'command refused');
     this.events.failed(strategyId, command, failure);
+  }
+
+  /** Times the first write of a command caused by market data (a retried request is not timed again). */
+  private traceOf(command: ExchangeCommand, trigger: Trigger | undefined): CallTrace | undefined {
+    const observe = this.options.onWritten;
+    if (trigger === undefined || observe === undefined) return undefined;
+    let timed = false;
+    return {
+      written: () => {
+        if (timed) return;
+        timed = true;
+        observe(command, trigger, this.stopwatch.now() - trigger.arrivedAt);
+      },
+    };
   }
 
   private onSnapshot(id: string, apply: () => void): void {

@@ -7,7 +7,8 @@ import { ENDPOINTS, endpointLabel } from '../endpoints.js';
 import type { EndpointDef } from '../endpoints.js';
 import { orderV2ListSchema, orderV2Schema } from '../parsers/order-v2.js';
 import type { OrderV2 } from '../parsers/order-v2.js';
-import type { RestTransport } from '../rest-transport.js';
+import type { RequestTrace, RestCaller } from '../rest-transport.js';
+import { tracedCaller } from '../rest-transport.js';
 import type { Check } from '../validate.js';
 import { exactlyOneId, firstViolation, limitInRange, notNegative, positive, requireText, someQuantity } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
@@ -66,7 +67,12 @@ export interface AlgoHistoryQuery extends AlgoListQuery {
 
 /** Generation v2 plan and TP/SL orders (`/api/v2/futures/algo-*`), document 000 and API-NOTES §4.16. */
 export class AlgoOrdersApi {
-  constructor(private readonly rest: RestTransport) {}
+  constructor(private readonly rest: RestCaller) {}
+
+  /** The same API whose requests carry `trace` (latency figures). */
+  traced(trace: RequestTrace): AlgoOrdersApi {
+    return new AlgoOrdersApi(tracedCaller(this.rest, trace));
+  }
 
   /** POST /api/v2/futures/algo-order: answers the plan row (ORDER_NEW, stopPrice, triggerBy). */
   async createPlanOrder(order: PlanOrder): Promise<Result<OrderV2, VenueError>> {

@@ -50,7 +50,8 @@ import type {
 } from '../parsers/market.js';
 import { DEPTH_LIMITS, klineInterval, longShortPeriod, realtimeInterval } from '../parsers/market-params.js';
 import type { KlineInterval, LongShortPeriod, RealtimeInterval } from '../parsers/market-params.js';
-import type { RestTransport } from '../rest-transport.js';
+import type { RequestTrace, RestCaller } from '../rest-transport.js';
+import { tracedCaller } from '../rest-transport.js';
 import type { Check } from '../validate.js';
 import { firstViolation, limitInRange, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
@@ -129,7 +130,12 @@ const MAX_DEPTH_SCALE = 5;
 
 /** Public market data (document 001): no signature, weights by parameters where the spec says so. */
 export class MarketApi {
-  constructor(private readonly rest: RestTransport) {}
+  constructor(private readonly rest: RestCaller) {}
+
+  /** The same API whose requests carry `trace` (latency figures). */
+  traced(trace: RequestTrace): MarketApi {
+    return new MarketApi(tracedCaller(this.rest, trace));
+  }
 
   /** GET /api/v1/ping: connectivity check. */
   async ping(): Promise<Result<void, VenueError>> {

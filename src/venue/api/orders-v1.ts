@@ -15,7 +15,8 @@ import {
   tpSlOrderV1Schema,
 } from '../parsers/order-v1.js';
 import type { BatchLegV1, ConditionalOrderV1, OrderV1, RegularOrderV1, StopOrderV1, TpSlOrderV1 } from '../parsers/order-v1.js';
-import type { RestTransport } from '../rest-transport.js';
+import type { RequestTrace, RestCaller } from '../rest-transport.js';
+import { tracedCaller } from '../rest-transport.js';
 import type { Check } from '../validate.js';
 import { atLeastOneId, firstViolation, limitInRange, positive, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
@@ -40,7 +41,12 @@ const MAX_BATCH = 10;
 
 /** Generation v1 orders (`/api/v1/futures`): bare JSON replies, form-encoded writes. */
 export class OrdersV1Api {
-  constructor(private readonly rest: RestTransport) {}
+  constructor(private readonly rest: RestCaller) {}
+
+  /** The same API whose requests carry `trace` (latency figures). */
+  traced(trace: RequestTrace): OrdersV1Api {
+    return new OrdersV1Api(tracedCaller(this.rest, trace));
+  }
 
   /** POST /api/v1/futures/order: answers the new order (live `PENDING_NEW`, docs `NEW`). */
   async orderV1Create(order: CreateOrderV1): Promise<Result<RegularOrderV1, VenueError>> {

@@ -7,7 +7,8 @@ import { ENDPOINTS, endpointLabel } from '../endpoints.js';
 import type { EndpointDef } from '../endpoints.js';
 import { batchResultV2Schema, orderV2ListSchema, orderV2Schema, userTradesV2Schema } from '../parsers/order-v2.js';
 import type { BatchLegV2, OrderV2, UserTradeV2 } from '../parsers/order-v2.js';
-import type { RestTransport } from '../rest-transport.js';
+import type { RequestTrace, RestCaller } from '../rest-transport.js';
+import { tracedCaller } from '../rest-transport.js';
 import type { Check } from '../validate.js';
 import { exactlyOneId, firstViolation, limitInRange, positive, requireText, someQuantity } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
@@ -85,7 +86,12 @@ const MAX_BATCH = 10;
 
 /** Generation v2 regular orders (`/api/v2/futures`), document 000. */
 export class OrdersV2Api {
-  constructor(private readonly rest: RestTransport) {}
+  constructor(private readonly rest: RestCaller) {}
+
+  /** The same API whose requests carry `trace` (latency figures). */
+  traced(trace: RequestTrace): OrdersV2Api {
+    return new OrdersV2Api(tracedCaller(this.rest, trace));
+  }
 
   /** POST /api/v2/futures/order */
   async placeOrder(order: PlaceOrderV2): Promise<Result<OrderV2, VenueError>> {
@@ -225,7 +231,7 @@ export function refQuery(ref: OrderRef): ReturnType<typeof orderedParams> {
 }
 
 /** Get or cancel one v2 row by orderId or origClientOrderId (exactly one of them). */
-export async function callByRef(rest: RestTransport, e: EndpointDef, ref: OrderRef): Promise<Result<OrderV2, VenueError>> {
+export async function callByRef(rest: RestCaller, e: EndpointDef, ref: OrderRef): Promise<Result<OrderV2, VenueError>> {
   const problem = exactlyOneId(e, ref);
   if (problem !== undefined) return err(problem);
   return callParsed(rest, { endpoint: e, query: refQuery(ref) }, orderV2Schema);

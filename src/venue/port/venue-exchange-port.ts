@@ -13,10 +13,13 @@ import type {
   PlaceAlgoCommand,
   PlaceOrderCommand,
 } from '../../model/commands.js';
-import type { AccountSnapshot, ExchangeFailure, ExchangePort, PortResult } from '../../model/exchange-port.js';
+import type { AccountSnapshot, CallTrace, ExchangeFailure, ExchangePort, PortResult } from '../../model/exchange-port.js';
 import type { Category, Instrument } from '../../model/instrument.js';
 import type { AlgoOrderSnapshot, Fill, OrderSnapshot } from '../../model/orders.js';
 import { ENDPOINTS, endpointLabel } from '../endpoints.js';
+import type { AlgoOrdersApi } from '../api/algo-orders.js';
+import type { OrdersV1Api } from '../api/orders-v1.js';
+import type { OrdersV2Api } from '../api/orders-v2.js';
 import type { ExchangeClient } from '../exchange-client.js';
 import type { TpSlOrderV1 } from '../parsers/order-v1.js';
 import type { OrderV2 } from '../parsers/order-v2.js';
@@ -86,8 +89,8 @@ export class VenueExchangePort implements ExchangePort {
     return ok(instruments);
   }
 
-  async placeOrder(command: PlaceOrderCommand): PortResult<OrderSnapshot> {
-    return settle(await this.client.ordersV2.placeOrder(placeOrderRequest(command)), toOrderSnapshot, 'write');
+  async placeOrder(command: PlaceOrderCommand, trace?: CallTrace): PortResult<OrderSnapshot> {
+    return settle(await this.ordersV2(trace).placeOrder(placeOrderRequest(command)), toOrderSnapshot, 'write');
   }
 
   /**
@@ -117,34 +120,47 @@ export class VenueExchangePort implements ExchangePort {
     return ok(results);
   }
 
-  async modifyOrder(command: ModifyOrderCommand): PortResult<OrderSnapshot> {
-    return settle(await this.client.ordersV2.modifyOrder(modifyOrderRequest(command)), toOrderSnapshot, 'write');
+  async modifyOrder(command: ModifyOrderCommand, trace?: CallTrace): PortResult<OrderSnapshot> {
+    return settle(await this.ordersV2(trace).modifyOrder(modifyOrderRequest(command)), toOrderSnapshot, 'write');
   }
 
-  async cancelOrder(command: CancelOrderCommand): PortResult<OrderSnapshot> {
-    const reply = await this.client.ordersV2.cancelOrder({ origClientOrderId: command.clientOrderId, category: categoryOf(command.symbol) });
+  async cancelOrder(command: CancelOrderCommand, trace?: CallTrace): PortResult<OrderSnapshot> {
+    const reply = await this.ordersV2(trace).cancelOrder({ origClientOrderId: command.clientOrderId, category: categoryOf(command.symbol) });
     return settle(reply, toOrderSnapshot, 'write');
   }
 
-  async cancelAll(command: CancelAllCommand): PortResult<void> {
-    const reply = await this.client.ordersV2.cancelAll([command.symbol], undefined, categoryOf(command.symbol));
+  async cancelAll(command: CancelAllCommand, trace?: CallTrace): PortResult<void> {
+    const reply = await this.ordersV2(trace).cancelAll([command.symbol], undefined, categoryOf(command.symbol));
     return reply.ok ? ok(undefined) : err(toExchangeFailure(reply.error, 'write'));
   }
 
-  async placeAlgo(command: PlaceAlgoCommand): PortResult<AlgoOrderSnapshot> {
-    return settle(await this.client.algo.createPlanOrder(planRequest(command)), toAlgoSnapshot, 'write');
+  async placeAlgo(command: PlaceAlgoCommand, trace?: CallTrace): PortResult<AlgoOrderSnapshot> {
+    return settle(await this.algo(trace).createPlanOrder(planRequest(command)), toAlgoSnapshot, 'write');
   }
 
-  async modifyAlgo(command: ModifyAlgoCommand): PortResult<AlgoOrderSnapshot> {
-    if (command.trailing === undefined) return settle(await this.client.algo.updateAlgoOrder(updateAlgoRequest(command)), toAlgoSnapshot, 'write');
+  async modifyAlgo(command: ModifyAlgoCommand, trace?: CallTrace): PortResult<AlgoOrderSnapshot> {
+    if (command.trailing === undefined) return settle(await this.algo(trace).updateAlgoOrder(updateAlgoRequest(command)), toAlgoSnapshot, 'write');
     if (command.kind === 'PLAN') return err(localFailure('a trailing stop applies to TP/SL rows only, not to plan orders'));
-    const reply: Result<TpSlOrderV1, VenueError> = await this.client.ordersV1.orderV1Update(trailingUpdateRequest(command, command.trailing));
+    const reply: Result<TpSlOrderV1, VenueError> = await this.ordersV1(trace).orderV1Update(trailingUpdateRequest(command, command.trailing));
     return settle(reply, toAlgoSnapshotFromV1, 'write');
   }
 
-  async cancelAlgo(command: CancelAlgoCommand): PortResult<AlgoOrderSnapshot> {
-    const reply = await this.client.algo.cancelAlgoOrder({ origClientOrderId: command.clientOrderId, category: categoryOf(command.symbol) });
+  async cancelAlgo(command: CancelAlgoCommand, trace?: CallTrace): PortResult<AlgoOrderSnapshot> {
+    const reply = await this.algo(trace).cancelAlgoOrder({ origClientOrderId: command.clientOrderId, category: categoryOf(command.symbol) });
     return settle(reply, toAlgoSnapshot, 'write');
+  }
+
+  /** The order APIs, traced when the command carries a trace (tick-to-order latency). */
+  private ordersV2(trace: CallTrace | undefined): OrdersV2Api {
+    return trace === undefined ? this.client.ordersV2 : this.client.ordersV2.traced(trace);
+  }
+
+  private ordersV1(trace: CallTrace | undefined): OrdersV1Api {
+    return trace === undefined ? this.client.ordersV1 : this.client.ordersV1.traced(trace);
+  }
+
+  private algo(trace: CallTrace | undefined): AlgoOrdersApi {
+    return trace === undefined ? this.client.algo : this.client.algo.traced(trace);
   }
 
   async queryOrder(symbol: string, clientOrderId: string): PortResult<OrderSnapshot | undefined> {

@@ -1,7 +1,8 @@
 import type { Subscription } from 'rxjs';
-import type { TimeSource } from '../../core/clock.js';
+import type { Stopwatch, TimeSource } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { MarketEvent } from '../../model/market-events.js';
+import type { RequestTrace } from '../rest-transport.js';
 import type { ChannelSource } from './channel-source.js';
 import type { ChannelName, PollChannel } from './poll-channel.js';
 import { channelKey } from './poll-channel.js';
@@ -18,6 +19,32 @@ export interface ChannelStats {
   readonly inFlight: boolean;
   readonly lastPollAt?: number;
   readonly lastError?: string;
+}
+
+/**
+ * When the reply of a channel's poll arrived, on the stopwatch: its requests carry `trace`, which stamps
+ * the reply's arrival (polls of one channel never overlap, so one slot per channel is enough).
+ */
+export class ReplyArrival {
+  private at: number | undefined;
+  readonly trace: RequestTrace = {
+    answered: () => {
+      this.at = this.stopwatch.now();
+    },
+  };
+
+  constructor(private readonly stopwatch: Stopwatch) {}
+
+  /** Before a poll. */
+  reset(): void {
+    this.at = undefined;
+  }
+
+  /** After it: when its (last) reply arrived; now, for a transport that does not report arrivals. */
+  read(): number {
+    this.at ??= this.stopwatch.now();
+    return this.at;
+  }
 }
 
 /**
@@ -41,7 +68,8 @@ export class ChannelRunner {
     private readonly source: ChannelSource,
     private readonly time: TimeSource,
     private readonly logger: Logger,
-    private readonly emit: (event: MarketEvent) => void,
+    private readonly emit: (event: MarketEvent, arrivedAt: number) => void,
+    private readonly arrival: ReplyArrival,
   ) {
     this.key = channelKey(channel);
   }
@@ -88,6 +116,7 @@ export class ChannelRunner {
     const started = this.time.clock.now();
     this.lastPollAt = started;
     let events: readonly MarketEvent[] = [];
+    this.arrival.reset();
     try {
       const reply = await this.source.poll();
       if (reply.ok) {
@@ -101,9 +130,10 @@ export class ChannelRunner {
       this.polls++;
     }
     if (!this.running) return;
+    const arrivedAt = events.length === 0 ? 0 : this.arrival.read();
     for (const event of events) {
       this.events++;
-      this.emit(event);
+      this.emit(event, arrivedAt);
     }
     const elapsed = this.time.clock.now() - started;
     this.scheduleIn(Math.max(0, this.channel.everyMs - elapsed));

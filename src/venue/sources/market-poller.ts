@@ -1,11 +1,12 @@
 import type { Observable } from 'rxjs';
-import { Subject } from 'rxjs';
+import { map, Subject } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
+import { stopwatchOf } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { MarketEvent } from '../../model/market-events.js';
 import type { MarketApi } from '../api/market.js';
 import type { ChannelStats } from './channel-runner.js';
-import { ChannelRunner } from './channel-runner.js';
+import { ChannelRunner, ReplyArrival } from './channel-runner.js';
 import { sourceFor } from './channel-sources.js';
 import { IndexTokens } from './index-tokens.js';
 import type { PollChannel } from './poll-channel.js';
@@ -33,14 +34,22 @@ export interface PollerStats {
   readonly channels: readonly ChannelStats[];
 }
 
+/** A polled market event and when the reply that carried it arrived (stopwatch ms: `TimeSource.stopwatch`). */
+export interface ArrivedMarketEvent {
+  readonly event: MarketEvent;
+  readonly arrivedAt: number;
+}
+
 /**
  * Market data by REST polling: every configured symbol channel on its own interval, mapped to model
  * MarketEvents on `events$`. Polls of one channel never overlap; trades and klines are de-duplicated.
  */
 export class MarketPoller {
-  private readonly subject = new Subject<MarketEvent>();
+  private readonly subject = new Subject<ArrivedMarketEvent>();
   private readonly runners: readonly ChannelRunner[];
-  readonly events$: Observable<MarketEvent> = this.subject.asObservable();
+  /** Each event with its reply's arrival time, for latency figures (tick-to-order). */
+  readonly arrivals$: Observable<ArrivedMarketEvent> = this.subject.asObservable();
+  readonly events$: Observable<MarketEvent> = this.subject.pipe(map((arrived) => arrived.event));
 
   /** Throws RangeError on a channel list that is wrong before anything is sent (bad interval, duplicate). */
   constructor(options: MarketPollerOptions) {
@@ -59,9 +68,12 @@ export class MarketPoller {
       klineCloseGraceMs: options.klineCloseGraceMs ?? 2000,
     };
     const logger = options.logger.child({ component: 'market-poller' });
-    this.runners = options.channels.map(
-      (channel) => new ChannelRunner(channel, sourceFor(channel, deps), options.time, logger, (event) => this.subject.next(event)),
-    );
+    const stopwatch = stopwatchOf(options.time);
+    this.runners = options.channels.map((channel) => {
+      const arrival = new ReplyArrival(stopwatch);
+      const source = sourceFor(channel, { ...deps, market: options.market.traced(arrival.trace) });
+      return new ChannelRunner(channel, source, options.time, logger, (event, arrivedAt) => this.subject.next({ event, arrivedAt }), arrival);
+    });
   }
 
   /** Starts every channel (its first poll at once, on the scheduler). */
