@@ -31,7 +31,8 @@ export function paperVenue(ctx: SectionContext, defaultSimConfig: string | undef
   const simConfigFile = config === undefined ? defaultSimConfig : absolute(ctx.configDir, config);
   if (simConfigFile === undefined) return err(locatedError(ctx.source, 'name the simulator config with sim.config (e.g. ./sim.yml)', ['sim']));
   const simSource = readYamlFile(simConfigFile);
-  if (!simSource.ok) return simSource;
+  // An unreadable simulator config is a mistake in this file: point at sim.config.
+  if (!simSource.ok) return err(simSource.error.location.line === undefined ? locatedError(ctx.source, `${simSource.error.reason}: ${simConfigFile}`, ['sim', 'config']) : simSource.error);
   const sim = validateYaml(simSource.value, simConfigSchema);
   if (!sim.ok) return sim;
   const key = sim.value.keys.find((k) => k.name === keyName);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isSeq, LineCounter, parseDocument, visit } from 'yaml';
 import type { Document, Node } from 'yaml';
 import type { z } from 'zod';
 import type { Result } from '../core/result.js';
@@ -31,13 +31,20 @@ export function parseYamlText(text: string, file: string): Result<YamlSource, Co
     const pos = lines.linePos(first.pos[0]);
     return err(new ConfigError(`invalid YAML: ${first.message.split('\n')[0] ?? first.message}`, { file, line: pos.line, column: pos.col }));
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (error: unknown) {
+    // An alias to an anchor that is not defined (`*name`) only fails here, as a thrown ReferenceError.
+    const pos = lines.linePos(unresolvedAliasAt(doc) ?? 0);
+    return err(new ConfigError(`invalid YAML: ${error instanceof Error ? error.message : String(error)}`, { file, line: pos.line, column: pos.col }));
+  }
   return ok({
     file,
     value,
     locate: (path) => {
       const node = nodeAt(doc, path);
-      const offset = node?.range?.[0];
+      const offset = node?.range?.[0] ?? (path.length === 0 ? 0 : undefined);
       if (offset === undefined) return {};
       const pos = lines.linePos(offset);
       return { line: pos.line, column: pos.col };
@@ -59,6 +66,19 @@ export function validateYaml<S extends z.ZodType>(source: YamlSource, schema: S,
 
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+}
+
+/** Where the first alias without its anchor is. */
+function unresolvedAliasAt(doc: Document): number | undefined {
+  let at: number | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.resolve(doc) !== undefined) return undefined;
+      at = node.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  return at;
 }
 
 function nodeAt(doc: Document, path: ReadonlyArray<PropertyKey>): Node | undefined {

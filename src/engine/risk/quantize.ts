@@ -7,6 +7,9 @@ import { deny } from './denial.js';
 /** No perpetual carries a price or a contract count this large: it is a typo or an overflow. */
 export const ABSURD_VALUE = dec('1e12');
 
+/** Nor a price, contract count or rate this small: an underflow (and 1e-9000000000000000 printed in full would take petabytes). */
+export const NEGLIGIBLE_VALUE = dec('1e-12');
+
 /** Why a number from a strategy cannot be used (strategies are plain code: check the runtime type too). */
 export function numberProblem(value: unknown): string | undefined {
   if (value === undefined) return 'is missing';
@@ -15,6 +18,7 @@ export function numberProblem(value: unknown): string | undefined {
   if (!value.isFinite()) return 'is not finite';
   if (value.lte(0)) return 'is not positive';
   if (value.gt(ABSURD_VALUE)) return 'is absurdly large';
+  if (value.lt(NEGLIGIBLE_VALUE)) return 'is absurdly small';
   return undefined;
 }
 

@@ -18,8 +18,17 @@ export const faultSettingsSchema = z
     timeoutRate: rate.default(0),
     /** Execute the request, then never answer (the order exists; the client must reconcile). */
     lostReplyRate: rate.default(0),
+    /** Which requests lose replies: every route, or only order routes (TRADE: place, cancel, amend, algo). */
+    lostReplyRoutes: z.enum(['all', 'orders']).default('all'),
     /** Close user-stream sockets at random, per delivered event. */
     wsDropRate: rate.default(0),
+    /** Cut every user-stream socket after a uniform random time in [min, max] ms from its opening (null: never). */
+    wsDropEveryMs: z
+      .object({ min: z.number().int().min(100), max: z.number().int().min(100) })
+      .strict()
+      .refine((range) => range.min <= range.max, { message: 'min must not exceed max' })
+      .nullable()
+      .default(null),
     /** Deliver a user-stream event twice. */
     streamDuplicateRate: rate.default(0),
     /** Swap a user-stream event with the next one. */
@@ -30,6 +39,12 @@ export const faultSettingsSchema = z
     clockSkewMs: z.number().int().min(-3_600_000).max(3_600_000).default(0),
     /** Share of the normal rate budgets granted (1 = the real limits; 0.1 squeezes them tenfold). */
     rateLimitShare: z.number().gt(0).max(1).default(1),
+    /**
+     * Answer a corrupted body instead of the real one (JSON cut short, every value of the wrong type, a
+     * 1 MiB payload of the wrong shape, or text that is not JSON), per REST reply and per delivered
+     * user-stream event. The request was executed, as with lostReplyRate: the client must reconcile.
+     */
+    garbageRate: rate.default(0),
   })
   .strict();
 

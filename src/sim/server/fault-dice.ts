@@ -8,7 +8,9 @@ export type FaultOutcome =
   /** Neither execute nor answer. */
   | { readonly kind: 'timeout' }
   /** Execute, then never answer. */
-  | { readonly kind: 'lost-reply' };
+  | { readonly kind: 'lost-reply' }
+  /** Execute, then answer a corrupted body (see garble): the two draws pick the corruption. */
+  | { readonly kind: 'garbage'; readonly kindDraw: number; readonly cutDraw: number };
 
 export interface FaultPlan {
   /** Delay before the request reaches the exchange, and before its reply leaves. */
@@ -29,6 +31,8 @@ export class FaultDice {
   private readonly http5xxStatus: Prng;
   private readonly timeout: Prng;
   private readonly lostReply: Prng;
+  private readonly garbage: Prng;
+  private readonly garbageShape: Prng;
 
   constructor(seed: number) {
     this.jitter = new Prng(seed, 'sim-server/latency-jitter');
@@ -36,6 +40,8 @@ export class FaultDice {
     this.http5xxStatus = new Prng(seed, 'sim-server/http5xx-status');
     this.timeout = new Prng(seed, 'sim-server/timeout');
     this.lostReply = new Prng(seed, 'sim-server/lost-reply');
+    this.garbage = new Prng(seed, 'sim-server/garbage');
+    this.garbageShape = new Prng(seed, 'sim-server/garbage-shape');
   }
 
   plan(faults: FaultSettings): FaultPlan {
@@ -44,6 +50,9 @@ export class FaultDice {
     const statusDraw = this.http5xxStatus.uniform();
     const timeoutDraw = this.timeout.uniform();
     const lostDraw = this.lostReply.uniform();
+    const garbageDraw = this.garbage.uniform();
+    const kindDraw = this.garbageShape.uniform();
+    const cutDraw = this.garbageShape.uniform();
     const total = faults.latencyMs + Math.floor(jitterDraw * (faults.latencyJitterMs + 1));
     const delayInMs = Math.floor(total / 2);
     return { delayInMs, delayOutMs: total - delayInMs, outcome: outcomeOf() };
@@ -54,6 +63,7 @@ export class FaultDice {
       }
       if (timeoutDraw < faults.timeoutRate) return { kind: 'timeout' };
       if (lostDraw < faults.lostReplyRate) return { kind: 'lost-reply' };
+      if (garbageDraw < faults.garbageRate) return { kind: 'garbage', kindDraw, cutDraw };
       return { kind: 'answer' };
     }
   }

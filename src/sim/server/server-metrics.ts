@@ -1,7 +1,7 @@
 import { Counter, Registry } from 'prom-client';
 
 /** Label values of `stratd_sim_faults_injected_total{kind}` the HTTP face uses; the user stream adds its own. */
-export type HttpFaultKind = 'latency' | 'http_5xx' | 'timeout' | 'lost_reply';
+export type HttpFaultKind = 'latency' | 'http_5xx' | 'timeout' | 'lost_reply' | 'garbage';
 
 /** Label values of `stratd_sim_rate_limited_total{limit}`. */
 export type LimitKind = 'REQUEST_WEIGHT' | 'ORDERS' | 'IP_BAN';

@@ -1,5 +1,6 @@
 import type { WireStyle } from '../../venue/endpoints.js';
 import { statusOfCode } from './exchange-errors.js';
+import { garble } from './garbage.js';
 import type { RouteReply } from './route-types.js';
 
 /** A complete HTTP answer before it is written (the server adds `traceId` and the length). */
@@ -50,6 +51,11 @@ export function renderRouteReply(reply: RouteReply, wire: WireStyle): ServerRepl
     case 'raw':
       return { status: reply.status, headers: { 'Content-Type': reply.contentType ?? JSON_TYPE }, body: reply.body };
   }
+}
+
+/** The garbage fault: the same status and headers around a corrupted body (see garble). */
+export function garbledReply(reply: ServerReply, kindDraw: number, cutDraw: number): ServerReply {
+  return { ...reply, body: garble(reply.body, kindDraw, cutDraw).text };
 }
 
 export function withHeaders(reply: ServerReply, headers: Readonly<Record<string, string>>): ServerReply {

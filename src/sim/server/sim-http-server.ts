@@ -25,7 +25,7 @@ import type { PrefixHandler, SimRoute } from './route-types.js';
 import { ScheduledDelays } from './scheduled-delays.js';
 import { SimServerMetrics } from './server-metrics.js';
 import type { ServerReply } from './server-reply.js';
-import { notFoundReply, plainReply } from './server-reply.js';
+import { garbledReply, notFoundReply, plainReply } from './server-reply.js';
 import { TraceIds } from './trace-ids.js';
 
 export interface SimHttpServerOptions {
@@ -226,13 +226,14 @@ export class SimHttpServer {
     }
     if (outcome.kind === 'http5xx') this.metrics.countFault('http_5xx');
     const reply = outcome.kind === 'http5xx' ? plainReply(outcome.status) : await this.execute(target, raw, this.now());
-    if (outcome.kind === 'lost-reply') {
+    if (outcome.kind === 'lost-reply' && losesReply(target, this.faults.current.lostReplyRoutes)) {
       this.metrics.countFault('lost_reply');
       this.hold(res, target.label);
       return;
     }
     await this.delays.wait(plan.delayOutMs);
-    this.send(res, traceId, target.label, reply);
+    if (outcome.kind === 'garbage') this.metrics.countFault('garbage');
+    this.send(res, traceId, target.label, outcome.kind === 'garbage' ? garbledReply(reply, outcome.kindDraw, outcome.cutDraw) : reply);
   }
 
   private resolve(raw: RawRequest): Target {
@@ -277,4 +278,10 @@ export class SimHttpServer {
     res.writeHead(reply.status, { ...reply.headers, traceId, 'Content-Length': String(body.length) });
     res.end(body);
   }
+}
+
+/** Whether the lost-reply fault applies to this request: any route, or order routes only (TRADE routes on orders and algo orders). */
+function losesReply(target: Target, routes: 'all' | 'orders'): boolean {
+  if (routes === 'all') return true;
+  return target.kind === 'route' && target.match.route.endpoint.security === 'TRADE' && /order/i.test(target.match.route.endpoint.path);
 }

@@ -1,6 +1,7 @@
 import type { Counter } from 'prom-client';
 import type { FaultSettings } from '../config/fault-settings.js';
 import { Prng } from '../market-stream/prng.js';
+import { garble } from '../server/garbage.js';
 import type { StreamFaultKind } from './stream-metrics.js';
 
 /**
@@ -10,6 +11,8 @@ import type { StreamFaultKind } from './stream-metrics.js';
  */
 export class StreamFaults {
   private readonly prng: Prng;
+  private readonly lifetimes: Prng;
+  private readonly garbageShape: Prng;
 
   constructor(
     seed: number,
@@ -17,6 +20,20 @@ export class StreamFaults {
     private readonly injected: Counter<string>,
   ) {
     this.prng = new Prng(seed, 'user-stream-faults');
+    this.lifetimes = new Prng(seed, 'user-stream-socket-lifetimes');
+    this.garbageShape = new Prng(seed, 'user-stream-garbage-shape');
+  }
+
+  /** How long a socket opened now lives before the periodic drop fault cuts it, or undefined when that fault is off. */
+  socketLifetimeMs(): number | undefined {
+    const range = this.settings().wsDropEveryMs;
+    if (range === null) return undefined;
+    return this.lifetimes.int(range.min, range.max);
+  }
+
+  /** Counts a socket cut by the periodic drop fault. */
+  countScheduledDrop(): void {
+    this.injected.inc({ kind: 'ws_drop' });
   }
 
   /** Hold this event back and send it after the next one. */
@@ -27,6 +44,12 @@ export class StreamFaults {
   /** Send this frame a second time. */
   duplicate(): boolean {
     return this.draw(this.settings().streamDuplicateRate, 'stream_duplicate');
+  }
+
+  /** The frame to send instead of `text` when the garbage fault fires (corrupted, see garble), else `text`. */
+  garbled(text: string): string {
+    if (!this.draw(this.settings().garbageRate, 'stream_garbage')) return text;
+    return garble(text, this.garbageShape.uniform(), this.garbageShape.uniform()).text;
   }
 
   /** Drop the socket after this delivery. */

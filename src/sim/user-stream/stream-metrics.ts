@@ -6,7 +6,7 @@ import { InvariantError } from '../../core/errors.js';
 export const FAULTS_INJECTED_TOTAL = 'stratd_sim_faults_injected_total';
 
 /** Fault kinds this module injects (the `kind` label of FAULTS_INJECTED_TOTAL). */
-export type StreamFaultKind = 'ws_drop' | 'stream_duplicate' | 'stream_reorder';
+export type StreamFaultKind = 'ws_drop' | 'stream_duplicate' | 'stream_reorder' | 'stream_garbage';
 
 /** Why a user-stream socket closed (the `reason` label). */
 export type CloseReason = 'client' | 'idle' | 'inbound_rate' | 'key_closed' | 'key_expired' | 'fault_drop' | 'shutdown';

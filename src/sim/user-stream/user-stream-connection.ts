@@ -30,7 +30,7 @@ const CLOSE_POLICY = 1008;
 
 /**
  * One user-stream socket: heartbeat replies, the idle and inbound-rate rules, and delivery of account
- * events through the stream faults (reorder, duplicate, drop).
+ * events through the stream faults (reorder, garbage, duplicate, drop).
  */
 export class UserStreamConnection {
   private readonly inbound = new SlidingWindow(1000);
@@ -56,7 +56,7 @@ export class UserStreamConnection {
     this.armIdle(deps.limits.idleTimeoutMs);
   }
 
-  /** An account event, through the reorder, duplicate and drop faults. */
+  /** An account event, through the reorder, garbage, duplicate and drop faults. */
   deliver(frame: StreamFrame): void {
     if (this.finished) return;
     const held = this.held;
@@ -90,7 +90,8 @@ export class UserStreamConnection {
   }
 
   private sendWithFaults(frame: StreamFrame): boolean {
-    this.send(frame);
+    const text = this.deps.faults.garbled(frame.text);
+    this.send(text === frame.text ? frame : { ...frame, text });
     if (this.deps.faults.duplicate()) this.send(frame);
     if (!this.deps.faults.drop()) return true;
     this.terminate('fault_drop');

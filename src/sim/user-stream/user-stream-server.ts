@@ -28,6 +28,8 @@ export interface UserStreamServerOptions {
   readonly time: TimeSource;
   /** Read per event: wsDropRate, streamDuplicateRate, streamReorderRate. */
   readonly faults: () => FaultSettings;
+  /** Run-time fault changes (the admin endpoint): the periodic drop fault arms or disarms open sockets at once. */
+  readonly onFaultsChanged?: (listener: (faults: FaultSettings) => void) => () => void;
   readonly seed: number;
   readonly metrics: Registry;
   readonly limits?: Partial<ConnectionLimits>;
@@ -57,6 +59,8 @@ export class UserStreamServer {
   private readonly unsubscribe: ReadonlyArray<() => void>;
   /** Account events on their way (the latency fault's outbound share), cancelled on close. */
   private readonly inTransit = new Set<Subscription>();
+  /** The periodic drop fault's timer of each socket, cancelled when the socket closes first. */
+  private readonly lifetimes = new Map<UserStreamConnection, Subscription>();
 
   constructor(private readonly options: UserStreamServerOptions) {
     this.metrics = streamMetrics(options.metrics);
@@ -66,6 +70,7 @@ export class UserStreamServer {
       options.venue.onAccountEvent((event) => this.dispatch(event)),
       options.registry.onWillExpire((notice) => this.noticeExpiry(notice)),
       options.registry.onEnd((listenKey, end) => this.endKey(listenKey, end)),
+      options.onFaultsChanged?.((faults) => this.rearmDrops(faults)) ?? ((): void => undefined),
     ];
   }
 
@@ -91,6 +96,8 @@ export class UserStreamServer {
     for (const stop of this.unsubscribe) stop();
     for (const transit of this.inTransit) transit.unsubscribe();
     this.inTransit.clear();
+    for (const cut of this.lifetimes.values()) cut.unsubscribe();
+    this.lifetimes.clear();
     for (const set of [...this.byKey.values()]) for (const connection of [...set]) connection.terminate('shutdown');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
@@ -126,9 +133,34 @@ export class UserStreamServer {
     let set = this.byKey.get(listenKey);
     if (set === undefined) this.byKey.set(listenKey, (set = new Set()));
     set.add(connection);
+    this.armDrop(connection);
+  }
+
+  /** The periodic drop fault: cuts the socket after a drawn lifetime, when that fault is on. */
+  private armDrop(connection: UserStreamConnection): void {
+    const lifetimeMs = this.faults.socketLifetimeMs();
+    if (lifetimeMs === undefined) return;
+    const cut = this.options.time.scheduler.schedule(() => {
+      this.lifetimes.delete(connection);
+      this.faults.countScheduledDrop();
+      connection.terminate('fault_drop');
+    }, lifetimeMs);
+    this.lifetimes.set(connection, cut);
+  }
+
+  /** Turned off: open sockets live on; turned on: open sockets without a lifetime get one. */
+  private rearmDrops(faults: FaultSettings): void {
+    if (faults.wsDropEveryMs === null) {
+      for (const cut of this.lifetimes.values()) cut.unsubscribe();
+      this.lifetimes.clear();
+      return;
+    }
+    for (const set of this.byKey.values()) for (const connection of set) if (!this.lifetimes.has(connection)) this.armDrop(connection);
   }
 
   private forget(connection: UserStreamConnection): void {
+    this.lifetimes.get(connection)?.unsubscribe();
+    this.lifetimes.delete(connection);
     const set = this.byKey.get(connection.listenKey);
     if (set === undefined) return;
     set.delete(connection);

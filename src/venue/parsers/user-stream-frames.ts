@@ -29,15 +29,15 @@ export function parseUserStreamFrame(text: string, context: FrameContext = {}): 
   if (Array.isArray(value)) return arrayFrame(value, context);
   if (!isRecord(value)) return err({ kind: 'unknown-event', message: 'expected a JSON array or object' });
   if ('eventType' in value) return objectEvent(value);
-  if ('pong' in value) return ok({ kind: 'pong', value: String(value['pong']) });
-  if ('code' in value) return ok({ kind: 'error', code: String(value['code']), message: String(value['desc'] ?? value['msg'] ?? '') });
+  if ('pong' in value) return ok({ kind: 'pong', value: textOf(value['pong']) });
+  if ('code' in value) return ok({ kind: 'error', code: textOf(value['code']), message: textOf(value['desc'] ?? value['msg'] ?? '') });
   return err({ kind: 'unknown-event', message: 'an object without eventType, pong or code' });
 }
 
 function arrayFrame(elements: readonly unknown[], context: FrameContext): Result<UserStreamFrame, UserStreamFrameError> {
   const items: StreamAccountItem[] = [];
   for (const element of elements) {
-    const event = isRecord(element) && typeof element['e'] === 'string' ? element['e'] : undefined;
+    const event = isRecord(element) && typeof element['e'] === 'string' ? textOf(element['e']) : undefined;
     if (event === undefined) return err({ kind: 'unknown-event', message: 'an array element without e' });
     const read = arrayEvent(event, element, context);
     if (!read.ok) return read;
@@ -62,7 +62,7 @@ function arrayEvent(event: string, body: unknown, context: FrameContext): Result
 }
 
 function objectEvent(body: Record<string, unknown>): Result<UserStreamFrame, UserStreamFrameError> {
-  const event = String(body['eventType']);
+  const event = textOf(body['eventType']);
   switch (event) {
     case 'planExecutionReport':
       return read(planReportSchema, body, event, (p): UserStreamFrame => ({ kind: 'account', items: [planItem(p)] }));
@@ -79,6 +79,20 @@ function read<S extends z.ZodType, T>(schema: S, body: unknown, event: string, m
   if (!parsed.ok) return err({ kind: 'invalid', event, ...(parsed.error.field === undefined ? {} : { field: parsed.error.field }), message: parsed.error.message });
   const mapped = map(parsed.value);
   return mapped === undefined ? err({ kind: 'invalid', event, message: `${event}: a value the model does not know` }) : ok(mapped);
+}
+
+/** Longest text a frame's field keeps in a frame or an error (the rest of an oversized value is cut). */
+const MAX_TEXT = 200;
+
+/**
+ * A wire value as text: a scalar as itself (cut at MAX_TEXT), an array or object as its kind only. Never
+ * String() or JSON on those: `toString` may be the frame's own key (`{"toString":1}`), and a value nested
+ * 100,000 deep overflows the stack; either would throw.
+ */
+function textOf(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? '[array]' : '[object]';
+  const text = String(value);
+  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT)}…`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

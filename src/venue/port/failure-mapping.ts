@@ -44,9 +44,12 @@ export function toExchangeFailure(error: VenueError, call: CallKind): ExchangeFa
   }
 }
 
+const MAX_LEG_MSG = 500;
+
 /** The failure of one batch leg, from its own code and message. */
 export function legFailure(endpoint: string, code: number, msg: string | undefined): ExchangeFailure {
-  const message = msg ?? 'batch leg failed';
+  // The leg's own message, cut like the transport cuts a reply's (an oversized one ends up in logs).
+  const message = msg === undefined ? 'batch leg failed' : msg.length <= MAX_LEG_MSG ? msg : `${msg.slice(0, MAX_LEG_MSG)}… (${msg.length} characters)`;
   const kind = STATUS_UNKNOWN_CODES.has(code) ? 'unknown-status' : THROTTLE_CODES.has(code) ? 'rate-limited' : 'rejected';
   return toExchangeFailure(new VenueError({ kind, endpoint, code, message }), 'write');
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Decimal } from '../../core/decimal.js';
-import { parseDecimal } from '../../core/decimal.js';
+import { dec, parseDecimal } from '../../core/decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { VenueError } from '../venue-error.js';
@@ -12,13 +12,33 @@ import { VenueError } from '../venue-error.js';
 
 const numberOrText = z.union([z.string(), z.number()]);
 
+/**
+ * No amount on the wire is this large, or this small unless zero, nor written with this many characters:
+ * such a value is garbage (and 1e-9000000000000000 printed in full would take petabytes).
+ */
+const MAX_MAGNITUDE = dec('1e30');
+const MIN_MAGNITUDE = dec('1e-30');
+const MAX_DECIMAL_TEXT = 100;
+
+function saneMagnitude(value: Decimal): boolean {
+  return value.isZero() || (value.abs().lte(MAX_MAGNITUDE) && value.abs().gte(MIN_MAGNITUDE));
+}
+
 function toDecimal(value: string | number, ctx: z.RefinementCtx): Decimal {
-  const parsed = typeof value === 'number' ? (Number.isFinite(value) ? parseDecimal(String(value)) : undefined) : parseDecimal(value.trim());
-  if (parsed === undefined) {
-    ctx.addIssue({ code: 'custom', message: `expected a decimal, got ${JSON.stringify(value)}` });
+  const parsed =
+    typeof value === 'number' ? (Number.isFinite(value) ? parseDecimal(String(value)) : undefined) : value.length > MAX_DECIMAL_TEXT ? undefined : parseDecimal(value.trim());
+  if (parsed === undefined || !saneMagnitude(parsed)) {
+    ctx.addIssue({ code: 'custom', message: `expected a decimal, got ${preview(value)}` });
     return z.NEVER;
   }
   return parsed;
+}
+
+/** The offending value as it appears in an error message: short, however large the reply. */
+function preview(value: string | number): string {
+  if (typeof value === 'number') return String(value);
+  if (value.length <= 40) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, 40))}… (${value.length} characters)`;
 }
 
 /** A required decimal amount (price, quantity, balance). */
@@ -36,17 +56,22 @@ export const optText = z
   .optional()
   .transform((v): string | undefined => (v === undefined || v === null || v === '' ? undefined : v));
 
-/** A 64-bit id: kept as its digit string whatever the wire type. */
-export const id64 = z.union([z.string().regex(/^-?\d+$/, 'expected an integer id'), z.number().int()]).transform((v) => String(v));
+/** A 64-bit id: kept as its digit string whatever the wire type (at most 20 digits: 2^64 has 20). */
+export const id64 = z.union([z.string().regex(/^-?\d{1,20}$/, 'expected an integer id'), z.number().int()]).transform((v) => String(v));
 
 /** A free-form identifier (client order ids, listen keys). Numbers become their text. */
 export const text = z.union([z.string(), z.number()]).transform((v) => String(v));
 
+/** Integer text a number holds exactly: longer digit runs would round, or become Infinity. */
+const safeDigits = (digits: string): boolean => Number.isSafeInteger(Number(digits));
+
 /** Epoch milliseconds, string or number. */
-export const epochMs = z.union([z.string().regex(/^\d+$/, 'expected epoch milliseconds'), z.number().int().nonnegative()]).transform(Number);
+export const epochMs = z
+  .union([z.string().regex(/^\d+$/, 'expected epoch milliseconds').refine(safeDigits, 'expected epoch milliseconds'), z.number().int().nonnegative()])
+  .transform(Number);
 
 /** A small integer sent either as a number or as its text ("0"). */
-export const intLike = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'expected an integer').transform(Number)]);
+export const intLike = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'expected an integer').refine(safeDigits, 'expected an integer').transform(Number)]);
 
 /** A boolean that some payloads send as text. */
 export const boolLike = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
@@ -73,8 +98,10 @@ export function parseWire<S extends z.ZodType>(schema: S, value: unknown, endpoi
   );
 }
 
+/** The path of an issue; a key of the reply's own making (a record key) is cut at 40 characters. */
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+  const keyText = (p: PropertyKey): string => (String(p).length <= 40 ? String(p) : `${String(p).slice(0, 40)}…`);
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${keyText(p)}`)).join('');
 }
 
 /** Optional fields stay absent: removes keys whose value is undefined, in plain objects and arrays. */

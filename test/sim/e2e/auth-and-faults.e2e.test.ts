@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 afterEach(async () => {
-  await setFaults({ clockSkewMs: 0, rateLimitShare: 1, http5xxRate: 0, lostReplyRate: 0 });
+  await setFaults({ clockSkewMs: 0, rateLimitShare: 1, http5xxRate: 0, lostReplyRate: 0, lostReplyRoutes: 'all' });
   // A fresh minute: the server's weight, orders and rejection windows start over.
   s.clock.advanceBy(MINUTE);
 });
@@ -152,5 +152,100 @@ describe('admin faults and the client’s recovery', () => {
     const order = value(await trader.ordersV2.getOrder({ origClientOrderId: 'fault-lost' }));
     expect(order.status).toBe('NEW');
     value(await trader.ordersV2.cancelOrder({ orderId: order.orderId }));
+  });
+});
+
+/**
+ * `lostReplyRoutes` narrows the lost-reply fault: 'orders' holds only the replies of order routes (TRADE:
+ * place, cancel, amend, algo), so reads keep answering; 'all' (the default) holds every reply. A held
+ * request is seen on the server (`heldCount`); the client gives up after its short timeout (real time).
+ */
+describe('lost replies by route', () => {
+  const PLACE = 'POST /api/v2/futures/order';
+  const OPEN_ORDERS = 'GET /api/v2/futures/open-orders';
+  const EXCHANGE_INFO = 'GET /api/v1/exchangeInfo';
+
+  async function metricsText(): Promise<string> {
+    return (await fetch(`${s.sim.address.baseUrl}/metrics`)).text();
+  }
+
+  /** The sum of one counter's samples whose labels contain `labels` (e.g. `kind="lost_reply"`). */
+  async function counter(name: string, labels: string): Promise<number> {
+    let total = 0;
+    for (const line of (await metricsText()).split('\n')) {
+      if (line.startsWith(`${name}{`) && line.includes(labels)) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+    return total;
+  }
+
+  const lostReplies = (): Promise<number> => counter('stratd_sim_faults_injected_total', 'kind="lost_reply"');
+  const requests = (route: string, status: string): Promise<number> => counter('stratd_sim_requests_total', `route="${route}",status="${status}"`);
+
+  async function until(done: () => boolean, what: string, limitMs = 5000): Promise<void> {
+    const giveUpAt = Date.now() + limitMs;
+    while (!done()) {
+      if (Date.now() > giveUpAt) throw new Error(`gave up waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+
+  it("'orders': reads are answered; a v2 order placement executes but its reply never comes", async () => {
+    const lostBefore = await lostReplies();
+    const answeredBefore = await requests(OPEN_ORDERS, '200');
+    const heldBefore = await requests(PLACE, 'none');
+    await setFaults({ lostReplyRate: 1, lostReplyRoutes: 'orders' });
+    const trader = s.client('trader', { timeoutMs: 300 });
+
+    // Reads, signed and public, are answered at once.
+    expect(value(await trader.ordersV2.openOrders({ symbol: BTC })).filter((o) => o.clientOrderId === 'lost-orders-1')).toEqual([]);
+    expect(value(await trader.market.exchangeInfo()).contracts.length).toBeGreaterThan(0);
+    expect((await requests(OPEN_ORDERS, '200')) - answeredBefore).toBe(1);
+    expect(s.sim.http.heldCount).toBe(0);
+
+    const placing = trader.ordersV2.placeOrder({ symbol: BTC, side: 'BUY', positionSide: 'LONG', type: 'LIMIT', price: dec(50_000), quantity: dec(1), newClientOrderId: 'lost-orders-1' });
+    await until(() => s.sim.http.heldCount === 1, 'the simulator to execute the order and hold its reply');
+    const placed = failure(await placing);
+    expect(placed.kind).toBe('unknown-status');
+    expect(placed.message).toContain('timed out');
+    expect((await lostReplies()) - lostBefore).toBe(1);
+    expect((await requests(PLACE, 'none')) - heldBefore).toBe(1);
+
+    // The order exists: once the fault is off, the exchange shows it, open.
+    await setFaults({ lostReplyRate: 0 });
+    const reader = s.client('trader');
+    const order = value(await reader.ordersV2.getOrder({ origClientOrderId: 'lost-orders-1' }));
+    expect(order.status).toBe('NEW');
+    expect(value(await reader.ordersV2.openOrders({ symbol: BTC })).filter((o) => o.clientOrderId === 'lost-orders-1').map((o) => o.orderId)).toEqual([order.orderId]);
+    value(await reader.ordersV2.cancelOrder({ orderId: order.orderId }));
+  });
+
+  it("'orders': a v2 cancel (DELETE) is an order route too: executed, never answered", async () => {
+    const trader = s.client('trader');
+    const order = value(await trader.ordersV2.placeOrder({ symbol: BTC, side: 'BUY', positionSide: 'LONG', type: 'LIMIT', price: dec(50_000), quantity: dec(1), newClientOrderId: 'lost-orders-2' }));
+    await setFaults({ lostReplyRate: 1, lostReplyRoutes: 'orders' });
+    const impatient = s.client('trader', { timeoutMs: 300 });
+    expect(failure(await impatient.ordersV2.cancelOrder({ orderId: order.orderId }))).toMatchObject({ kind: 'unknown-status' });
+    await setFaults({ lostReplyRate: 0 });
+    expect(value(await trader.ordersV2.getOrder({ orderId: order.orderId })).status).toBe('CANCELED');
+  });
+
+  it("'all': a read loses its reply too (signed and public)", async () => {
+    const lostBefore = await lostReplies();
+    const heldBefore = await requests(OPEN_ORDERS, 'none');
+    const infoHeldBefore = await requests(EXCHANGE_INFO, 'none');
+    await setFaults({ lostReplyRate: 1, lostReplyRoutes: 'all' });
+    const impatient = s.client('trader', { timeoutMs: 300 });
+
+    const reading = impatient.ordersV2.openOrders({ symbol: BTC });
+    await until(() => s.sim.http.heldCount >= 1, 'the simulator to hold the read');
+    const read = failure(await reading);
+    expect(read.kind).toBe('unknown-status');
+    expect(read.message).toContain('timed out');
+    // The transport asks a read again at once (twice more); every attempt lost its reply.
+    expect((await requests(OPEN_ORDERS, 'none')) - heldBefore).toBe(3);
+
+    expect(failure(await impatient.market.exchangeInfo()).kind).toBe('unknown-status');
+    expect((await requests(EXCHANGE_INFO, 'none')) - infoHeldBefore).toBe(3);
+    expect((await lostReplies()) - lostBefore).toBe(6);
   });
 });
