@@ -1,0 +1,201 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { Daemon } from '../src/app/daemon.js';
+import { prepareRun } from '../src/app/run-command.js';
+import { sleep } from '../src/core/clock.js';
+import { Decimal } from '../src/core/decimal.js';
+import { silentLogger } from '../src/core/logger.js';
+import { systemTime } from '../src/core/system-time.js';
+import { defineStrategy } from '../src/engine/strategy-api.js';
+import type { StrategyInstance } from '../src/engine/strategy-instance.js';
+import type { TickToOrderSummary } from '../src/engine/tick-to-order.js';
+import type { SimulatedExchangeInfo } from '../src/sim/simulated-exchange.js';
+import type { BenchResult } from './bench-result.js';
+
+const SYMBOL = 'BTC-SWAP-USDT';
+const TARGET_P99_US = 300;
+/**
+ * The fastest market poll the config allows. Each update costs weight 3 (the poll, a place, a cancel):
+ * 30 a second, inside the daemon's 80 % share of 3000 a minute, so the governor never holds a request.
+ */
+const POLL = '100ms';
+/** Updates whose samples are dropped (JIT warm-up, first connections). */
+const WARM_UP = 30;
+
+/** How far below the best bid the bench's orders rest: inside any price band, out of reach of a 100 ms move. */
+const BELOW_BID = new Decimal('0.99');
+
+/**
+ * Tick-to-order latency (issue 8) as the daemon records it: `stratd sim` in a child process, a live
+ * daemon in this process trading on it over loopback with one strategy that, on every book ticker
+ * update, cancels its previous order and places a new LIMIT 1 % below the bid. Each of those requests is
+ * timed by the daemon itself (stratd_tick_to_order_seconds) from the arrival of the poll reply to the
+ * signed request handed to the socket; the figures are the exact p50/p99/max of its samples. Run twice:
+ * with the state store as shipped (every journal commit fsynced before the order goes out) and with
+ * `synchronous=NORMAL` (commits reach the OS only), which shows what the disk's fsync costs.
+ */
+export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
+  const sim = await startSimProcess();
+  try {
+    const durable = await runDaemon(sim.info, updates, 'FULL');
+    const buffered = await runDaemon(sim.info, updates, 'NORMAL');
+    const us = (ms: number): number => Math.round(ms * 1000);
+    return {
+      name: 'tick-to-order: poll reply arrival to signed order request written, live daemon on stratd sim over loopback',
+      figures: {
+        updates,
+        samples: durable.summary.count,
+        p50Us: us(durable.summary.p50Ms),
+        p99Us: us(durable.summary.p99Ms),
+        maxUs: us(durable.summary.maxMs),
+        failed: durable.failed + buffered.failed,
+        denied: durable.denied + buffered.denied,
+        journalNormalSamples: buffered.summary.count,
+        journalNormalP50Us: us(buffered.summary.p50Ms),
+        journalNormalP99Us: us(buffered.summary.p99Ms),
+        journalNormalMaxUs: us(buffered.summary.maxMs),
+        seconds: Number((durable.seconds + buffered.seconds).toFixed(1)),
+        targetP99Us: TARGET_P99_US,
+      },
+      target: `p99 <= ${TARGET_P99_US} us`,
+    };
+  } finally {
+    await sim.stop();
+  }
+}
+
+interface Run {
+  readonly summary: TickToOrderSummary;
+  readonly failed: number;
+  readonly denied: number;
+  readonly seconds: number;
+}
+
+/** One daemon on the simulator for `updates` book ticker updates after the warm-up; its own figures. */
+async function runDaemon(info: SimulatedExchangeInfo, updates: number, synchronous: 'FULL' | 'NORMAL'): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'stratd-bench-tick-'));
+  let daemon: Daemon | undefined;
+  try {
+    const trader = info.accounts.find((a) => a.name === 'trader');
+    if (trader === undefined) throw new Error('config/sim.yml has no trader key');
+    const env = { BENCH_BASE_URL: info.baseUrl, BENCH_STREAM_URL: info.streamUrl, BENCH_API_KEY: trader.apiKey, BENCH_API_SECRET: trader.secret };
+    const file = join(dir, 'stratd.yml');
+    writeFileSync(file, configYaml(join(dir, 'state')));
+    const prepared = await prepareRun({ config: file }, env);
+    if (!prepared.ok) throw prepared.error;
+    const strategy = tickStrategy();
+    const started = await Daemon.start({
+      config: prepared.value.config,
+      strategies: [strategy.instance],
+      time: systemTime,
+      logger: silentLogger,
+      env,
+      hangup: null,
+      stateStore: { synchronous },
+    });
+    if (!started.ok) throw started.error;
+    daemon = started.value;
+    let failed = 0;
+    let denied = 0;
+    daemon.kernel.events$.subscribe((event) => {
+      if (event.type === 'command.failed') failed++;
+      if (event.type === 'intent.denied') denied++;
+    });
+    const metric = daemon.kernel.metrics.tickToOrder;
+    await waitFor(() => strategy.updates() >= WARM_UP, 60_000, 'warm-up updates');
+    metric.reset();
+    const from = strategy.updates();
+    const startedAt = process.hrtime.bigint();
+    await waitFor(() => strategy.updates() >= from + updates, updates * 1000, `${updates} updates`);
+    // The requests of the last update are written.
+    await sleep(systemTime.scheduler, 50);
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    return { summary: metric.summary(), failed, denied, seconds };
+  } finally {
+    await daemon?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A live config on the simulator: one book ticker poll, no scheduled jobs during the run, nothing logged. */
+function configYaml(stateDir: string): string {
+  const never = '0 0 29 2 *';
+  return `mode: live
+stateDir: ${stateDir}
+exchange:
+  baseUrl: \${BENCH_BASE_URL}
+  streamUrl: \${BENCH_STREAM_URL}
+  apiKey: \${BENCH_API_KEY}
+  apiSecret: \${BENCH_API_SECRET}
+  timeoutMs: 3000
+market:
+  - symbol: ${SYMBOL}
+    bookTicker: { every: ${POLL} }
+jobs: { listenKeyKeepalive: "${never}", exchangeInfoRefresh: "${never}", reconcile: "${never}", dailyReset: "${never}" }
+orphans: cancel
+shutdown: { cancelOpenOrders: true, timeout: 10s }
+health: { host: 127.0.0.1, port: 0 }
+log: { level: silent }
+`;
+}
+
+/** On every book ticker: cancel the previous order, place the next one (both answer that update). */
+function tickStrategy(): { readonly instance: StrategyInstance; readonly updates: () => number } {
+  let updates = 0;
+  const definition = defineStrategy({
+    name: 'bench-tick',
+    description: 'cancels and places one order on every book ticker update',
+    params: z.object({}),
+    create: (ctx) => {
+      let open: string | undefined;
+      return {
+        onEvent: (event) => {
+          if (event.type !== 'market.bookTicker') return;
+          updates++;
+          if (open !== undefined) ctx.emit({ type: 'cancel', clientOrderId: open });
+          const key = `t${updates}`;
+          ctx.emit({ type: 'place', key, symbol: SYMBOL, side: 'BUY', orderType: 'LIMIT', price: event.bidPrice.mul(BELOW_BID), quantity: new Decimal(1) });
+          open = ctx.clientOrderIdFor(key);
+        },
+      };
+    },
+  });
+  return { instance: { id: 'tick', symbols: [SYMBOL], definition, params: {}, limits: {} }, updates: () => updates };
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(systemTime.scheduler, 50);
+  }
+}
+
+/** `stratd sim --port 0 --json` in a child process (the daemon's event loop is its own); its address from the first line. */
+async function startSimProcess(): Promise<{ readonly info: SimulatedExchangeInfo; stop(): Promise<void> }> {
+  const bin = fileURLToPath(new URL('../../bin/stratd.js', import.meta.url));
+  const child: ChildProcess = spawn(process.execPath, [bin, 'sim', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const info = await new Promise<SimulatedExchangeInfo>((resolve, reject) => {
+    let text = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      text += chunk;
+      const line = text.indexOf('\n');
+      if (line >= 0) resolve(JSON.parse(text.slice(0, line)) as SimulatedExchangeInfo);
+    });
+    child.once('exit', (code) => reject(new Error(`stratd sim exited (${String(code)}) before printing its address`)));
+  });
+  return {
+    info,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
