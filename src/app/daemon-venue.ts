@@ -1,10 +1,12 @@
 import type { TimeSource } from '../core/clock.js';
+import { ScaledTime } from '../core/scaled-time.js';
 import type { Logger } from '../core/logger.js';
 import { CatalogClient } from '../catalog/catalog-client.js';
 import type { CatalogSource, DaemonConfig } from '../settings/daemon-config.js';
 import type { SimExchange } from '../sim/engine/sim-exchange.js';
 import { SimulatedExchange } from '../sim/simulated-exchange.js';
 import { ExchangeClient } from '../venue/exchange-client.js';
+import type { HttpPort } from '../venue/http-port.js';
 
 /** Where the daemon trades: a real exchange (live) or the embedded simulator on loopback (paper). */
 export interface VenueConnection {
@@ -22,7 +24,8 @@ export interface SimulatorTaps {
   readonly engine?: (engine: SimExchange) => void;
 }
 
-export async function connectVenue(config: DaemonConfig, time: TimeSource, logger: Logger, taps: SimulatorTaps = {}): Promise<VenueConnection> {
+/** `http`: the client's network port (default: got); crash tests wrap it. */
+export async function connectVenue(config: DaemonConfig, time: TimeSource, logger: Logger, taps: SimulatorTaps = {}, http?: HttpPort): Promise<VenueConnection> {
   const venue = config.venue;
   if (venue.mode === 'live') {
     const client = new ExchangeClient({
@@ -32,6 +35,7 @@ export async function connectVenue(config: DaemonConfig, time: TimeSource, logge
       recvWindowMs: venue.recvWindowMs,
       timeoutMs: venue.timeoutMs,
       rateBudget: { share: venue.rateLimitShare },
+      ...(http === undefined ? {} : { http }),
     });
     const catalog = catalogClient(config.catalog, undefined);
     return { client, streamUrl: venue.streamUrl, ...(catalog === undefined ? {} : { catalog }), stop: async () => client.stop() };
@@ -45,7 +49,10 @@ export async function connectVenue(config: DaemonConfig, time: TimeSource, logge
   });
   const { baseUrl, streamUrl, catalogUrl, catalogToken } = sim.address;
   logger.info({ baseUrl }, 'paper trading against the embedded simulated exchange');
-  const client = new ExchangeClient({ baseUrl, credentials: venue.credentials, time });
+  // Accelerated time shrinks the default 5 s recvWindow to 5 s ÷ factor of real time: the widest window
+  // keeps a busy event loop from having its requests refused as too old.
+  const recvWindow = time instanceof ScaledTime ? { recvWindowMs: 60_000 } : {};
+  const client = new ExchangeClient({ baseUrl, credentials: venue.credentials, time, ...recvWindow, ...(http === undefined ? {} : { http }) });
   const catalog = catalogClient(config.catalog, { baseUrl: catalogUrl, token: catalogToken });
   return {
     client,

@@ -8,8 +8,13 @@ export interface MetricSample {
 export async function scrape(healthUrl: string): Promise<MetricSample[]> {
   const reply = await fetch(`${healthUrl}/metrics`);
   if (reply.status !== 200) throw new Error(`/metrics answered ${reply.status}`);
+  return parseMetrics(await reply.text());
+}
+
+/** The samples of a Prometheus text exposition. */
+export function parseMetrics(text: string): MetricSample[] {
   const samples: MetricSample[] = [];
-  for (const line of (await reply.text()).split('\n')) {
+  for (const line of text.split('\n')) {
     const match = /^([A-Za-z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (match === null) continue;
     const labels: Record<string, string> = {};

@@ -1,0 +1,265 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { CRASH_POINTS_VARIABLE } from '../../../src/app/crash-points.js';
+import { systemTime } from '../../../src/core/system-time.js';
+import { isPlacing } from '../../../src/engine/execution/order-tracker.js';
+import { SimulatedExchange } from '../../../src/sim/simulated-exchange.js';
+import { StateStore } from '../../../src/store/state-store.js';
+import { writeConfig } from '../../app/daemon/daemon-harness.js';
+import { BTC, BTC_USDC, ETH, simConfig } from '../../sim/e2e/sim-harness.js';
+import { chaosYaml } from '../chaos/chaos-config.js';
+import { ExchangeTruth, positionRow } from '../chaos/exchange-truth.js';
+
+/**
+ * Issue 8's crash suite: `stratd run` as a real process, trading every example strategy against a
+ * simulator of the test's own on the wall clock, killed with SIGKILL again and again — at random
+ * moments, right after a command was journaled (before its send), and right after an order request
+ * was written (before its reply) through the daemon's crash points. After each death and each
+ * restart the exchange, the journal and the daemon's own view are checked.
+ */
+const BIN = join(process.cwd(), 'bin', 'stratd.js');
+
+export type KillKind = 'random' | 'journaled' | 'written';
+
+export interface CrashOptions {
+  /** SIGKILLs to deliver (a third of each kind). */
+  readonly kills: number;
+  readonly seed: number;
+  readonly dir: string;
+  readonly progress?: (line: string) => void;
+}
+
+export interface CrashReport {
+  readonly kills: Readonly<Record<KillKind, number>>;
+  /** Lives whose crash point never fired in time and were killed at random instead. */
+  readonly fallbacks: number;
+  readonly ordersOnExchange: number;
+  readonly fills: number;
+  readonly duplicateClientOrderIds: readonly string[];
+  /** Exchange orders without a journal entry: sent without being journaled first. */
+  readonly unjournaled: readonly string[];
+  /** Journal entries whose settled state contradicts the exchange. */
+  readonly contradictions: readonly string[];
+  /** Entries a crash left unsettled that a restart, once ready, did not settle. */
+  readonly leftUnsettled: readonly string[];
+  /** Restarts after which the daemon's positions did not equal the exchange's. */
+  readonly positionMismatches: ReadonlyArray<{ readonly life: number; readonly local: readonly string[]; readonly exchange: readonly string[] }>;
+  /** Lives that did not die by SIGKILL when killed (or died another way). */
+  readonly unexpectedExits: readonly string[];
+  readonly finalStopExitCode: number | null;
+  readonly wallSeconds: number;
+}
+
+interface Life {
+  readonly child: ChildProcess;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly stderr: () => string;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Seeded uniform numbers in [0, 1) (mulberry32): the same seed kills at the same offsets. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function launch(config: string, env: Readonly<Record<string, string>>): Life {
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { child, exited, stderr: () => stderr };
+}
+
+/** Polls /readyz until it answers 200; false when the process died first or after `limitMs`. */
+async function ready(url: string, life: Life, limitMs: number): Promise<boolean> {
+  let dead = false;
+  void life.exited.then(() => (dead = true));
+  const giveUpAt = Date.now() + limitMs;
+  while (!dead && Date.now() < giveUpAt) {
+    try {
+      const reply = await fetch(`${url}/readyz`);
+      if (reply.status === 200) return true;
+    } catch {
+      // not listening yet
+    }
+    await pause(50);
+  }
+  return false;
+}
+
+interface StatusPosition {
+  readonly symbol: string;
+  readonly side: string;
+  readonly qty: string;
+}
+
+function isStatusPosition(value: unknown): value is StatusPosition {
+  return typeof value === 'object' && value !== null && 'symbol' in value && 'side' in value && 'qty' in value;
+}
+
+async function daemonPositions(url: string): Promise<string[] | undefined> {
+  try {
+    const body: unknown = await (await fetch(`${url}/status`)).json();
+    const positions = typeof body === 'object' && body !== null && 'positions' in body ? body.positions : undefined;
+    if (!Array.isArray(positions)) return undefined;
+    return positions.filter(isStatusPosition).map((p) => positionRow(p.symbol, p.side, p.qty)).sort();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The daemon's positions equal the exchange's (read a few times: a fill may land between the two reads). */
+async function positionsAgree(url: string, truth: ExchangeTruth): Promise<{ equal: boolean; local: string[]; exchange: string[] }> {
+  let last = { equal: false, local: [] as string[], exchange: [] as string[] };
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const local = (await daemonPositions(url)) ?? [];
+    const exchange = truth.positionRows();
+    last = { equal: JSON.stringify(local) === JSON.stringify(exchange), local, exchange };
+    if (last.equal) return last;
+    await pause(100);
+  }
+  return last;
+}
+
+/**
+ * Opens the dead daemon's state store and checks the journal against the exchange: every order the
+ * exchange has is journaled (journal before send), no settled state contradicts the exchange, and
+ * entries a previous crash left unsettled were settled by the restart (when it got ready).
+ */
+function auditJournal(stateDir: string, truth: ExchangeTruth, previouslyUnsettled: readonly string[], report: { unjournaled: Set<string>; contradictions: Set<string>; leftUnsettled: Set<string> }): string[] {
+  const opened = StateStore.open(stateDir);
+  if (!opened.ok) throw new Error(`cannot open the dead daemon's state: ${opened.error.message}`);
+  const store = opened.value;
+  try {
+    const journal = store.journal();
+    const onExchange = new Map(truth.allOrders().map((o) => [o.clientOrderId, o]));
+    for (const id of onExchange.keys()) if (journal.get(id) === undefined) report.unjournaled.add(id);
+    for (const id of previouslyUnsettled) {
+      const entry = journal.get(id);
+      if (entry === undefined || !isPlacing(entry.command)) continue;
+      if (entry.state === 'pending' || entry.state === 'sent' || entry.state === 'unknown') report.leftUnsettled.add(`${id} ${entry.state}`);
+    }
+    for (const order of onExchange.values()) {
+      const entry = journal.get(order.clientOrderId);
+      if (entry !== undefined && entry.state === 'rejected') report.contradictions.add(`${order.clientOrderId}: journal says rejected, the exchange has it (${order.status})`);
+    }
+    const unsettled = journal.unsettled();
+    for (const entry of unsettled) {
+      if (entry.state === 'accepted' && isPlacing(entry.command) && entry.command.type === 'place-order' && !onExchange.has(entry.id)) report.contradictions.add(`${entry.id}: journal says accepted, the exchange never had it`);
+    }
+    return unsettled.filter((e) => e.state !== 'accepted').map((e) => e.id);
+  } finally {
+    store.close();
+  }
+}
+
+/** The crash run: `kills` lives of `stratd run`, each ended by SIGKILL, then one clean life stopped by SIGTERM. */
+export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
+  const wallStart = Date.now();
+  const next = random(options.seed);
+  const config = simConfig({ seed: options.seed });
+  const sim = await SimulatedExchange.start({ config, time: systemTime, tickMs: 100 });
+  const trader = sim.address.accounts.find((a) => a.name === 'trader');
+  if (trader === undefined) throw new Error('config/sim.yml has no trader key');
+  const truth = new ExchangeTruth(sim.engine, trader.userId, [BTC, ETH, BTC_USDC]);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const stateDir = join(options.dir, 'state');
+  const file = writeConfig(options.dir, 'crash.yml', chaosYaml({ stateDir, timeoutMs: 2000, healthPort: port }));
+  const env = { TEST_SIM_BASE_URL: sim.address.baseUrl, TEST_SIM_STREAM_URL: sim.address.streamUrl, TEST_API_KEY: trader.apiKey, TEST_API_SECRET: trader.secret };
+
+  const kills: Record<KillKind, number> = { random: 0, journaled: 0, written: 0 };
+  const audit = { unjournaled: new Set<string>(), contradictions: new Set<string>(), leftUnsettled: new Set<string>() };
+  const positionMismatches: Array<{ life: number; local: string[]; exchange: string[] }> = [];
+  const unexpectedExits: string[] = [];
+  let fallbacks = 0;
+  let unsettledAtDeath: string[] = [];
+  let current: Life | undefined;
+  try {
+    for (let life = 0; life < options.kills; life++) {
+      const kind: KillKind = (['random', 'journaled', 'written'] as const)[life % 3] ?? 'random';
+      const armed = kind === 'random' ? {} : { [CRASH_POINTS_VARIABLE]: `${kind}=0.3` };
+      const running = launch(file, { ...env, ...armed });
+      current = running;
+      const gotReady = await ready(url, running, 30_000);
+      if (gotReady) {
+        // The restart reconciled at start-up: positions must equal the exchange's now.
+        const views = await positionsAgree(url, truth);
+        if (!views.equal) positionMismatches.push({ life, local: views.local, exchange: views.exchange });
+      }
+      let died = false;
+      void running.exited.then(() => (died = true));
+      const lifetimeMs = kind === 'random' ? 300 + next() * 2700 : 8000;
+      const until = Date.now() + lifetimeMs;
+      while (!died && Date.now() < until) await pause(20);
+      if (!died) {
+        running.child.kill('SIGKILL');
+        if (kind !== 'random') fallbacks += 1;
+        kills.random += 1;
+      } else {
+        kills[kind] += 1;
+      }
+      const exit = await running.exited;
+      if (exit.signal !== 'SIGKILL') unexpectedExits.push(`life ${life} (${kind}): code ${String(exit.code)} signal ${String(exit.signal)} ${running.stderr().slice(-600)}`);
+      // Settlement is only owed by a restart that got ready (its start-up reconciliation ran).
+      const owed = gotReady ? unsettledAtDeath : [];
+      unsettledAtDeath = [...auditJournal(stateDir, truth, owed, audit), ...(gotReady ? [] : unsettledAtDeath)];
+      options.progress?.(`crash: life ${life + 1}/${options.kills} ${kind}${died ? '' : ' (killed by the test)'}, ${truth.allOrders().length} orders on the exchange, ${Math.round((Date.now() - wallStart) / 100) / 10} s`);
+    }
+    // A last, clean life: it settles what the last crash left, then stops on SIGTERM with exit 0.
+    const last = launch(file, env);
+    current = last;
+    if (await ready(url, last, 30_000)) {
+      const views = await positionsAgree(url, truth);
+      if (!views.equal) positionMismatches.push({ life: options.kills, local: views.local, exchange: views.exchange });
+      await pause(1000);
+    } else {
+      unexpectedExits.push(`final life never got ready: ${last.stderr().slice(-600)}`);
+    }
+    last.child.kill('SIGTERM');
+    const finalExit = await last.exited;
+    const leftover = auditJournal(stateDir, truth, unsettledAtDeath, audit);
+    for (const id of leftover) audit.leftUnsettled.add(`${id} (after the clean stop)`);
+    return {
+      kills,
+      fallbacks,
+      ordersOnExchange: truth.allOrders().length,
+      fills: truth.fillKeys().size,
+      duplicateClientOrderIds: truth.duplicatedClientOrderIds(),
+      unjournaled: [...audit.unjournaled],
+      contradictions: [...audit.contradictions],
+      leftUnsettled: [...audit.leftUnsettled],
+      positionMismatches,
+      unexpectedExits,
+      finalStopExitCode: finalExit.code,
+      wallSeconds: (Date.now() - wallStart) / 1000,
+    };
+  } finally {
+    if (current !== undefined && current.child.exitCode === null && current.child.signalCode === null) current.child.kill('SIGKILL');
+    await sim.stop();
+  }
+}

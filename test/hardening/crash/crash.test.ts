@@ -1,0 +1,47 @@
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '../../backtest/backtest-support.js';
+import { runCrashes } from './crash-run.js';
+import type { CrashReport } from './crash-run.js';
+
+/**
+ * Issue 8's crash suite: `stratd run` killed with SIGKILL at random moments, between journal write and
+ * send, and between send and reply. `npm test` runs a short version; `npm run crash` sets CRASH_KILLS=60.
+ */
+const KILLS = Number(process.env['CRASH_KILLS'] ?? 9);
+const SEED = Number(process.env['CRASH_SEED'] ?? 8);
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+describe(`crash: ${KILLS} × kill -9 of stratd run`, () => {
+  let report: CrashReport;
+
+  beforeAll(async () => {
+    report = await runCrashes({ kills: KILLS, seed: SEED, dir: tmp.dir, progress: (line) => void process.stdout.write(`${line}\n`) });
+    process.stdout.write(`crash report ${JSON.stringify({ ...report, positionMismatches: report.positionMismatches.length })}\n`);
+    const file = process.env['CRASH_REPORT'];
+    if (file !== undefined) writeFileSync(file, JSON.stringify(report, null, 2));
+  }, 60 * 60_000);
+
+  it('delivered every kill, each kind (random, after journaling, after writing the request) at least once', () => {
+    expect(report.kills.random + report.kills.journaled + report.kills.written).toBe(KILLS);
+    expect(report.kills.journaled).toBeGreaterThan(0);
+    expect(report.kills.written).toBeGreaterThan(0);
+    expect(report.unexpectedExits).toEqual([]);
+    expect(report.ordersOnExchange).toBeGreaterThan(0);
+  });
+
+  it('no duplicate order: each client order id at most once on the exchange', () => {
+    expect(report.duplicateClientOrderIds).toEqual([]);
+  });
+
+  it('the journal is consistent: every exchange order journaled before its send, no contradiction, crashes settled by the restart', () => {
+    expect(report.unjournaled).toEqual([]);
+    expect(report.contradictions).toEqual([]);
+    expect(report.leftUnsettled).toEqual([]);
+  });
+
+  it('after every restart the daemon’s positions equal the exchange’s, and the last life stops cleanly', () => {
+    expect(report.positionMismatches).toEqual([]);
+    expect(report.finalStopExitCode).toBe(0);
+  });
+});
