@@ -70,7 +70,11 @@ program
   .description('run the daemon: strategies, risk engine and executor against the configured exchange (paper: the embedded simulator)')
   .option('--config <file>', 'daemon config (default config/default.yml: paper trading, two example strategies)')
   .option('--state-dir <dir>', 'journal and strategy state (else STRATD_STATE_DIR, else the config, else ./state)')
-  .action(async (flags: { config?: string; stateDir?: string }) => {
+  .option(
+    '--time-scale <factor>',
+    'paper mode only (refused live): run market time <factor> times faster than real time (at most 1000), e.g. 50 runs a day of market in about 29 min; the daemon, its jobs and the embedded simulator share the accelerated clock (`npm run soak`)',
+  )
+  .action(async (flags: { config?: string; stateDir?: string; timeScale?: string }) => {
     await runDaemon(flags);
   });
 

@@ -1,5 +1,6 @@
-import { createTask, validate } from 'node-cron';
-import type { Logger as CronLogger, ScheduledTask } from 'node-cron';
+import { createTask, parse, validate } from 'node-cron';
+import type { Logger as CronLogger, ParsedFields, ScheduledTask } from 'node-cron';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -37,11 +38,18 @@ export interface CronJobsOptions {
   readonly clock?: Clock;
   /** Every outcome, e.g. to put job results on the event bus. Must not throw. */
   readonly onOutcome?: (outcome: JobOutcome) => void;
+  /**
+   * Slots computed on `clock` and waited for on this scheduler (accelerated time, `stratd run
+   * --time-scale`; virtual time in tests) instead of by node-cron on the wall clock.
+   */
+  readonly scheduler?: SchedulerLike;
 }
 
 interface JobState {
   readonly job: CronJob;
   readonly task: ScheduledTask;
+  /** The next slot's timer when slots run on the injected scheduler. */
+  timer?: Subscription | undefined;
   inFlight: Promise<void> | undefined;
   stats: { runs: number; failures: number; skipped: number; lastError?: string; lastFinishedAt?: number };
 }
@@ -68,14 +76,15 @@ export class CronJobs {
     if (this.jobs.has(job.name)) throw new InvariantError('CRON_DUPLICATE_JOB', `job ${job.name} is registered twice`);
     if (!validate(job.cron)) throw new InvariantError('CRON_EXPRESSION', `job ${job.name}: "${job.cron}" is not a cron expression`);
     const task = createTask(job.cron, () => this.fire(job.name, 'scheduled'), { name: job.name, timezone: 'UTC', logger: cronLogger(this.logger) });
-    this.jobs.set(job.name, { job, task, inFlight: undefined, stats: { runs: 0, failures: 0, skipped: 0 } });
-    if (this.started) void task.start();
+    const state: JobState = { job, task, inFlight: undefined, stats: { runs: 0, failures: 0, skipped: 0 } };
+    this.jobs.set(job.name, state);
+    if (this.started) this.startSlots(state);
   }
 
   start(): void {
     if (this.started || this.stopped) return;
     this.started = true;
-    for (const state of this.jobs.values()) void state.task.start();
+    for (const state of this.jobs.values()) this.startSlots(state);
   }
 
   /** Runs a job now, under the same one-at-a-time rule as its slots. */
@@ -92,8 +101,33 @@ export class CronJobs {
   /** No further slots; resolves once the runs in flight have finished. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const state of this.jobs.values()) await state.task.destroy();
+    for (const state of this.jobs.values()) {
+      state.timer?.unsubscribe();
+      state.timer = undefined;
+      await state.task.destroy();
+    }
     await Promise.all([...this.jobs.values()].map((s) => s.inFlight));
+  }
+
+  private startSlots(state: JobState): void {
+    if (this.options.scheduler === undefined) void state.task.start();
+    else this.scheduleAfter(state, this.clock.now(), this.options.scheduler);
+  }
+
+  /** The first slot after `after` on the injected scheduler; each slot schedules the next one. */
+  private scheduleAfter(state: JobState, after: number, scheduler: SchedulerLike): void {
+    const slot = nextCronSlot(state.task, parse(state.job.cron), after);
+    if (slot === undefined) {
+      this.logger.warn({ job: state.job.name, cron: state.job.cron }, 'no slot within four years: the job never runs');
+      return;
+    }
+    state.timer = scheduler.schedule(() => {
+      state.timer = undefined;
+      if (this.stopped) return;
+      void this.fire(state.job.name, 'scheduled');
+      // From the slot itself (a timer may fire a hair early), or from now when far behind.
+      this.scheduleAfter(state, Math.max(slot, this.clock.now() - 1000), scheduler);
+    }, Math.max(0, slot - this.clock.now()));
   }
 
   private async fire(name: string, trigger: JobOutcome['trigger']): Promise<JobOutcome> {
@@ -133,6 +167,36 @@ export class CronJobs {
     }
     return outcome;
   }
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+/** Four years and a day: every valid expression (29 February included) has a slot within it. */
+const SEARCH_LIMIT_MS = (4 * 365 + 1) * 24 * HOUR_MS;
+
+/**
+ * The first time strictly after `after` (epoch ms) that the task's expression matches, in UTC, searched
+ * a minute at a time (hours whose hour field does not match are skipped whole); undefined beyond four years.
+ */
+export function nextCronSlot(task: Pick<ScheduledTask, 'match'>, fields: ParsedFields, after: number): number | undefined {
+  const seconds = [...fields.second].sort((a, b) => a - b);
+  const limit = after + SEARCH_LIMIT_MS;
+  let minute = Math.floor(after / MINUTE_MS) * MINUTE_MS;
+  while (minute <= limit) {
+    const at = new Date(minute);
+    if (!fields.hour.includes(at.getUTCHours())) {
+      minute = Math.floor(minute / HOUR_MS) * HOUR_MS + HOUR_MS;
+      continue;
+    }
+    if (fields.minute.includes(at.getUTCMinutes())) {
+      for (const second of seconds) {
+        const candidate = minute + second * 1000;
+        if (candidate > after && task.match(new Date(candidate))) return candidate;
+      }
+    }
+    minute += MINUTE_MS;
+  }
+  return undefined;
 }
 
 /** node-cron's own messages (missed slots, internal errors) through the Logger port. */

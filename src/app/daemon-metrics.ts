@@ -1,4 +1,6 @@
-import { performance } from 'node:perf_hooks';
+import { constants as perfConstants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import type { IntervalHistogram } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import type { StrategyHandlers } from '../engine/strategy-api.js';
@@ -17,7 +19,22 @@ export interface MetricSources {
   readonly poller: MarketPoller;
   readonly jobs: CronJobs;
   readonly ready: () => boolean;
+  /** Sizes of the long-lived tables that grow with activity (kernel, executor, journal, simulator), read at scrape time. */
+  readonly collections?: () => Iterable<CollectionSize>;
 }
+
+/** One long-lived table: its entries now and, where a purge policy bounds it by count, that bound. */
+export interface CollectionSize {
+  readonly name: string;
+  readonly size: number;
+  readonly limit?: number;
+}
+
+/** How often the event loop is sampled; a sample's lag is its delay beyond this interval. */
+const LOOP_RESOLUTION_MS = 10;
+/** Bounds (seconds) of `stratd_event_loop_lag_samples_total{le}`. */
+const LOOP_LAG_BOUNDS = [0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const LOOP_QUANTILES = [0.5, 0.9, 0.99, 1];
 
 const HANDLER_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 const REST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -31,6 +48,11 @@ export class DaemonMetrics {
   readonly handlerSeconds: Histogram<'strategy'>;
   readonly restSeconds: Histogram<'endpoint' | 'status'>;
   private sources: MetricSources | undefined;
+  private readonly loop: IntervalHistogram;
+  /** Cumulative samples per bound of LOOP_LAG_BOUNDS, then all samples (+Inf). */
+  private readonly loopCounts = new Array<number>(LOOP_LAG_BOUNDS.length + 1).fill(0);
+  private readonly gcObserver: PerformanceObserver;
+  private heapAfterGc: number | undefined;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -146,6 +168,74 @@ export class DaemonMetrics {
         read((s) => s.timeSync.isSynced, (synced) => this.set(synced ? 1 : 0));
       },
     });
+    // Event-loop lag over each scrape interval (what a soak reads from outside), beyond the sampling interval.
+    this.loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    this.loop.enable();
+    const loop = this.loop;
+    const loopCounts = this.loopCounts;
+    // The counter is registered (so collected) first: it takes the interval's samples, the gauge shows its quantiles.
+    let quantiles = new Map<number, number>();
+    new Counter({
+      name: 'stratd_event_loop_lag_samples_total',
+      help: `Event-loop samples (every ${LOOP_RESOLUTION_MS} ms) whose lag was at most le seconds, as histogram buckets (le="+Inf": all samples); updated at each scrape`,
+      labelNames: ['le'],
+      registers,
+      collect() {
+        quantiles = loopInterval(loop, loopCounts);
+        loop.reset();
+        LOOP_LAG_BOUNDS.forEach((bound, i) => setCounter(this, { le: String(bound) }, loopCounts[i] ?? 0));
+        setCounter(this, { le: '+Inf' }, loopCounts[LOOP_LAG_BOUNDS.length] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'stratd_event_loop_lag_seconds',
+      help: `Event-loop lag (delay beyond the ${LOOP_RESOLUTION_MS} ms sampling interval) at quantiles over the interval since the previous scrape`,
+      labelNames: ['quantile'],
+      registers,
+      collect() {
+        for (const [q, seconds] of quantiles) this.set({ quantile: String(q) }, seconds);
+      },
+    });
+    // Heap used right after the last major GC: the live heap, without the sawtooth of garbage between GCs.
+    this.gcObserver = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const detail: unknown = 'detail' in entry ? entry.detail : undefined;
+        if (typeof detail === 'object' && detail !== null && 'kind' in detail && detail.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) this.heapAfterGc = getHeapStatistics().used_heap_size;
+      }
+    });
+    this.gcObserver.observe({ entryTypes: ['gc'] });
+    const heapAfterGc = (): number | undefined => this.heapAfterGc;
+    new Gauge({
+      name: 'stratd_heap_used_after_gc_bytes',
+      help: 'V8 heap used just after the last major (mark-compact) garbage collection',
+      registers,
+      collect() {
+        const bytes = heapAfterGc();
+        if (bytes !== undefined) this.set(bytes);
+      },
+    });
+    new Gauge({
+      name: 'stratd_collection_size',
+      help: 'Entries in a long-lived table that grows with activity (orders, fills, journal entries, simulator records)',
+      labelNames: ['collection'],
+      registers,
+      collect() {
+        read((s) => s.collections?.() ?? [], (all) => {
+          for (const c of all) this.set({ collection: c.name }, c.size);
+        });
+      },
+    });
+    new Gauge({
+      name: 'stratd_collection_limit',
+      help: 'The count bound of a table\'s purge policy (tables purged by age alone have none)',
+      labelNames: ['collection'],
+      registers,
+      collect() {
+        read((s) => s.collections?.() ?? [], (all) => {
+          for (const c of all) if (c.limit !== undefined) this.set({ collection: c.name }, c.limit);
+        });
+      },
+    });
     new Gauge({
       name: 'stratd_ready',
       help: '1 while /readyz answers 200',
@@ -159,6 +249,12 @@ export class DaemonMetrics {
   /** From now on the gauges read these parts. */
   attach(sources: MetricSources): void {
     this.sources = sources;
+  }
+
+  /** Stops the event-loop sampling and the GC observer. */
+  stop(): void {
+    this.loop.disable();
+    this.gcObserver.disconnect();
   }
 
   /** One REST round trip as RestTransport reports it on `exchanges$`. */
@@ -193,6 +289,27 @@ export class DaemonMetrics {
       },
     };
   }
+}
+
+/**
+ * The lag quantiles (seconds) of one interval, and its samples added to the cumulative counts per bound.
+ * The histogram's percentile distribution stands in for the samples (exact to its HDR precision).
+ */
+function loopInterval(histogram: IntervalHistogram, counts: number[]): Map<number, number> {
+  const resolutionNs = LOOP_RESOLUTION_MS * 1e6;
+  const lag = (ns: number): number => Math.max(0, ns - resolutionNs) / 1e9;
+  const quantiles = new Map<number, number>();
+  const total = histogram.count;
+  if (total === 0) return quantiles;
+  for (const q of LOOP_QUANTILES) quantiles.set(q, lag(q === 1 ? histogram.max : histogram.percentile(q * 100)));
+  const distribution = [...histogram.percentiles].sort((a, b) => a[0] - b[0]);
+  LOOP_LAG_BOUNDS.forEach((bound, i) => {
+    let share = 0;
+    for (const [percentile, ns] of distribution) if (lag(ns) <= bound) share = percentile / 100;
+    counts[i] = (counts[i] ?? 0) + Math.round(total * share);
+  });
+  counts[LOOP_LAG_BOUNDS.length] = (counts[LOOP_LAG_BOUNDS.length] ?? 0) + total;
+  return quantiles;
 }
 
 /** A counter mirroring a total kept elsewhere. */

@@ -10,6 +10,10 @@ import { CatalogSync } from '../catalog/catalog-sync.js';
 import { Kernel } from '../engine/kernel.js';
 import { KernelMetrics } from '../engine/kernel-metrics.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
+import type { OrderJournal } from '../model/journal.js';
+import { createGotHttp } from '../venue/got-http.js';
+import type { CrashPoints } from './crash-points.js';
+import { httpWithCrashPoint, journalWithCrashPoint } from './crash-points.js';
 import type { MarketEvent } from '../model/market-events.js';
 import type { RunnerState } from '../engine/strategy-runner.js';
 import type { ConfigError } from '../settings/config-error.js';
@@ -17,6 +21,7 @@ import { loadDaemonConfig } from '../settings/daemon-config.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
 import type { Environment } from '../settings/secrets.js';
 import { StateStore } from '../store/state-store.js';
+import type { StateStoreOptions } from '../store/state-store.js';
 import { categoriesOf } from '../venue/port/category.js';
 import { VenueExchangePort } from '../venue/port/venue-exchange-port.js';
 import { MarketPoller } from '../venue/sources/market-poller.js';
@@ -63,10 +68,16 @@ export interface DaemonOptions {
   readonly env?: Environment;
   /** How a reload reads the config again (`stratd run` passes its own flags); default: `config.file` with `env`. */
   readonly reread?: RereadConfig;
+  /** Crash testing only (STRATD_CRASH_POINTS): SIGKILL at chosen moments of an order's life. */
+  readonly crashPoints?: CrashPoints;
   /** SIGHUP reloads the config; default process, null for none. */
   readonly hangup?: HangupSource | null;
   /** Observers for tools that compare the daemon with something else (`stratd parity`). */
   readonly taps?: DaemonTaps;
+  /** How the state store is opened (its durability); default: fsync every commit. */
+  readonly stateStore?: StateStoreOptions;
+  /** Scheduled jobs follow `time` (accelerated: `stratd run --time-scale`) instead of node-cron's wall clock. */
+  readonly jobsOnTimeSource?: boolean;
 }
 
 /** What a tool may watch: the embedded simulator's engine, and every market event as the kernel receives it. */
@@ -88,6 +99,7 @@ interface Parts {
   readonly status: StatusSources;
   readonly subscriptions: readonly Subscription[];
   readonly recorder: Recorder | undefined;
+  readonly metrics: DaemonMetrics;
 }
 
 /**
@@ -121,6 +133,11 @@ export class Daemon {
     return this.parts.recorder;
   }
 
+  /** The order journal of the state store (read it; only the executor writes). */
+  get journal(): OrderJournal {
+    return this.parts.store.journal();
+  }
+
   /** The health and control server's address. */
   get health(): { readonly url: string } {
     if (this.address === undefined) throw new Error('the health server is not listening');
@@ -131,7 +148,7 @@ export class Daemon {
     const { config, time, logger } = options;
     const token = healthToken(config, options.env ?? process.env);
     if (!token.ok) return err(new DaemonStartError(token.error.message));
-    const opened = StateStore.open(config.stateDir);
+    const opened = StateStore.open(config.stateDir, options.stateStore);
     if (!opened.ok) return err(new DaemonStartError(`state directory ${config.stateDir}: ${opened.error.message}`));
     const store = opened.value;
     const cleanup: Array<() => Promise<void> | void> = [() => store.close()];
@@ -141,7 +158,8 @@ export class Daemon {
     };
     let venue: VenueConnection;
     try {
-      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps);
+      const crash = options.crashPoints;
+      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps, crash === undefined ? undefined : httpWithCrashPoint(createGotHttp(), crash));
     } catch (error: unknown) {
       return fail(`cannot start the venue: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -149,6 +167,7 @@ export class Daemon {
     const errors = new ComponentErrors();
     const registry = new Registry();
     const metrics = new DaemonMetrics(registry);
+    cleanup.push(() => metrics.stop());
     const subscriptions: Subscription[] = [watchRest(venue, metrics, errors, time)];
     cleanup.push(() => subscriptions.forEach((s) => s.unsubscribe()));
     const synced = await venue.client.start((error) => {
@@ -162,7 +181,7 @@ export class Daemon {
     const kernel = new Kernel({
       time,
       port: new VenueExchangePort({ client: venue.client, clock: time.clock, logger: logger.child({ component: 'port' }) }),
-      journal: store.journal(),
+      journal: options.crashPoints === undefined ? store.journal() : journalWithCrashPoint(store.journal(), options.crashPoints),
       keyValue: (id) => store.keyValue(id),
       logger,
       metrics: new KernelMetrics(registry, { exchangeNow: () => venue.client.timeSync.serverNow() }),
@@ -204,9 +223,10 @@ export class Daemon {
     }
     const marketTap = options.taps?.market;
     subscriptions.push(
-      poller.events$.subscribe((event) => {
+      // With its reply's arrival on the stopwatch: the kernel times the order requests it causes (tick-to-order).
+      poller.arrivals$.subscribe(({ event, arrivedAt }) => {
         marketTap?.(event, time.clock.now());
-        kernel.ingest(event);
+        kernel.ingest(event, arrivedAt);
       }),
     );
 
@@ -235,7 +255,16 @@ export class Daemon {
 
     const catalogSync =
       venue.catalog === undefined ? undefined : new CatalogSync({ client: venue.catalog, mirror: store.catalogMirror(), clock: time.clock, logger: logger.child({ component: 'catalog-sync' }) });
-    const jobs = daemonJobs({ schedules: config.jobs, kernel, sessions, ...(catalogSync === undefined ? {} : { catalogSync }), clock: time.clock, logger });
+    const jobs = daemonJobs({
+      schedules: config.jobs,
+      kernel,
+      sessions,
+      ...(catalogSync === undefined ? {} : { catalogSync }),
+      journal: store.journal(),
+      clock: time.clock,
+      ...(options.jobsOnTimeSource === true ? { scheduler: time.scheduler } : {}),
+      logger,
+    });
     jobs.start();
     cleanup.push(() => jobs.stop());
 
@@ -255,8 +284,25 @@ export class Daemon {
       // Read only once the daemon exists (the health server starts after it).
       lastReload: () => daemon.lastReload,
     };
-    metrics.attach({ governor: venue.client.governor, timeSync: venue.client.timeSync, streams, poller, jobs, ready: () => readiness(status).healthy });
-    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder }, options);
+    metrics.attach({
+      governor: venue.client.governor,
+      timeSync: venue.client.timeSync,
+      streams,
+      poller,
+      jobs,
+      ready: () => readiness(status).healthy,
+      collections: () => {
+        const journal = store.journalCounts();
+        return [
+          ...kernel.cache.sizes(),
+          ...kernel.executor.sizes(),
+          { name: 'journal.open', size: journal.open },
+          ...(venue.sim?.engine.sizes() ?? []),
+          ...(venue.sim === undefined ? [] : [{ name: 'sim.candles', ...venue.sim.marketData.candleCount() }]),
+        ];
+      },
+    });
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics }, options);
     const listening = await daemon.listen(registry, token.value);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
@@ -407,6 +453,7 @@ export class Daemon {
     await this.healthServer?.stop();
     await venue.stop();
     store.close();
+    this.parts.metrics.stop();
     logger.info({}, 'stopped');
   }
 }

@@ -1,5 +1,8 @@
+import type { TimeSource } from '../core/clock.js';
+import { MAX_TIME_SCALE, ScaledTime } from '../core/scaled-time.js';
 import { systemTime } from '../core/system-time.js';
-import type { ConfigError } from '../settings/config-error.js';
+import { crashPointsFromEnv } from './crash-points.js';
+import { ConfigError } from '../settings/config-error.js';
 import { loadDaemonConfig } from '../settings/daemon-config.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
 import type { Environment } from '../settings/secrets.js';
@@ -21,6 +24,21 @@ export const DEFAULT_DAEMON_CONFIG = packageFile('config/default.yml');
 export interface RunFlags {
   readonly config?: string;
   readonly stateDir?: string;
+  /** `--time-scale`: market time runs this many times faster than real time (paper mode only). */
+  readonly timeScale?: string;
+}
+
+/** The `--time-scale` factor, or a ConfigError (exit 2) for a bad value or a live config. */
+export function timeScaleOf(text: string | undefined, mode: DaemonConfig['venue']['mode']): number | undefined {
+  if (text === undefined) return undefined;
+  const factor = Number(text);
+  if (text.trim() === '' || !Number.isFinite(factor) || factor <= 0 || factor > MAX_TIME_SCALE) {
+    throw new ConfigError(`--time-scale must be a number above 0 and at most ${MAX_TIME_SCALE}, got "${text}"`);
+  }
+  if (mode !== 'paper') {
+    throw new ConfigError('--time-scale accelerates the embedded simulator\'s market: paper mode only, and this config trades live (mode: live)');
+  }
+  return factor;
 }
 
 /** Loads and checks a daemon config and its strategies' params: everything `run` needs before starting. */
@@ -56,8 +74,22 @@ export async function runDaemon(flags: RunFlags): Promise<void> {
   const prepared = await prepareRun(flags, process.env);
   if (!prepared.ok) throw prepared.error;
   const { config, strategies } = prepared.value;
+  const factor = timeScaleOf(flags.timeScale, config.venue.mode);
+  const crashPoints = crashPointsFromEnv(process.env);
+  if (!crashPoints.ok) throw crashPoints.error;
   const logger = createLogger({ level: config.log.level, secrets: configuredSecrets(config) });
-  const started = await Daemon.start({ config, strategies, time: systemTime, logger, reread: () => prepareRun(flags, process.env) });
+  // Accelerated time: the daemon, its jobs and the embedded simulator all run on the scaled clock.
+  const time: TimeSource = factor === undefined ? systemTime : new ScaledTime(factor);
+  if (factor !== undefined) logger.warn({ timeScale: factor }, `accelerated time: market time runs ${factor}× faster than real time (paper only)`);
+  const started = await Daemon.start({
+    config,
+    strategies,
+    time,
+    logger,
+    reread: () => prepareRun(flags, process.env),
+    ...(factor === undefined ? {} : { jobsOnTimeSource: true }),
+    ...(crashPoints.value === undefined ? {} : { crashPoints: crashPoints.value }),
+  });
   if (!started.ok) {
     logger.fatal({ reason: started.error.message }, 'stratd could not start');
     process.exitCode = 1;

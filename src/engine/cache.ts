@@ -15,10 +15,20 @@ import { SymbolMarket } from './symbol-market.js';
 export interface CacheOptions {
   /** Closed klines kept per symbol and interval. */
   readonly klineHistory?: number;
-  /** Terminal orders kept for lookups by client order id before they are purged. */
+  /** Terminal orders (and plan orders) kept for lookups by client order id before they are purged. */
   readonly closedOrderHistory?: number;
-  /** Fill trade ids remembered to drop duplicates (stream + REST resync). */
+  /**
+   * How long (exchange time, from the newest terminal order) a terminal order is kept; default one hour,
+   * far longer than any stale event of it can arrive late.
+   */
+  readonly closedOrderMaxAgeMs?: number;
+  /** Fill trade ids remembered per symbol to drop duplicates (stream + REST resync). */
   readonly fillMemory?: number;
+  /**
+   * How long (fill time, from the symbol's newest fill) a fill's id is remembered; default one hour. The
+   * REST resync asks for a symbol's fills from its newest one seen, so only recent fills ever come twice.
+   */
+  readonly fillMemoryMaxAgeMs?: number;
 }
 
 /**
@@ -36,15 +46,21 @@ export class Cache implements CacheView {
   private readonly closedOrders: RecentKeys;
   private readonly algoById = new Map<string, AlgoOrderSnapshot>();
   private readonly closedAlgos: RecentKeys;
-  private readonly fillIds: RecentKeys;
+  /** Fill trade ids per symbol. */
+  private readonly fillIds = new Map<string, RecentKeys>();
+  private readonly fillMemory: number;
   private readonly markets = new Map<string, SymbolMarket>();
   private readonly klineHistory: number;
+  private readonly closedMaxAgeMs: number;
+  private readonly fillMaxAgeMs: number;
 
   constructor(options: CacheOptions = {}) {
     this.klineHistory = options.klineHistory ?? 500;
+    this.closedMaxAgeMs = options.closedOrderMaxAgeMs ?? 3_600_000;
+    this.fillMaxAgeMs = options.fillMemoryMaxAgeMs ?? 3_600_000;
     this.closedOrders = new RecentKeys(options.closedOrderHistory ?? 5000);
     this.closedAlgos = new RecentKeys(options.closedOrderHistory ?? 5000);
-    this.fillIds = new RecentKeys(options.fillMemory ?? 20_000);
+    this.fillMemory = options.fillMemory ?? 20_000;
   }
 
   apply(event: BusEvent): boolean {
@@ -107,8 +123,17 @@ export class Cache implements CacheView {
         return this.applyOrder(event.order);
       case 'account.algo':
         return this.applyAlgo(event.order);
-      case 'account.fill':
-        return this.fillIds.add(`${event.fill.symbol}/${event.fill.tradeId}`);
+      case 'account.fill': {
+        // Per symbol: the REST resync asks each symbol's fills from its newest one, which is never forgotten.
+        let ids = this.fillIds.get(event.fill.symbol);
+        if (ids === undefined) {
+          ids = new RecentKeys(this.fillMemory);
+          this.fillIds.set(event.fill.symbol, ids);
+        }
+        if (!ids.add(event.fill.tradeId, event.fill.time)) return false;
+        ids.forgetBefore(event.fill.time - this.fillMaxAgeMs);
+        return true;
+      }
       case 'account.position': {
         const key = positionKey(event.position.symbol, event.position.positionSide);
         const current = this.positionsByKey.get(key);
@@ -138,13 +163,25 @@ export class Cache implements CacheView {
     } else {
       this.openOrderIds.delete(order.clientOrderId);
       const evicted = this.closedOrders.push(order.clientOrderId);
-      if (evicted !== undefined && !this.openOrderIds.has(evicted)) {
-        const old = this.ordersById.get(evicted);
-        if (old !== undefined) this.clientIdByOrderId.delete(old.orderId);
-        this.ordersById.delete(evicted);
+      if (evicted !== undefined) this.forgetOrder(evicted);
+      // By age: terminal orders closed more than the retention before this one.
+      const cutoff = order.updateTime - this.closedMaxAgeMs;
+      for (let oldest = this.closedOrders.oldest(); oldest !== undefined && oldest !== order.clientOrderId; oldest = this.closedOrders.oldest()) {
+        const old = this.ordersById.get(oldest);
+        if (old !== undefined && old.updateTime >= cutoff) break;
+        this.closedOrders.delete(oldest);
+        this.forgetOrder(oldest);
       }
     }
     return true;
+  }
+
+  /** Drops a terminal order (not one open again under the same id). */
+  private forgetOrder(clientOrderId: string): void {
+    if (this.openOrderIds.has(clientOrderId)) return;
+    const old = this.ordersById.get(clientOrderId);
+    if (old !== undefined) this.clientIdByOrderId.delete(old.orderId);
+    this.ordersById.delete(clientOrderId);
   }
 
   private applyAlgo(order: AlgoOrderSnapshot): boolean {
@@ -153,12 +190,33 @@ export class Cache implements CacheView {
     this.algoById.set(order.clientOrderId, order);
     if (!isOpenAlgoStatus(order.status)) {
       const evicted = this.closedAlgos.push(order.clientOrderId);
-      if (evicted !== undefined) {
-        const old = this.algoById.get(evicted);
-        if (old !== undefined && !isOpenAlgoStatus(old.status)) this.algoById.delete(evicted);
+      if (evicted !== undefined) this.forgetAlgo(evicted);
+      const cutoff = order.updateTime - this.closedMaxAgeMs;
+      for (let oldest = this.closedAlgos.oldest(); oldest !== undefined && oldest !== order.clientOrderId; oldest = this.closedAlgos.oldest()) {
+        const old = this.algoById.get(oldest);
+        if (old !== undefined && old.updateTime >= cutoff) break;
+        this.closedAlgos.delete(oldest);
+        this.forgetAlgo(oldest);
       }
     }
     return true;
+  }
+
+  private forgetAlgo(clientOrderId: string): void {
+    const old = this.algoById.get(clientOrderId);
+    if (old !== undefined && !isOpenAlgoStatus(old.status)) this.algoById.delete(clientOrderId);
+  }
+
+  /** Sizes of the tables that grow with trading (metrics), with the count bound of each purge policy. */
+  sizes(): ReadonlyArray<{ readonly name: string; readonly size: number; readonly limit: number }> {
+    const open = this.openOrderIds.size;
+    return [
+      { name: 'cache.orders', size: this.ordersById.size, limit: this.closedOrders.limit + open },
+      { name: 'cache.orderIds', size: this.clientIdByOrderId.size, limit: this.closedOrders.limit + open },
+      { name: 'cache.closedOrders', size: this.closedOrders.size, limit: this.closedOrders.limit },
+      { name: 'cache.algoOrders', size: this.algoById.size, limit: this.closedAlgos.limit + (this.algoById.size - this.closedAlgos.size) },
+      { name: 'cache.fillIds', size: [...this.fillIds.values()].reduce((n, ids) => n + ids.size, 0), limit: this.fillMemory * Math.max(1, this.fillIds.size) },
+    ];
   }
 
   /** The client order id of an exchange order id the cache has seen. */

@@ -69,9 +69,9 @@ export class SimulatedExchange {
     // It starts a minute early so that a book, trades and prices exist when the first client arrives.
     const startTime = time.clock.now() - WARM_UP_MS;
     const { feed, instruments } = await marketOf(config, startTime);
-    const engine = new SimExchange({ instruments, startTime, feed, users: config.users });
+    const engine = new SimExchange({ instruments, startTime, feed, users: config.users, history: config.history });
     options.onEngine?.(engine);
-    const marketData = new MarketDataService(instruments, { now: () => engine.now() });
+    const marketData = new MarketDataService(instruments, { now: () => engine.now() }, config.market.klineRetention === undefined ? {} : { klineRetention: config.market.klineRetention });
     engine.onMarketEvent((event) => marketData.ingest(event));
     // Leaders decide and copy stops are checked on market time, at the prices of that moment.
     const copyTrading = new CopyTradingDesk({ venue: engine, leaders: config.copyTrading.leaders, seed: config.seed, startTime });
@@ -84,7 +84,7 @@ export class SimulatedExchange {
     });
     const serverTime = { clock: { now: () => http.now() }, scheduler: time.scheduler };
     const registry = new ListenKeyRegistry({ time: serverTime, faults: () => http.faults.current, seed: config.seed });
-    const stream = new UserStreamServer({ registry, venue: engine, time: serverTime, faults: () => http.faults.current, seed: config.seed, metrics: http.registry });
+    const stream = new UserStreamServer({ registry, venue: engine, time: serverTime, faults: () => http.faults.current, onFaultsChanged: (listener) => http.faults.onChange(listener), seed: config.seed, metrics: http.registry });
     http.mount(marketDataRoutes(marketData));
     http.mount(tradingRoutes(engine));
     http.mount(listenKeyRoutes(registry));

@@ -1,7 +1,9 @@
-import { CronJobs } from '../../src/app/cron-scheduler.js';
+import { createTask, parse } from 'node-cron';
+import { CronJobs, nextCronSlot } from '../../src/app/cron-scheduler.js';
 import type { JobOutcome } from '../../src/app/cron-scheduler.js';
 import { InvariantError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/logger.js';
+import { VirtualClock } from '../../src/core/virtual-time.js';
 
 /** A promise with its resolve function, to hold a job open until the test lets it finish. */
 function gate(): { readonly promise: Promise<void>; readonly open: () => void } {
@@ -127,5 +129,52 @@ describe('CronJobs.runNow', () => {
     expect(() => jobs.register({ name: 'b', cron: '61 * * * *', run: async () => undefined })).toThrow(InvariantError);
     await expect(jobs.runNow('nope')).rejects.toThrow(InvariantError);
     await jobs.stop();
+  });
+});
+
+describe('CronJobs on an injected scheduler (accelerated or virtual time)', () => {
+  const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
+
+  it('computes the next slot of an expression in UTC', () => {
+    const slot = (cron: string, after: number): number | undefined => {
+      const task = createTask(cron, () => undefined, { timezone: 'UTC' });
+      try {
+        return nextCronSlot(task, parse(cron), after);
+      } finally {
+        void task.destroy();
+      }
+    };
+    expect(slot('*/30 * * * *', T0)).toBe(T0 + 30 * 60_000);
+    expect(slot('*/30 * * * *', T0 - 1)).toBe(T0);
+    expect(slot('0 0 * * *', T0 + 1)).toBe(T0 + 86_400_000);
+    expect(slot('*/15 * * * * *', T0 + 20_000)).toBe(T0 + 30_000);
+    expect(slot('0 12 * * 1', T0)).toBe(Date.UTC(2026, 0, 5, 12, 0, 0));
+    expect(slot('0 0 29 2 *', T0)).toBe(Date.UTC(2028, 1, 29, 0, 0, 0));
+  });
+
+  it('fires each slot of the clock on the scheduler, one run at a time, and nothing after stop', async () => {
+    const clock = new VirtualClock(T0);
+    const outcomes: JobOutcome[] = [];
+    const jobs = new CronJobs({ logger: silentLogger, clock, scheduler: clock, onOutcome: (o) => outcomes.push(o) });
+    let keepalives = 0;
+    jobs.register({ name: 'keepalive', cron: '*/30 * * * *', run: async () => void (keepalives += 1) });
+    jobs.register({ name: 'daily', cron: '0 0 * * *', run: async () => undefined });
+    jobs.start();
+    // A step per half hour: each run settles (a microtask) before the next slot, as it would in real time.
+    for (let i = 1; i <= 6; i++) {
+      clock.advanceTo(T0 + i * 1_800_000);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(keepalives).toBe(6);
+    expect(outcomes.filter((o) => o.job === 'keepalive').map((o) => o.at)).toEqual([1, 2, 3, 4, 5, 6].map((i) => T0 + i * 1_800_000));
+    expect(jobs.stats()['daily']?.runs).toBe(0);
+    clock.advanceTo(T0 + 86_400_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(jobs.stats()['daily']?.runs).toBe(1);
+    await jobs.stop();
+    clock.advanceTo(T0 + 2 * 86_400_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(jobs.stats()['daily']?.runs).toBe(1);
+    expect(clock.pending()).toBe(0);
   });
 });

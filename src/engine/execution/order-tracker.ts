@@ -32,6 +32,10 @@ export function kindOf(command: ExchangeCommand): OrderKind {
 
 /** How many unknown orders' snapshots to keep while waiting for the plan row that created them. */
 const STRAY_LIMIT = 1000;
+/** How long (exchange time, from the newest) an unknown order's snapshot waits for its plan row: a row reports its child within moments. */
+const STRAY_MAX_AGE_MS = 3_600_000;
+/** How many plan-row children to remember while waiting for their first snapshot (one that never comes is forgotten). */
+const CHILD_LIMIT = 1000;
 
 /**
  * The executor's live view of its submissions, kept in step with the journal: every phase change is
@@ -114,9 +118,15 @@ export class OrderTracker {
     const finished = isAlgo ? isFinishedAlgo(snapshot) : isFinishedOrder(snapshot);
     const time = this.clock.now();
     const tracked: Tracked = { id: snapshot.clientOrderId, strategyId, symbol: snapshot.symbol, command, phase: finished ? 'done' : 'accepted', ...(isAlgo ? { algo: snapshot } : { order: snapshot }) };
-    if (this.journal.get(tracked.id) === undefined) {
+    const known = this.journal.get(tracked.id);
+    if (known === undefined) {
       this.journal.append({ id: tracked.id, strategyId, command, time });
       this.journal.update(tracked.id, { state: finished ? 'done' : 'accepted', time, exchangeOrderId: snapshot.orderId, detail: 'adopted' });
+    } else if (known.state === 'done' && (known.exchangeOrderId === undefined || known.exchangeOrderId === snapshot.orderId)) {
+      // Our own order, finished since the snapshot was taken (a reconciliation's open-order list racing the
+      // order's last event). Finished is final: tracking it live would keep a phantom open order forever.
+      this.logger.debug({ clientOrderId: tracked.id, strategy: strategyId }, 'stale snapshot of a finished order: not adopted');
+      return { ...tracked, phase: 'done' };
     } else {
       this.logger.warn({ clientOrderId: tracked.id, strategy: strategyId }, 'adopted order reuses a journaled id: tracked in memory only');
     }
@@ -161,9 +171,22 @@ export class OrderTracker {
     return tracked;
   }
 
+  /** Sizes of the tracker's tables (metrics), with the count bounds of the waiting ones. */
+  sizes(): ReadonlyArray<{ readonly name: string; readonly size: number; readonly limit?: number }> {
+    return [
+      { name: 'tracker.live', size: this.live.size },
+      { name: 'tracker.childOwners', size: this.childOwners.size, limit: CHILD_LIMIT },
+      { name: 'tracker.strays', size: this.strays.size, limit: STRAY_LIMIT },
+    ];
+  }
+
   private linkChild(orderId: string, strategyId: string): void {
     if (this.childOwners.has(orderId)) return;
     this.childOwners.set(orderId, strategyId);
+    if (this.childOwners.size > CHILD_LIMIT) {
+      const oldest = this.childOwners.keys().next().value;
+      if (oldest !== undefined) this.childOwners.delete(oldest);
+    }
     const stray = this.strays.get(orderId);
     if (stray === undefined) return;
     this.strays.delete(orderId);
@@ -190,6 +213,10 @@ export class OrderTracker {
     if (this.strays.size > STRAY_LIMIT) {
       const oldest = this.strays.keys().next().value;
       if (oldest !== undefined) this.strays.delete(oldest);
+    }
+    for (const [orderId, stray] of this.strays) {
+      if (stray.updateTime >= snapshot.updateTime - STRAY_MAX_AGE_MS) break;
+      this.strays.delete(orderId);
     }
   }
 }

@@ -68,6 +68,8 @@ export const simConfigSchema = z
         replay: z.string().min(1).optional(),
         depthIntervalMs: z.number().int().min(10).optional(),
         depthLevels: z.number().int().min(20).max(500).optional(),
+        /** Candles kept per interval (default 10 080, a week of minutes); below 1440 the 24 h tickers cover only what is kept. */
+        klineRetention: z.number().int().min(60).optional(),
       })
       .strict()
       .prefault({}),
@@ -76,6 +78,17 @@ export const simConfigSchema = z
     catalog: z.object({ token: z.string().min(16) }).strict(),
     admin: z.object({ token: z.string().min(16) }).strict(),
     faults: faultSettingsSchema.prefault({}),
+    /**
+     * How long finished orders, plan rows, user trades and balance flows stay queryable (API-NOTES §4.5:
+     * about two weeks), and at most how many of each (trades: per account); the oldest go first.
+     */
+    history: z
+      .object({
+        maxAgeMs: z.number().int().min(60_000).default(14 * 86_400_000),
+        maxRecords: z.number().int().min(100).default(20_000),
+      })
+      .strict()
+      .prefault({}),
     copyTrading: z
       .object({ leaders: z.array(leaderSchema).default([]) })
       .strict()

@@ -295,6 +295,27 @@ export class AlgoDesk {
     return ok({ activePrice: decText(params.activePrice), activeTicks, fallbackType: params.fallbackType, fallbackQuantity: text });
   }
 
+  /** Forgets finished rows last updated before `cutoff`, and the oldest finished ones beyond `maxFinished`. */
+  purge(cutoff: number, maxFinished: number): void {
+    const finished: AlgoRecord[] = [];
+    for (const row of this.rows.values()) {
+      if (row.isOpen) continue;
+      if (row.updateTime < cutoff) this.rows.delete(row.orderId);
+      else finished.push(row);
+    }
+    for (let i = 0; i < finished.length - maxFinished; i++) {
+      const row = finished[i];
+      if (row !== undefined) this.rows.delete(row.orderId);
+    }
+  }
+
+  /** Rows still open. */
+  get openCount(): number {
+    let n = 0;
+    for (const row of this.rows.values()) if (row.isOpen) n++;
+    return n;
+  }
+
   cancelRow(row: AlgoRecord): void {
     if (!row.isOpen) return;
     this.triggers.remove(row.orderId);

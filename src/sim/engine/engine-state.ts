@@ -10,12 +10,30 @@ import { reject } from './rejects.js';
 import { SymbolBook } from './symbol-book.js';
 import type { AccountEvent, AccountRef, Category, SimReject, UserTradeView } from './types.js';
 
+/**
+ * How long finished records stay queryable: finished orders and plan rows, user trades and balance flows.
+ * The exchange keeps order history about two weeks (API-NOTES §4.5: `historyOrders` defaults to three days
+ * back, ccxt notes about two weeks kept); past the age or the count, the oldest go.
+ */
+export interface HistoryRetention {
+  /** Records older than this (market time) are purged. */
+  readonly maxAgeMs: number;
+  /** At most this many finished orders, finished plan rows and balance flows, and this many trades per account. */
+  readonly maxRecords: number;
+}
+
+export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { maxAgeMs: 14 * 86_400_000, maxRecords: 20_000 };
+
+/** How often (market time) records are checked for age. */
+const AGE_PURGE_EVERY_MS = 60_000;
+
 /** State shared by the engine's parts: books, users, ids, time and the event outlets. */
 export class EngineState {
   readonly books = new Map<string, SymbolBook>();
   readonly users = new Map<string, UserRecord>();
+  /** Open orders and finished ones still in history (see HistoryRetention). */
   readonly orders = new Map<string, OrderRecord>();
-  /** Newest last, per futures account id. */
+  /** Newest last, per futures account id; the oldest go past the retention. */
   readonly trades = new Map<string, UserTradeView[]>();
   readonly flows: FlowBook;
   /** Futures accounts holding a position, per symbol (funding and liquidation visit only these). */
@@ -23,15 +41,69 @@ export class EngineState {
   time: number;
   private readonly accountListeners: Array<(event: AccountEvent) => void> = [];
   private readonly marketListeners: Array<(event: MarketEvent) => void> = [];
+  /** Finished orders in the order they finished (from `finishedHead` on), with the time they did. */
+  private finished: Array<{ readonly order: OrderRecord; readonly at: number } | undefined> = [];
+  private finishedHead = 0;
+  private lastAgePurge: number;
 
   constructor(
     readonly instruments: readonly SimInstrument[],
     readonly ids: EngineIds,
     startTime: number,
+    readonly retention: HistoryRetention = DEFAULT_HISTORY_RETENTION,
   ) {
-    this.flows = new FlowBook(ids.flow);
+    if (!(retention.maxAgeMs > 0 && Number.isSafeInteger(retention.maxRecords) && retention.maxRecords > 0)) {
+      throw new RangeError(`history retention needs a positive age and count, got ${JSON.stringify(retention)}`);
+    }
+    this.flows = new FlowBook(ids.flow, retention.maxRecords);
     this.time = startTime;
+    this.lastAgePurge = startTime;
     for (const instrument of instruments) this.books.set(instrument.symbol, new SymbolBook(instrument));
+  }
+
+  /** An order reached a final status: it stays in history until the retention lets it go. */
+  orderFinished(order: OrderRecord): void {
+    this.finished.push({ order, at: this.time });
+    while (this.finished.length - this.finishedHead > this.retention.maxRecords) this.dropFinished();
+    this.compactFinished();
+  }
+
+  /** Finished orders still kept. */
+  get finishedOrders(): number {
+    return this.finished.length - this.finishedHead;
+  }
+
+  /** Purges records past the retention's age, at most once a market minute; answers the cutoff when it ran. */
+  purgeByAge(): number | undefined {
+    if (this.time - this.lastAgePurge < AGE_PURGE_EVERY_MS) return undefined;
+    this.lastAgePurge = this.time;
+    const cutoff = this.time - this.retention.maxAgeMs;
+    for (let head = this.finished[this.finishedHead]; head !== undefined && head.at < cutoff; head = this.finished[this.finishedHead]) this.dropFinished();
+    this.compactFinished();
+    for (const [accountId, list] of this.trades) {
+      let drop = 0;
+      while (drop < list.length && (list[drop]?.time ?? Infinity) < cutoff) drop++;
+      if (drop === list.length) this.trades.delete(accountId);
+      else if (drop > 0) list.splice(0, drop);
+    }
+    this.flows.purge(cutoff);
+    return cutoff;
+  }
+
+  private dropFinished(): void {
+    const entry = this.finished[this.finishedHead];
+    if (entry === undefined) return;
+    this.finished[this.finishedHead] = undefined;
+    this.finishedHead += 1;
+    // Finished is final; the record may only have been replaced if its id was reused (it is not).
+    if (this.orders.get(entry.order.orderId) === entry.order && !entry.order.isOpen) this.orders.delete(entry.order.orderId);
+  }
+
+  private compactFinished(): void {
+    if (this.finishedHead > 1024 && this.finishedHead * 2 > this.finished.length) {
+      this.finished = this.finished.slice(this.finishedHead);
+      this.finishedHead = 0;
+    }
   }
 
   onAccountEvent(listener: (event: AccountEvent) => void): () => void {
@@ -88,6 +160,14 @@ export class EngineState {
       this.trades.set(accountId, list);
     }
     list.push(trade);
+    if (list.length > this.retention.maxRecords) list.splice(0, list.length - this.retention.maxRecords);
+  }
+
+  /** Trades kept, over all accounts. */
+  get tradeCount(): number {
+    let n = 0;
+    for (const list of this.trades.values()) n += list.length;
+    return n;
   }
 
   /** Decimal price of `ticks` on a symbol's grid. */

@@ -118,7 +118,11 @@ export class UserRecord {
 export class FlowBook {
   private readonly rows: BalanceFlowView[] = [];
 
-  constructor(private readonly ids: IdSequence) {}
+  constructor(
+    private readonly ids: IdSequence,
+    /** The oldest rows go beyond this many. */
+    private readonly maxRows = Infinity,
+  ) {}
 
   record(entry: { userId: string; accountId: string; accountType: AccountType; category?: Category; coin: string; kind: FlowKind; symbol?: string; change: Decimal; total: Decimal; time: number }): void {
     if (entry.change.isZero()) return;
@@ -138,6 +142,18 @@ export class FlowBook {
       total: decText(entry.total),
       created: entry.time,
     });
+    if (this.rows.length > this.maxRows) this.rows.splice(0, this.rows.length - this.maxRows);
+  }
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  /** Forgets rows created before `cutoff`. */
+  purge(cutoff: number): void {
+    let drop = 0;
+    while (drop < this.rows.length && (this.rows[drop]?.created ?? Infinity) < cutoff) drop++;
+    if (drop > 0) this.rows.splice(0, drop);
   }
 
   query(q: FlowQuery): BalanceFlowView[] {

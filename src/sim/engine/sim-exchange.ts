@@ -7,7 +7,8 @@ import { DEFAULT_SIM_INSTRUMENTS } from '../market-stream/instruments.js';
 import { accountFigures } from './account-math.js';
 import { AlgoDesk } from './algo-desk.js';
 import type { AlgoRecord } from './algo-record.js';
-import { EngineState } from './engine-state.js';
+import { DEFAULT_HISTORY_RETENTION, EngineState } from './engine-state.js';
+import type { HistoryRetention } from './engine-state.js';
 import { engineIds } from './ids.js';
 import type { FuturesAccount } from './ledger.js';
 import { UserRecord } from './ledger.js';
@@ -79,6 +80,15 @@ export interface SimExchangeOptions {
   readonly startTime: number;
   /** Pulled by `advanceTo`; without one, push events with `applyMarketEvent`. */
   readonly feed?: MarketFeed;
+  /** How long finished orders, trades and flows stay queryable; default two weeks, 20 000 records. */
+  readonly history?: Partial<HistoryRetention>;
+}
+
+/** One of the engine's tables that grow with trading, for metrics: entries now and the count bound. */
+export interface EngineTableSize {
+  readonly name: string;
+  readonly size: number;
+  readonly limit: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -102,7 +112,7 @@ export class SimExchange implements SimVenue {
 
   constructor(options: SimExchangeOptions) {
     this.instruments = options.instruments ?? DEFAULT_SIM_INSTRUMENTS;
-    this.s = new EngineState(this.instruments, engineIds(), options.startTime);
+    this.s = new EngineState(this.instruments, engineIds(), options.startTime, { ...DEFAULT_HISTORY_RETENTION, ...options.history });
     this.desk = new TradingDesk(this.s, {
       afterFill: (order, account) => this.algos.afterFill(order, account),
       positionClosed: (account, position) => this.algos.positionClosed(account, position),
@@ -137,6 +147,27 @@ export class SimExchange implements SimVenue {
       for (let next = feed.peekTime(); next !== undefined && next <= time; next = feed.peekTime()) this.applyMarketEvent(feed.next());
     }
     if (time > this.s.time) this.s.time = time;
+    this.purgeHistory();
+  }
+
+  /** Sizes of the tables that grow with trading, and the bounds the history retention keeps them under. */
+  sizes(): readonly EngineTableSize[] {
+    const max = this.s.retention.maxRecords;
+    const open = this.s.orders.size - this.s.finishedOrders;
+    const openAlgos = this.algos.openCount;
+    return [
+      { name: 'sim.orders', size: this.s.orders.size, limit: max + open },
+      { name: 'sim.finishedOrders', size: this.s.finishedOrders, limit: max },
+      { name: 'sim.trades', size: this.s.tradeCount, limit: max * Math.max(1, this.s.trades.size) },
+      { name: 'sim.algoOrders', size: this.algos.rows.size, limit: max + openAlgos },
+      { name: 'sim.balanceFlows', size: this.s.flows.size, limit: max },
+    ];
+  }
+
+  /** Finished records past the retention's age go (checked once a market minute). */
+  private purgeHistory(): void {
+    const cutoff = this.s.purgeByAge();
+    if (cutoff !== undefined) this.algos.purge(cutoff, this.s.retention.maxRecords);
   }
 
   onAccountEvent(listener: (event: AccountEvent) => void): () => void {
@@ -184,6 +215,7 @@ export class SimExchange implements SimVenue {
         }
       }
     }
+    this.purgeHistory();
     s.publishMarket(event);
   }
 

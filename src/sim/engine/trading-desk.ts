@@ -300,6 +300,7 @@ export class TradingDesk {
   private close(order: OrderRecord, book: SymbolBook, account: FuturesAccount): void {
     book.remove(order);
     account.openOrders.delete(order);
+    this.s.orderFinished(order);
     order.marginLocked = ZERO;
     if (order.isClose) {
       const position = account.position(order.symbol, order.positionSide);

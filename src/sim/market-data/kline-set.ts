@@ -13,6 +13,13 @@ export class KlineSet {
     this.byInterval = new Map(this.series.map((s) => [s.interval, s]));
   }
 
+  /** Candles kept over all intervals. */
+  get size(): number {
+    let n = 0;
+    for (const series of this.series) n += series.size;
+    return n;
+  }
+
   of(interval: KlineInterval): CandleSeries {
     const series = this.byInterval.get(interval);
     if (series === undefined) throw new RangeError(`no candles for interval ${interval}`);

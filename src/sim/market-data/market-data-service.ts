@@ -7,7 +7,7 @@ import type { ExchangeInfoBody } from './exchange-info.js';
 import { EXCHANGE_ID, exchangeInfoBody, exchangeInfoReply } from './exchange-info.js';
 import { indexSources, indexTokenOf } from './index-tokens.js';
 import type { KlineInterval } from './intervals.js';
-import { DAY_MS } from './intervals.js';
+import { DAY_MS, KLINE_INTERVALS } from './intervals.js';
 import { indexKlineRow, klineRow, markKlineRow } from './kline-rows.js';
 import type { LongShortPeriod } from './positioning.js';
 import { LONG_SHORT_HISTORY_MS, insuranceValues, longShortRow } from './positioning.js';
@@ -36,7 +36,10 @@ import type {
 } from './wire-rows.js';
 
 export interface MarketDataOptions {
-  /** Candles kept per interval and price source (default 10 080: a week of minutes; at least 1440). */
+  /**
+   * Candles kept per interval and price source (default 10 080: a week of minutes; at least 60). Below
+   * 1440 the rolling 24 h tickers cover only the minutes kept (soak runs keep the simulator's histories short).
+   */
   readonly klineRetention?: number;
   /** Public trades kept per symbol (default 1000; the REST route shows at most 60). */
   readonly tradeBuffer?: number;
@@ -65,6 +68,7 @@ export class MarketDataService {
   private readonly tokens: ReadonlyMap<string, SymbolState>;
   private readonly info: ExchangeInfoBody;
   private readonly fundingRowLagMs: number;
+  private readonly klineRetention: number;
   private settlementIds = 0;
   private unknownEvents = 0;
 
@@ -74,8 +78,9 @@ export class MarketDataService {
     options: MarketDataOptions = {},
   ) {
     const klineRetention = options.klineRetention ?? 10_080;
+    this.klineRetention = klineRetention;
     const tradeBuffer = options.tradeBuffer ?? 1000;
-    if (!Number.isSafeInteger(klineRetention) || klineRetention < 1440) throw new RangeError(`klineRetention must be an integer ≥ 1440, got ${klineRetention}`);
+    if (!Number.isSafeInteger(klineRetention) || klineRetention < 60) throw new RangeError(`klineRetention must be an integer ≥ 60, got ${klineRetention}`);
     this.instruments = instruments;
     this.states = new Map(instruments.map((i) => [i.symbol, new SymbolState(i, { klineRetention, tradeBuffer })]));
     const tokens = new Map<string, SymbolState>();
@@ -86,6 +91,19 @@ export class MarketDataService {
     this.tokens = tokens;
     this.info = exchangeInfoBody(instruments);
     this.fundingRowLagMs = options.fundingRowLagMs ?? 75_000;
+  }
+
+  /** Candles kept (every symbol, interval and price source) and their bound, for metrics. */
+  candleCount(): { readonly size: number; readonly limit: number } {
+    let size = 0;
+    let sets = 0;
+    for (const state of this.states.values()) {
+      for (const set of [state.tradeKlines, state.indexKlines, state.markKlines]) {
+        size += set.size;
+        sets += 1;
+      }
+    }
+    return { size, limit: sets * KLINE_INTERVALS.length * this.klineRetention };
   }
 
   /** Feed every market event here, in stream order. Events of unlisted symbols are counted and ignored. */

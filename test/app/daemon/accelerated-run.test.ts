@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Daemon } from '../../../src/app/daemon.js';
+import { prepareRun, timeScaleOf } from '../../../src/app/run-command.js';
+import { silentLogger } from '../../../src/core/logger.js';
+import { ScaledTime } from '../../../src/core/scaled-time.js';
+import { ConfigError } from '../../../src/settings/config-error.js';
+import { defaultYaml, writeConfig } from './daemon-harness.js';
+import { sample, scrape } from './metrics-scrape.js';
+
+/**
+ * A few minutes of `stratd run --time-scale` (the soak's mode, `npm run soak` runs a whole day): the
+ * shipped config against the embedded simulator on an accelerated clock, jobs included, sampled over
+ * the health server as the soak does.
+ */
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'stratd-accelerated-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('stratd run in accelerated time (paper)', () => {
+  it('trades, runs its cron jobs on the accelerated clock and exposes the soak figures; stops cleanly', async () => {
+    // The keepalive every minute of market time: at ×100 that is every 0.6 s of real time.
+    const file = writeConfig(dir, 'paper.yml', defaultYaml(join(dir, 'state'), { from: 'listenKeyKeepalive: "*/30 * * * *"', to: 'listenKeyKeepalive: "* * * * *"' }));
+    const prepared = await prepareRun({ config: file }, {});
+    if (!prepared.ok) throw prepared.error;
+    const time = new ScaledTime(100);
+    const started = await Daemon.start({ ...prepared.value, time, logger: silentLogger, env: {}, hangup: null, jobsOnTimeSource: true });
+    if (!started.ok) throw started.error;
+    const daemon = started.value;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      const market = time.clock.now() - time.startMs;
+      expect(market).toBeGreaterThan(5 * 60_000);
+      const samples = await scrape(daemon.health.url);
+      const total = (name: string): number => samples.filter((s) => s.name === name).reduce((sum, s) => sum + s.value, 0);
+      expect(total('stratd_orders_submitted_total')).toBeGreaterThan(0);
+      expect(sample(samples, 'stratd_job_runs_total', { job: 'listenKeyKeepalive' })).toBeGreaterThanOrEqual(3);
+      expect(sample(samples, 'stratd_job_failures_total', { job: 'listenKeyKeepalive' })).toBe(0);
+      expect(sample(samples, 'stratd_job_runs_total', { job: 'reconcile' })).toBeGreaterThanOrEqual(1);
+      // No request refused for its timestamp: the accelerated client signs with the widest recvWindow.
+      expect(samples.filter((s) => s.name === 'stratd_command_failures_total' && s.labels['code'] === '-1021')).toEqual([]);
+      for (const table of ['cache.orders', 'cache.fillIds', 'tracker.live', 'journal.open', 'sim.orders', 'sim.trades']) {
+        expect(sample(samples, 'stratd_collection_size', { collection: table })).toBeGreaterThanOrEqual(0);
+      }
+      expect(sample(samples, 'stratd_collection_limit', { collection: 'sim.finishedOrders' })).toBe(20_000);
+      expect(sample(samples, 'stratd_event_loop_lag_seconds', { quantile: '0.99' })).toBeGreaterThanOrEqual(0);
+      expect(sample(samples, 'stratd_event_loop_lag_samples_total', { le: '+Inf' })).toBeGreaterThan(0);
+      expect(samples.some((s) => s.name === 'stratd_heap_used_after_gc_bytes')).toBe(true);
+    } finally {
+      await daemon.stop();
+    }
+    expect(daemon.kernel.state).toBe('stopped');
+  }, 30_000);
+
+  it('--time-scale takes a factor in (0, 1000] and is refused for a live config (exit 2)', () => {
+    expect(timeScaleOf(undefined, 'live')).toBeUndefined();
+    expect(timeScaleOf('100', 'paper')).toBe(100);
+    expect(timeScaleOf('0.5', 'paper')).toBe(0.5);
+    for (const bad of ['0', '-3', 'fast', '', '1001']) expect(() => timeScaleOf(bad, 'paper')).toThrow(ConfigError);
+    expect(() => timeScaleOf('100', 'live')).toThrow(/paper mode only/);
+  });
+});
