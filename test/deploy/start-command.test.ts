@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,6 +8,7 @@ import type { Stage } from './dockerfile-parse.js';
 import { assignments, execForm, healthcheck, parseDockerfile } from './dockerfile-parse.js';
 import { DOCKER_DIR, ROOT, hostPathOf, readCompose, readEnvFile } from './deploy-files.js';
 import { startNotifyListener } from './notify-listener.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * `docker compose up` without Docker: the `sim` service's command and the image's own start command
@@ -61,14 +60,6 @@ function healthCheck(url: string): Promise<number | null> {
     const check = spawn(process.execPath, healthCommand.slice(1), { env: { STRATD_HEALTH_URL: url }, stdio: 'ignore' });
     check.once('exit', (code) => resolve(code));
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('the image’s start command with the compose configs', () => {

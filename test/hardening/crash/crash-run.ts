@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CRASH_POINTS_VARIABLE } from '../../../src/app/crash-points.js';
 import { systemTime } from '../../../src/core/system-time.js';
@@ -12,6 +10,7 @@ import { writeConfig } from '../../app/daemon/daemon-harness.js';
 import { BTC, BTC_USDC, ETH, simConfig } from '../../sim/e2e/sim-harness.js';
 import { chaosYaml } from '../chaos/chaos-config.js';
 import { ExchangeTruth, positionRow } from '../chaos/exchange-truth.js';
+import { freePort } from '../../support/free-port.js';
 
 /**
  * Issue 8's crash suite: `stratd run` as a real process, trading every example strategy against a
@@ -57,14 +56,6 @@ interface Life {
   readonly child: ChildProcess;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly stderr: () => string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function pause(ms: number): Promise<void> {
