@@ -123,10 +123,14 @@ async function daemonPositions(url: string): Promise<string[] | undefined> {
   }
 }
 
-/** The daemon's positions equal the exchange's (read a few times: a fill may land between the two reads). */
+/**
+ * The daemon's positions equal the exchange's within 10 s of readiness (read again and again: a fill of
+ * the new life's own orders may land between the two reads, and its stream events take real time on a
+ * loaded machine).
+ */
 async function positionsAgree(url: string, truth: ExchangeTruth): Promise<{ equal: boolean; local: string[]; exchange: string[] }> {
   let last = { equal: false, local: [] as string[], exchange: [] as string[] };
-  for (let attempt = 0; attempt < 20; attempt++) {
+  for (let attempt = 0; attempt < 100; attempt++) {
     const local = (await daemonPositions(url)) ?? [];
     const exchange = truth.positionRows();
     last = { equal: JSON.stringify(local) === JSON.stringify(exchange), local, exchange };
