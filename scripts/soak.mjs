@@ -5,12 +5,13 @@
 // warm-up, event-loop lag p99, a table above its count bound or growing without one, the daemon not
 // stopping cleanly on SIGTERM. Runs the compiled daemon (bin/stratd.js → dist/): `npm run soak` builds first.
 //
-// The embedded simulator keeps finished orders, trades, flows and candles for --sim-history-hours of
-// market (1 h, inside the warm-up; its own defaults are two weeks of orders like the exchange's and a
-// week of candles), so the growth measured is the daemon's, not the exchange's histories filling up.
+// The embedded simulator keeps finished orders, trades and flows for --sim-history-hours of market
+// (15 min, and an hour of candles: inside the warm-up; its own defaults are two weeks of orders like the
+// exchange's and a week of candles), so the growth measured is the daemon's, not the exchange's
+// histories filling up.
 //
 // Usage: node scripts/soak.mjs [--hours 24] [--time-scale 50] [--warmup 2 (h)] [--interval 2 (s)]
-//          [--config config/default.yml] [--state-dir DIR] [--sim-history-hours 1] [--keep] [--quiet]
+//          [--config config/default.yml] [--state-dir DIR] [--sim-history-hours 0.25] [--keep] [--quiet]
 //          [--max-growth-pct 10] [--max-lag-ms 20]
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ const { values: flags } = parseArgs({
     interval: { type: 'string', default: '2' },
     config: { type: 'string', default: join(ROOT, 'config/default.yml') },
     'state-dir': { type: 'string' },
-    'sim-history-hours': { type: 'string', default: '1' },
+    'sim-history-hours': { type: 'string', default: '0.25' },
     'max-growth-pct': { type: 'string', default: '10' },
     'max-lag-ms': { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
@@ -157,6 +158,8 @@ async function takeSample(url, wallStart) {
     wallS: (performance.now() - wallStart) / 1000,
     marketHours: status.uptimeMs / HOUR_MS,
     heapUsed: m.value('stratd_nodejs_heap_size_used_bytes'),
+    heapTotal: m.value('stratd_nodejs_heap_size_total_bytes'),
+    external: m.value('stratd_nodejs_external_memory_bytes'),
     heapAfterGc: m.value('stratd_heap_used_after_gc_bytes') || undefined,
     rss: m.value('stratd_process_resident_memory_bytes'),
     lag: { p50: m.value('stratd_event_loop_lag_seconds', { quantile: '0.5' }), p99: m.value('stratd_event_loop_lag_seconds', { quantile: '0.99' }), max: m.value('stratd_event_loop_lag_seconds', { quantile: '1' }) },
@@ -282,6 +285,8 @@ function finish(samples, wallStart, failure) {
   const heap = figure((s) => s.heapAfterGc ?? s.heapUsed);
   const heapUsed = figure((s) => s.heapUsed);
   const rss = figure((s) => s.rss);
+  const heapTotal = figure((s) => s.heapTotal);
+  const external = figure((s) => s.external);
   const complete = end >= hours * 0.999;
   if (!complete) failures.push(`the run ended at ${round(end, 2)} h of market, before ${hours} h`);
   if (heap.growthPct === undefined || heap.growthPct >= maxGrowthPct) failures.push(`heap (after GC) grew ${heap.growthPct}% after the warm-up (bound ${maxGrowthPct}%)`);
@@ -324,6 +329,8 @@ function finish(samples, wallStart, failure) {
     heapAfterGc: heap,
     heapUsed,
     rss,
+    heapCommitted: heapTotal,
+    externalMemory: external,
     eventLoopLag: {
       p99Ms: lag.p99Ms === Infinity ? `>${lag.above}` : round(lag.p99Ms, 2),
       samples: lag.samples,

@@ -18,8 +18,8 @@ export interface CacheOptions {
   /** Terminal orders (and plan orders) kept for lookups by client order id before they are purged. */
   readonly closedOrderHistory?: number;
   /**
-   * How long (exchange time, from the newest terminal order) a terminal order is kept; default one hour,
-   * far longer than any stale event of it can arrive late.
+   * How long (exchange time, from the newest terminal order) a terminal order is kept; default 15 minutes,
+   * far longer than any stale event of it can arrive late (a reconciliation's reply racing its last event).
    */
   readonly closedOrderMaxAgeMs?: number;
   /** Fill trade ids remembered per symbol to drop duplicates (stream + REST resync). */
@@ -56,7 +56,7 @@ export class Cache implements CacheView {
 
   constructor(options: CacheOptions = {}) {
     this.klineHistory = options.klineHistory ?? 500;
-    this.closedMaxAgeMs = options.closedOrderMaxAgeMs ?? 3_600_000;
+    this.closedMaxAgeMs = options.closedOrderMaxAgeMs ?? 900_000;
     this.fillMaxAgeMs = options.fillMemoryMaxAgeMs ?? 3_600_000;
     this.closedOrders = new RecentKeys(options.closedOrderHistory ?? 5000);
     this.closedAlgos = new RecentKeys(options.closedOrderHistory ?? 5000);

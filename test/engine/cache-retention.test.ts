@@ -89,12 +89,12 @@ describe('the cache purges terminal orders by count and by age', () => {
     expect(sizeOf(cache, 'cache.closedOrders')).toBe(2);
   });
 
-  test('the default age is an hour', () => {
+  test('the default age is 15 minutes', () => {
     const cache = new Cache();
     order(cache, 'a', 'FILLED', T0);
-    order(cache, 'b', 'FILLED', T0 + 59 * MINUTE);
+    order(cache, 'b', 'FILLED', T0 + 14 * MINUTE);
     expect(cache.order('ca')).toBeDefined();
-    order(cache, 'c', 'FILLED', T0 + 61 * MINUTE);
+    order(cache, 'c', 'FILLED', T0 + 16 * MINUTE);
     expect(cache.order('ca')).toBeUndefined();
   });
 
