@@ -296,6 +296,7 @@ export class Daemon {
         return [
           ...kernel.cache.sizes(),
           ...kernel.executor.sizes(),
+          ...sessions.flatMap((session) => session.sizes()),
           { name: 'journal.open', size: journal.open },
           ...(venue.sim?.engine.sizes() ?? []),
           ...(venue.sim === undefined ? [] : [{ name: 'sim.candles', ...venue.sim.marketData.candleCount() }]),

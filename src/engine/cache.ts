@@ -210,12 +210,20 @@ export class Cache implements CacheView {
   /** Sizes of the tables that grow with trading (metrics), with the count bound of each purge policy. */
   sizes(): ReadonlyArray<{ readonly name: string; readonly size: number; readonly limit: number }> {
     const open = this.openOrderIds.size;
+    let klines = 0;
+    let series = 0;
+    for (const market of this.markets.values()) {
+      const count = market.klineCount();
+      klines += count.klines;
+      series += count.series;
+    }
     return [
       { name: 'cache.orders', size: this.ordersById.size, limit: this.closedOrders.limit + open },
       { name: 'cache.orderIds', size: this.clientIdByOrderId.size, limit: this.closedOrders.limit + open },
       { name: 'cache.closedOrders', size: this.closedOrders.size, limit: this.closedOrders.limit },
       { name: 'cache.algoOrders', size: this.algoById.size, limit: this.closedAlgos.limit + (this.algoById.size - this.closedAlgos.size) },
       { name: 'cache.fillIds', size: [...this.fillIds.values()].reduce((n, ids) => n + ids.size, 0), limit: this.fillMemory * Math.max(1, this.fillIds.size) },
+      { name: 'cache.klines', size: klines, limit: this.klineHistory * Math.max(1, series) },
     ];
   }
 

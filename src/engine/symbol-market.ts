@@ -72,6 +72,13 @@ export class SymbolMarket {
     return bid === undefined || ask === undefined ? undefined : bid.plus(ask).div(2);
   }
 
+  /** Klines kept over all intervals, and how many series they are in. */
+  klineCount(): { readonly klines: number; readonly series: number } {
+    let klines = 0;
+    for (const series of this.klineSeries.values()) klines += series.length;
+    return { klines, series: this.klineSeries.size };
+  }
+
   klines(interval: KlineInterval): readonly KlineUpdated[] {
     return this.klineSeries.get(interval) ?? [];
   }

@@ -5,9 +5,6 @@ import type { Position } from '../../model/account.js';
 import { positionKey } from '../../model/account.js';
 import type { BusEvent } from '../../model/bus-events.js';
 import type { CacheView } from '../../model/cache-view.js';
-import { RecentKeys } from '../recent-keys.js';
-
-const FILL_MEMORY = 20_000;
 
 /**
  * Today's PnL in quote units: realized PnL − fees of today's fills, plus the change of each position's
@@ -16,11 +13,13 @@ const FILL_MEMORY = 20_000;
  * A position's baseline is its unrealized PnL at the day's start. For a position first seen before the
  * account was synchronised (start-up), the first value seen is its baseline (it existed before);
  * positions first seen afterwards opened today and start from zero.
+ *
+ * Fills come here once: the kernel hands on only those the cache applied (it drops the stream's and the
+ * resync's duplicates), so this keeps no memory of fill ids of its own.
  */
 export class DayPnl {
   private dayStart: number;
   private realized = dec(0);
-  private fills = new RecentKeys(FILL_MEMORY);
   private readonly baseline = new Map<string, Decimal>();
   private readonly unrealized = new Map<string, Decimal>();
   private readonly positions = new Map<string, Position>();
@@ -44,7 +43,6 @@ export class DayPnl {
   startDay(now: number): void {
     this.dayStart = now;
     this.realized = dec(0);
-    this.fills = new RecentKeys(FILL_MEMORY);
     for (const [key, pnl] of this.unrealized) this.baseline.set(key, pnl);
     this.synced = true;
   }
@@ -54,7 +52,7 @@ export class DayPnl {
     switch (event.type) {
       case 'account.fill': {
         const fill = event.fill;
-        if (fill.time < this.dayStart || !this.fills.add(`${fill.symbol}/${fill.tradeId}`)) return false;
+        if (fill.time < this.dayStart) return false;
         this.realized = this.realized.add(fill.realizedPnl).sub(fill.fee);
         return true;
       }

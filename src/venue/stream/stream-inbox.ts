@@ -25,6 +25,14 @@ export class StreamInbox {
     private readonly handlers: InboxHandlers,
   ) {}
 
+  /** Sizes of the fill-completion tables (metrics), with their count bound. */
+  sizes(): ReadonlyArray<{ readonly name: string; readonly size: number; readonly limit: number }> {
+    return [
+      { name: 'orders', size: this.fills.orderCount, limit: this.fills.limit },
+      { name: 'ordersWithWaitingTickets', size: this.fills.waitingOrderCount, limit: this.fills.limit },
+    ];
+  }
+
   receive(text: string): void {
     const parsed = parseUserStreamFrame(text, this.context);
     if (!parsed.ok) {

@@ -95,6 +95,11 @@ export class UserStreamSession {
     return this.status;
   }
 
+  /** Sizes of the session's long-lived tables (metrics), named `stream.<category>.<table>`. */
+  sizes(): ReadonlyArray<{ readonly name: string; readonly size: number; readonly limit: number }> {
+    return this.inbox.sizes().map((table) => ({ ...table, name: `stream.${this.options.category ?? 'default'}.${table.name}` }));
+  }
+
   /** Reconnect attempts after a lost or failed connection. */
   get reconnects(): number {
     return this.reconnectCount;

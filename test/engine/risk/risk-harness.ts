@@ -114,9 +114,9 @@ export class RiskHarness {
     for (const event of events) this.cache.apply(event);
   }
 
-  /** Applies to the cache, then lets the engine see the event (the kernel's order). */
+  /** Applies to the cache, then lets the engine see the event if the cache took it (the kernel's order). */
   feed(event: BusEvent): ReturnType<RiskEngine['onEvent']> {
-    this.cache.apply(event);
+    if (!this.cache.apply(event)) return undefined;
     return this.engine.onEvent(event);
   }
 

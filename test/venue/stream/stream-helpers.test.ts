@@ -24,14 +24,14 @@ describe('Backoff', () => {
   });
 });
 
-function order(orderId: string, positionSide: OrderSnapshot['positionSide']): OrderSnapshot {
-  return { symbol: 'ETH-SWAP-USDT', orderId, clientOrderId: `c-${orderId}`, side: 'SELL', positionSide, type: 'MARKET', timeInForce: 'GTC', price: dec(0), quantity: dec(2), filledQty: dec(2), avgPrice: dec(3000), status: 'FILLED', updateTime: 10 };
+function order(orderId: string, positionSide: OrderSnapshot['positionSide'], updateTime = 10, status: OrderSnapshot['status'] = 'FILLED'): OrderSnapshot {
+  return { symbol: 'ETH-SWAP-USDT', orderId, clientOrderId: `c-${orderId}`, side: 'SELL', positionSide, type: 'MARKET', timeInForce: 'GTC', price: dec(0), quantity: dec(2), filledQty: dec(2), avgPrice: dec(3000), status, updateTime };
 }
 
-function ticket(orderId: string, tradeId: string, clientOrderId = ''): FillTicket {
+function ticket(orderId: string, tradeId: string, clientOrderId = '', time = 11): FillTicket {
   return {
     type: 'stream.ticket',
-    time: 11,
+    time,
     fill: { symbol: 'ETH-SWAP-USDT', tradeId, orderId, clientOrderId, side: 'SELL', price: dec(3000), qty: dec(1), fee: dec(0), feeAsset: '', isMaker: false, realizedPnl: dec(0), time: 9 },
   };
 }
@@ -64,5 +64,44 @@ describe('FillSides', () => {
     for (const id of ['4', '5']) sides.noteOrder(order(id, 'LONG'));
     // Order 1 was the oldest known order: forgotten, so its next ticket waits again.
     expect(sides.resolve(ticket('1', 'late'))).toBeUndefined();
+  });
+
+  it('forgets a finished order five minutes (exchange time) after its last report, an open one never', () => {
+    const sides = new FillSides();
+    const minute = 60_000;
+    sides.noteOrder(order('done', 'LONG', 0));
+    sides.noteOrder(order('resting', 'SHORT', 0, 'NEW'));
+    sides.noteOrder(order('other', 'LONG', 4 * minute));
+    expect(sides.orderCount).toBe(3);
+    // A ticket within the grace still finds its order.
+    expect(sides.resolve(ticket('done', 'late', '', 4 * minute))?.fill.positionSide).toBe('LONG');
+    sides.noteOrder(order('newer', 'LONG', 6 * minute));
+    expect(sides.orderCount).toBe(3);
+    expect(sides.resolve(ticket('done', 'too-late', '', 6 * minute))).toBeUndefined();
+    // The resting order is still open: its next fill's ticket completes at once, hours later.
+    expect(sides.resolve(ticket('resting', 'r1', '', 300 * minute))?.fill.positionSide).toBe('SHORT');
+  });
+
+  it('a resting order keeps its realized PnL so far across fills hours apart', () => {
+    const sides = new FillSides();
+    const hour = 3_600_000;
+    const execution = (rp: string) => ({ type: 'stream.execution' as const, orderId: 'r', qty: dec(1), fee: dec('0.1'), feeAsset: 'USDT', orderRealizedPnl: dec(rp) });
+    sides.noteExecution(execution('5'));
+    sides.noteOrder(order('r', 'LONG', 0, 'PARTIALLY_FILLED'));
+    expect(sides.resolve(ticket('r', 'f1', '', 0))?.fill.realizedPnl.toString()).toBe('5');
+    for (let h = 1; h <= 5; h++) sides.noteOrder(order(`x${h}`, 'LONG', h * hour));
+    sides.noteExecution(execution('8'));
+    sides.noteOrder(order('r', 'LONG', 5 * hour, 'FILLED'));
+    expect(sides.resolve(ticket('r', 'f2', '', 5 * hour))?.fill.realizedPnl.toString()).toBe('3');
+  });
+
+  it('a ticket whose order never reports is given up after 15 minutes and counted', () => {
+    const sides = new FillSides();
+    expect(sides.resolve(ticket('ghost', 'g', '', 0))).toBeUndefined();
+    sides.noteOrder(order('a', 'LONG', 14 * 60_000));
+    expect(sides.waitingCount).toBe(1);
+    sides.noteOrder(order('b', 'LONG', 16 * 60_000));
+    expect(sides.waitingCount).toBe(0);
+    expect(sides.dropped).toBe(1);
   });
 });
