@@ -36,14 +36,14 @@ const BELOW_BID = new Decimal('0.99');
  * update, cancels its previous order and places a new LIMIT 1 % below the bid. Each of those requests is
  * timed by the daemon itself (stratd_tick_to_order_seconds) from the arrival of the poll reply to the
  * signed request handed to the socket; the figures are the exact p50/p99/max of its samples. Run twice:
- * with the state store as shipped (every journal commit fsynced before the order goes out) and with
- * `synchronous=NORMAL` (commits reach the OS only), which shows what the disk's fsync costs.
+ * with `journal.durability: disk` (the default: every journal commit fsynced before the order goes out)
+ * and with `os` (commits reach the operating system only), which shows what the disk's fsync costs.
  */
 export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
   const sim = await startSimProcess();
   try {
-    const durable = await runDaemon(sim.info, updates, 'FULL');
-    const buffered = await runDaemon(sim.info, updates, 'NORMAL');
+    const durable = await runDaemon(sim.info, updates, 'disk');
+    const buffered = await runDaemon(sim.info, updates, 'os');
     const us = (ms: number): number => Math.round(ms * 1000);
     return {
       name: 'tick-to-order: poll reply arrival to signed order request written, live daemon on stratd sim over loopback',
@@ -55,10 +55,10 @@ export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
         maxUs: us(durable.summary.maxMs),
         failed: durable.failed + buffered.failed,
         denied: durable.denied + buffered.denied,
-        journalNormalSamples: buffered.summary.count,
-        journalNormalP50Us: us(buffered.summary.p50Ms),
-        journalNormalP99Us: us(buffered.summary.p99Ms),
-        journalNormalMaxUs: us(buffered.summary.maxMs),
+        journalOsSamples: buffered.summary.count,
+        journalOsP50Us: us(buffered.summary.p50Ms),
+        journalOsP99Us: us(buffered.summary.p99Ms),
+        journalOsMaxUs: us(buffered.summary.maxMs),
         seconds: Number((durable.seconds + buffered.seconds).toFixed(1)),
         targetP99Us: TARGET_P99_US,
       },
@@ -77,7 +77,7 @@ interface Run {
 }
 
 /** One daemon on the simulator for `updates` book ticker updates after the warm-up; its own figures. */
-async function runDaemon(info: SimulatedExchangeInfo, updates: number, synchronous: 'FULL' | 'NORMAL'): Promise<Run> {
+async function runDaemon(info: SimulatedExchangeInfo, updates: number, durability: 'disk' | 'os'): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'stratd-bench-tick-'));
   let daemon: Daemon | undefined;
   try {
@@ -85,7 +85,7 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, synchrono
     if (trader === undefined) throw new Error('config/sim.yml has no trader key');
     const env = { BENCH_BASE_URL: info.baseUrl, BENCH_STREAM_URL: info.streamUrl, BENCH_API_KEY: trader.apiKey, BENCH_API_SECRET: trader.secret };
     const file = join(dir, 'stratd.yml');
-    writeFileSync(file, configYaml(join(dir, 'state')));
+    writeFileSync(file, configYaml(join(dir, 'state'), durability));
     const prepared = await prepareRun({ config: file }, env);
     if (!prepared.ok) throw prepared.error;
     const strategy = tickStrategy();
@@ -96,7 +96,6 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, synchrono
       logger: silentLogger,
       env,
       hangup: null,
-      stateStore: { synchronous },
     });
     if (!started.ok) throw started.error;
     daemon = started.value;
@@ -123,7 +122,7 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, synchrono
 }
 
 /** A live config on the simulator: one book ticker poll, no scheduled jobs during the run, nothing logged. */
-function configYaml(stateDir: string): string {
+function configYaml(stateDir: string, durability: 'disk' | 'os'): string {
   const never = '0 0 29 2 *';
   return `mode: live
 stateDir: ${stateDir}
@@ -138,6 +137,7 @@ market:
     bookTicker: { every: ${POLL} }
 jobs: { listenKeyKeepalive: "${never}", exchangeInfoRefresh: "${never}", reconcile: "${never}", dailyReset: "${never}" }
 orphans: cancel
+journal: { durability: ${durability} }
 shutdown: { cancelOpenOrders: true, timeout: 10s }
 health: { host: 127.0.0.1, port: 0 }
 log: { level: silent }

@@ -21,7 +21,7 @@ import { loadDaemonConfig } from '../settings/daemon-config.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
 import type { Environment } from '../settings/secrets.js';
 import { StateStore } from '../store/state-store.js';
-import type { StateStoreOptions } from '../store/state-store.js';
+import type { StateStoreInfo, StateStoreOptions } from '../store/state-store.js';
 import { categoriesOf } from '../venue/port/category.js';
 import { VenueExchangePort } from '../venue/port/venue-exchange-port.js';
 import { MarketPoller } from '../venue/sources/market-poller.js';
@@ -74,7 +74,7 @@ export interface DaemonOptions {
   readonly hangup?: HangupSource | null;
   /** Observers for tools that compare the daemon with something else (`stratd parity`). */
   readonly taps?: DaemonTaps;
-  /** How the state store is opened (its durability); default: fsync every commit. */
+  /** How the state store is opened (its durability); default: the config's `journal.durability`. */
   readonly stateStore?: StateStoreOptions;
   /** Scheduled jobs follow `time` (accelerated: `stratd run --time-scale`) instead of node-cron's wall clock. */
   readonly jobsOnTimeSource?: boolean;
@@ -138,6 +138,11 @@ export class Daemon {
     return this.parts.store.journal();
   }
 
+  /** The state store's settings in force (its durability among them). */
+  get stateStore(): StateStoreInfo {
+    return this.parts.store.describe();
+  }
+
   /** The health and control server's address. */
   get health(): { readonly url: string } {
     if (this.address === undefined) throw new Error('the health server is not listening');
@@ -148,7 +153,7 @@ export class Daemon {
     const { config, time, logger } = options;
     const token = healthToken(config, options.env ?? process.env);
     if (!token.ok) return err(new DaemonStartError(token.error.message));
-    const opened = StateStore.open(config.stateDir, options.stateStore);
+    const opened = StateStore.open(config.stateDir, options.stateStore ?? { synchronous: config.journal.durability === 'os' ? 'NORMAL' : 'FULL' });
     if (!opened.ok) return err(new DaemonStartError(`state directory ${config.stateDir}: ${opened.error.message}`));
     const store = opened.value;
     const cleanup: Array<() => Promise<void> | void> = [() => store.close()];

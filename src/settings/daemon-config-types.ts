@@ -25,6 +25,8 @@ export interface DaemonConfig {
   /** What to do with open orders the journal does not know. */
   readonly orphans: 'adopt' | 'cancel';
   readonly shutdown: ShutdownSettings;
+  /** How durable a journal commit is before the order it records goes out (`journal.durability`). */
+  readonly journal: { readonly durability: 'disk' | 'os' };
   readonly health: HealthSettings;
   /** Credentials of the copy-trading follower commands; undefined when not configured. */
   readonly follower?: FollowerSettings;

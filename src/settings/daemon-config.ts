@@ -77,6 +77,7 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
     ),
     orphans: top.orphans,
     shutdown: top.shutdown,
+    journal: top.journal,
     health: top.health,
     ...(follower.value === undefined ? {} : { follower: follower.value }),
     log: top.log,

@@ -78,6 +78,7 @@ strategies:
     enabled: false
 orphans: cancel
 shutdown: { cancelOpenOrders: true, timeout: 8s }
+journal: { durability: os }
 health: { host: 127.0.0.1, port: 0 }
 follower: { key: copy-trading }
 log: { level: debug }
@@ -127,6 +128,7 @@ describe('loadDaemonConfig: a valid paper config', () => {
     expect(config.strategies[1]?.params).toEqual({});
     expect(config.orphans).toBe('cancel');
     expect(config.shutdown).toEqual({ cancelOpenOrders: true, timeoutMs: 8000 });
+    expect(config.journal).toEqual({ durability: 'os' });
     expect(config.health).toEqual({ host: '127.0.0.1', port: 0 });
     expect(config.follower).toEqual({ key: 'copy-trading', credentials: { apiKey: COPY_KEY, apiSecret: expect.any(String) } });
     expect(config.log).toEqual({ level: 'debug' });
@@ -152,6 +154,7 @@ describe('loadDaemonConfig: a valid paper config', () => {
     expect(config.follower).toBeUndefined();
     expect(config.catalog).toEqual({ kind: 'sim' });
     expect(config.log.level).toBe('info');
+    expect(config.journal).toEqual({ durability: 'disk' });
   });
 
   it('takes the state directory from the flag, else STRATD_STATE_DIR, else the file, else ./state', () => {

@@ -83,6 +83,22 @@ describe('start-up failures', () => {
     expect(started.value.kernel.state).toBe('running');
   });
 
+  it('journal.durability: disk fsyncs every journal commit (the default), os leaves commits to the operating system', async () => {
+    const durable = await Daemon.start({ config: await config('disk.yml', liveYaml(join(dir, 'disk'))), strategies: [], time: clock, logger: silentLogger });
+    if (!durable.ok) throw durable.error;
+    daemons.push(durable.value);
+    expect(durable.value.stateStore).toMatchObject({ journalMode: 'wal', synchronous: 'FULL' });
+    const buffered = await Daemon.start({
+      config: await config('os.yml', `${liveYaml(join(dir, 'os'))}journal: { durability: os }\n`),
+      strategies: [],
+      time: clock,
+      logger: silentLogger,
+    });
+    if (!buffered.ok) throw buffered.error;
+    daemons.push(buffered.value);
+    expect(buffered.value.stateStore).toMatchObject({ journalMode: 'wal', synchronous: 'NORMAL' });
+  });
+
   it('the health port already in use: DaemonStartError naming it; the other daemon is unaffected and the state dir is released', async () => {
     const first = await startDaemon(writeConfig(dir, 'a.yml', liveYaml(join(dir, 'state-a'))), clock, [], liveEnv(s));
     daemons.push(first);
