@@ -185,7 +185,7 @@ export class Daemon {
     const symbols = [...new Set([...config.market.map((m) => m.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
     const kernel = new Kernel({
       time,
-      port: new VenueExchangePort({ client: venue.client, clock: time.clock, logger: logger.child({ component: 'port' }) }),
+      port: new VenueExchangePort({ client: venue.client, logger: logger.child({ component: 'port' }) }),
       journal: options.crashPoints === undefined ? store.journal() : journalWithCrashPoint(store.journal(), options.crashPoints),
       keyValue: (id) => store.keyValue(id),
       logger,

@@ -39,7 +39,7 @@ export interface AccountSnapshot {
   readonly openAlgoOrders: readonly AlgoOrderSnapshot[];
   readonly positions: readonly Position[];
   readonly balances: readonly Balance[];
-  /** Local clock time the fetch started: stream events newer than this still apply on top. */
+  /** Exchange time (the server's clock) the fetch started: stream events newer than this still apply on top. */
   readonly fetchedAt: number;
 }
 

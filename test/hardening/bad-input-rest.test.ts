@@ -394,7 +394,7 @@ function routeOf(request: HttpRequest): string {
 describe('the kernel’s ExchangePort over bad replies', () => {
   it.each(PORT_CASES.map((c) => [c.name, c] as const))('%s succeeds on valid replies', async (_name, c) => {
     const http = new ScriptedHttp((request) => ({ status: 200, headers: {}, body: JSON.stringify(PORT_ROUTES[routeOf(request)] ?? null) }));
-    const result = await c.call(new VenueExchangePort({ client: scriptedClient(http), clock: { now: () => 1790112378318 } }));
+    const result = await c.call(new VenueExchangePort({ client: scriptedClient(http) }));
     if (!result.ok) throw new Error(JSON.stringify(result.error));
   });
 
@@ -402,7 +402,7 @@ describe('the kernel’s ExchangePort over bad replies', () => {
     const legs = v2([{ code: -1131, msg: 'x'.repeat(10_000) }, { code: 200, order: ORDER_V2_ROW }]);
     const http = new ScriptedHttp(() => ({ status: 200, headers: {}, body: JSON.stringify(legs) }));
     const clock = new VirtualClock();
-    const port = new VenueExchangePort({ client: scriptedClient(http, clock), clock });
+    const port = new VenueExchangePort({ client: scriptedClient(http, clock) });
     const result = await completes(clock, () => port.placeOrders([LIMIT_BUY, { ...LIMIT_BUY, clientOrderId: 'c2' }]));
     if (!result.ok) throw new Error(JSON.stringify(result.error));
     const [first] = result.value;
@@ -426,7 +426,7 @@ describe('the kernel’s ExchangePort over bad replies', () => {
           return { status, headers: {}, body };
         });
         const clock = new VirtualClock();
-        const port = new VenueExchangePort({ client: scriptedClient(http, clock), clock });
+        const port = new VenueExchangePort({ client: scriptedClient(http, clock) });
         const result = await completes(clock, () => c.call(port));
         if (result.ok) {
           const nonFinite = nonFinitePath(result.value);

@@ -67,7 +67,7 @@ describe('request traces over got: the write of a request and the arrival of its
     venue.always('GET /api/v2/futures/order', { body: v2(ORDER_ROW) });
     const http = new HookSpy();
     const client = clientFor(venue, { http });
-    const port = new VenueExchangePort({ client, clock: systemTime.clock });
+    const port = new VenueExchangePort({ client });
     let writes = 0;
     const trace = { written: () => writes++ };
     expect((await port.placeOrder(PLACE, trace)).ok).toBe(true);

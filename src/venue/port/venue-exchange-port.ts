@@ -1,4 +1,3 @@
-import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { silentLogger } from '../../core/logger.js';
 import type { Result } from '../../core/result.js';
@@ -46,7 +45,6 @@ import { allOrderPages, allTradePages } from './paging.js';
 export interface VenueExchangePortOptions {
   /** The signed, rate-governed client (live exchange or `stratd sim` over loopback). */
   readonly client: ExchangeClient;
-  readonly clock: Clock;
   readonly logger?: Logger;
   /** Rows asked for per page of list calls, 1 to 1000 (default 1000). */
   readonly pageSize?: number;
@@ -64,7 +62,6 @@ const BATCH_ENDPOINT = endpointLabel(ENDPOINTS.batchOrdersV2);
  */
 export class VenueExchangePort implements ExchangePort {
   private readonly client: ExchangeClient;
-  private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly pageSize: number;
 
@@ -72,7 +69,6 @@ export class VenueExchangePort implements ExchangePort {
     const pageSize = options.pageSize ?? 1000;
     if (!(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) throw new RangeError(`pageSize must be an integer from 1 to 1000, got ${pageSize}`);
     this.client = options.client;
-    this.clock = options.clock;
     this.logger = options.logger ?? silentLogger;
     this.pageSize = pageSize;
   }
@@ -177,7 +173,9 @@ export class VenueExchangePort implements ExchangePort {
 
   /** Open orders, open plan and TP/SL rows, positions and balances of every category the symbols use (all their symbols). */
   async fetchAccount(symbols: readonly string[]): PortResult<AccountSnapshot> {
-    const fetchedAt = this.clock.now();
+    // On the exchange's clock, as stream events are: a local time would drop the events of the next
+    // seconds as older than the snapshot whenever the local clock runs ahead of the exchange's.
+    const fetchedAt = this.client.timeSync.serverNow();
     const parts = await Promise.all(categoriesOf(symbols).map((category) => this.fetchCategory(category, fetchedAt)));
     const openOrders: OrderSnapshot[] = [];
     const openAlgoOrders: AlgoOrderSnapshot[] = [];

@@ -16,7 +16,7 @@ let port: VenueExchangePort;
 beforeAll(async () => {
   s = await startSim();
   trader = s.client('trader');
-  port = new VenueExchangePort({ client: trader, clock: s.clock });
+  port = new VenueExchangePort({ client: trader });
 });
 afterAll(() => s.stop());
 // Fresh ORDERS budget between tests (48 per 2 s for the client).
@@ -250,7 +250,7 @@ describe('fills', () => {
     const last = all[all.length - 1];
     expect(last).toMatchObject({ symbol: ETH, side: 'SELL', positionSide: 'LONG', clientOrderId: '', isMaker: false, feeAsset: 'USDT' });
 
-    const paged = new VenueExchangePort({ client: trader, clock: s.clock, pageSize: 2 });
+    const paged = new VenueExchangePort({ client: trader, pageSize: 2 });
     expect(ok(await paged.fetchFills(ETH, T0)).map((f) => f.tradeId)).toEqual(all.map((f) => f.tradeId));
     expect(ok(await port.fetchFills(ETH, s.clock.now() + 1))).toEqual([]);
   });
@@ -258,7 +258,7 @@ describe('fills', () => {
   it('open orders over several pages', async () => {
     const price = await priceNear(ETH, '0.9');
     for (let n = 0; n < 5; n++) ok(await port.placeOrder(limitBuy(`port-page-${n}`, ETH, price.sub(n), 1)));
-    const paged = new VenueExchangePort({ client: trader, clock: s.clock, pageSize: 2 });
+    const paged = new VenueExchangePort({ client: trader, pageSize: 2 });
     const account = ok(await paged.fetchAccount([ETH]));
     expect(account.openOrders.map((o) => o.clientOrderId).sort()).toEqual([0, 1, 2, 3, 4].map((n) => `port-page-${n}`));
     ok(await port.cancelAll({ type: 'cancel-all', symbol: ETH }));
@@ -277,5 +277,21 @@ describe('faults', () => {
     expect(read.kind).toBe('unknown');
     await setFaults(s, { http5xxRate: 0 });
     expect(ok(await port.queryOrder(BTC, 'port-5xx'))).toBeUndefined();
+  });
+});
+
+describe('fetchAccount on a skewed exchange clock', () => {
+  it('stamps the snapshot with exchange time, the clock stream events carry, not the local one', async () => {
+    await setFaults(s, { clockSkewMs: 5_000 });
+    try {
+      const skewed = s.client('trader');
+      const synced = await skewed.timeSync.sync();
+      if (!synced.ok) throw new Error('time sync failed');
+      const account = ok(await new VenueExchangePort({ client: skewed }).fetchAccount([BTC]));
+      expect(account.fetchedAt).toBe(s.clock.now() + 5_000);
+      for (const position of account.positions) expect(position.updateTime).toBe(account.fetchedAt);
+    } finally {
+      await setFaults(s, { clockSkewMs: 0 });
+    }
   });
 });
