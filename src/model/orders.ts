@@ -102,13 +102,18 @@ export function orderProgress(status: OrderStatus): number {
 }
 
 /**
- * True when `next` may replace `current`: a newer exchange time wins; at the same time, only more
- * progress (a later status or more filled) wins. A terminal state is never replaced.
+ * True when `next` may replace `current`: a newer exchange time wins; at the same time, more progress
+ * (a later status or more filled) wins, and so does an amendment (same progress, another price or
+ * quantity): the exchange stamps in milliseconds, so an order amended in the millisecond it was placed
+ * reports both states with one time, and refusing the later one would keep the old price or quantity
+ * for good, even against a reconciliation. A terminal state is never replaced.
  */
 export function supersedes(current: OrderSnapshot, next: OrderSnapshot): boolean {
   if (orderProgress(current.status) === 3) return false;
   if (next.updateTime !== current.updateTime) return next.updateTime > current.updateTime;
   const a = orderProgress(current.status);
   const b = orderProgress(next.status);
-  return b > a || (b === a && next.filledQty.gt(current.filledQty));
+  if (b !== a) return b > a;
+  if (!next.filledQty.eq(current.filledQty)) return next.filledQty.gt(current.filledQty);
+  return !next.quantity.eq(current.quantity) || !next.price.eq(current.price);
 }
