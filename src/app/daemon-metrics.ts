@@ -10,6 +10,7 @@ import type { MarketPoller } from '../venue/sources/market-poller.js';
 import type { UserStreamSession } from '../venue/stream/user-stream-session.js';
 import type { TimeSync } from '../venue/time-sync.js';
 import type { CronJobs } from './cron-scheduler.js';
+import type { TableSize } from '../core/table-size.js';
 
 /** The daemon's parts whose state the gauges read at scrape time. */
 export interface MetricSources {
@@ -20,14 +21,7 @@ export interface MetricSources {
   readonly jobs: CronJobs;
   readonly ready: () => boolean;
   /** Sizes of the long-lived tables that grow with activity (kernel, executor, journal, simulator), read at scrape time. */
-  readonly collections?: () => Iterable<CollectionSize>;
-}
-
-/** One long-lived table: its entries now and, where a purge policy bounds it by count, that bound. */
-export interface CollectionSize {
-  readonly name: string;
-  readonly size: number;
-  readonly limit?: number;
+  readonly collections?: () => Iterable<TableSize>;
 }
 
 /** How often the event loop is sampled; a sample's lag is its delay beyond this interval. */

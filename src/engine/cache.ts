@@ -11,6 +11,7 @@ import type { AlgoOrderSnapshot, OrderSnapshot } from '../model/orders.js';
 import { isOpenAlgoStatus, isOpenStatus, supersedes } from '../model/orders.js';
 import { RecentKeys } from './recent-keys.js';
 import { SymbolMarket } from './symbol-market.js';
+import type { TableSize } from '../core/table-size.js';
 
 export interface CacheOptions {
   /** Closed klines kept per symbol and interval. */
@@ -208,7 +209,7 @@ export class Cache implements CacheView {
   }
 
   /** Sizes of the tables that grow with trading (metrics), with the count bound of each purge policy. */
-  sizes(): ReadonlyArray<{ readonly name: string; readonly size: number; readonly limit: number }> {
+  sizes(): readonly TableSize[] {
     const open = this.openOrderIds.size;
     let klines = 0;
     let series = 0;

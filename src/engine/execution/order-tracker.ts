@@ -6,6 +6,7 @@ import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
 import { algoCommandOf, placeCommandOf } from './adopted-commands.js';
 import type { PhaseInput } from './order-phase.js';
 import { algoSupersedes, isAwaitingAnswer, isFinishedAlgo, isFinishedOrder, isLive, nextPhase, supersedes } from './order-phase.js';
+import type { TableSize } from '../../core/table-size.js';
 
 export type OrderKind = 'order' | 'algo';
 
@@ -172,7 +173,7 @@ export class OrderTracker {
   }
 
   /** Sizes of the tracker's tables (metrics), with the count bounds of the waiting ones. */
-  sizes(): ReadonlyArray<{ readonly name: string; readonly size: number; readonly limit?: number }> {
+  sizes(): readonly TableSize[] {
     return [
       { name: 'tracker.live', size: this.live.size },
       { name: 'tracker.childOwners', size: this.childOwners.size, limit: CHILD_LIMIT },

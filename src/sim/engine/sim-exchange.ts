@@ -53,6 +53,7 @@ import type {
   UserTradeView,
 } from './types.js';
 import { balanceView, money, orderView, positionView } from './views.js';
+import type { TableSize } from '../../core/table-size.js';
 
 /** A source of market events in time order (the generator, or a recording loaded for replay). */
 export interface MarketFeed {
@@ -82,13 +83,6 @@ export interface SimExchangeOptions {
   readonly feed?: MarketFeed;
   /** How long finished orders, trades and flows stay queryable; default two weeks, 20 000 records. */
   readonly history?: Partial<HistoryRetention>;
-}
-
-/** One of the engine's tables that grow with trading, for metrics: entries now and the count bound. */
-export interface EngineTableSize {
-  readonly name: string;
-  readonly size: number;
-  readonly limit: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -151,7 +145,7 @@ export class SimExchange implements SimVenue {
   }
 
   /** Sizes of the tables that grow with trading, and the bounds the history retention keeps them under. */
-  sizes(): readonly EngineTableSize[] {
+  sizes(): readonly TableSize[] {
     const max = this.s.retention.maxRecords;
     const open = this.s.orders.size - this.s.finishedOrders;
     const openAlgos = this.algos.openCount;

@@ -4,6 +4,7 @@ import type { AccountEvent } from '../../model/account-events.js';
 import { parseUserStreamFrame } from '../parsers/user-stream-frames.js';
 import { FillSides } from './fill-sides.js';
 import type { FrameContext, ListenKeyWillExpire, StreamAccountItem } from './frames/frame-types.js';
+import type { TableSize } from '../../core/table-size.js';
 
 export interface InboxHandlers {
   account(event: AccountEvent): void;
@@ -26,7 +27,7 @@ export class StreamInbox {
   ) {}
 
   /** Sizes of the fill-completion tables (metrics), with their count bound. */
-  sizes(): ReadonlyArray<{ readonly name: string; readonly size: number; readonly limit: number }> {
+  sizes(): readonly TableSize[] {
     return [
       { name: 'orders', size: this.fills.orderCount, limit: this.fills.limit },
       { name: 'ordersWithWaitingTickets', size: this.fills.waitingOrderCount, limit: this.fills.limit },

@@ -19,6 +19,7 @@ import { isUnknownListenKey, ListenKeyKeeper } from './listen-key-keeper.js';
 import { StreamInbox } from './stream-inbox.js';
 import type { SocketClosed, WebSocketLike } from './web-socket.js';
 import { openWsSocket } from './web-socket.js';
+import type { TableSize } from '../../core/table-size.js';
 
 export type UserStreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped';
 export type UserStreamEvent = AccountEvent | StreamConnected | StreamDisconnected;
@@ -96,7 +97,7 @@ export class UserStreamSession {
   }
 
   /** Sizes of the session's long-lived tables (metrics), named `stream.<category>.<table>`. */
-  sizes(): ReadonlyArray<{ readonly name: string; readonly size: number; readonly limit: number }> {
+  sizes(): readonly TableSize[] {
     return this.inbox.sizes().map((table) => ({ ...table, name: `stream.${this.options.category ?? 'default'}.${table.name}` }));
   }
 
