@@ -163,18 +163,25 @@ export class Cache implements CacheView {
       this.openOrderIds.add(order.clientOrderId);
     } else {
       this.openOrderIds.delete(order.clientOrderId);
-      const evicted = this.closedOrders.push(order.clientOrderId);
-      if (evicted !== undefined) this.forgetOrder(evicted);
-      // By age: terminal orders closed more than the retention before this one.
-      const cutoff = order.updateTime - this.closedMaxAgeMs;
-      for (let oldest = this.closedOrders.oldest(); oldest !== undefined && oldest !== order.clientOrderId; oldest = this.closedOrders.oldest()) {
-        const old = this.ordersById.get(oldest);
-        if (old !== undefined && old.updateTime >= cutoff) break;
-        this.closedOrders.delete(oldest);
-        this.forgetOrder(oldest);
-      }
+      this.retire(this.closedOrders, order.clientOrderId, order.updateTime, (id) => this.ordersById.get(id)?.updateTime, (id) => this.forgetOrder(id));
     }
     return true;
+  }
+
+  /**
+   * Remembers a terminal order among the closed ones, then forgets the closed ones beyond the count bound
+   * and, by age, those closed more than the retention before this one (`closedAt`: a kept one's time).
+   */
+  private retire(closed: RecentKeys, id: string, time: number, closedAt: (id: string) => number | undefined, forget: (id: string) => void): void {
+    const evicted = closed.push(id);
+    if (evicted !== undefined) forget(evicted);
+    const cutoff = time - this.closedMaxAgeMs;
+    for (let oldest = closed.oldest(); oldest !== undefined && oldest !== id; oldest = closed.oldest()) {
+      const at = closedAt(oldest);
+      if (at !== undefined && at >= cutoff) break;
+      closed.delete(oldest);
+      forget(oldest);
+    }
   }
 
   /** Drops a terminal order (not one open again under the same id). */
@@ -190,15 +197,7 @@ export class Cache implements CacheView {
     if (current !== undefined && (!isOpenAlgoStatus(current.status) || current.updateTime > order.updateTime)) return false;
     this.algoById.set(order.clientOrderId, order);
     if (!isOpenAlgoStatus(order.status)) {
-      const evicted = this.closedAlgos.push(order.clientOrderId);
-      if (evicted !== undefined) this.forgetAlgo(evicted);
-      const cutoff = order.updateTime - this.closedMaxAgeMs;
-      for (let oldest = this.closedAlgos.oldest(); oldest !== undefined && oldest !== order.clientOrderId; oldest = this.closedAlgos.oldest()) {
-        const old = this.algoById.get(oldest);
-        if (old !== undefined && old.updateTime >= cutoff) break;
-        this.closedAlgos.delete(oldest);
-        this.forgetAlgo(oldest);
-      }
+      this.retire(this.closedAlgos, order.clientOrderId, order.updateTime, (id) => this.algoById.get(id)?.updateTime, (id) => this.forgetAlgo(id));
     }
     return true;
   }
