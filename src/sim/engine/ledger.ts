@@ -15,6 +15,9 @@ const FLOW_TYPES: Readonly<Record<FlowKind, { readonly value: number; readonly t
   REALIZED_PNL: { value: 28, type: 'REALIZED_PNL', name: 'Realized PnL' },
   FUNDING: { value: 32, type: 'FUNDING_FEE', name: 'Funding fee' },
   LIQUIDATION: { value: 700, type: 'LIQUIDATION', name: 'Liquidation' },
+  // Spot wallet moves of the simulated wallet; their numbers and names are not sourced (API-NOTES lists futures types only).
+  WITHDRAW: { value: 2, type: 'USER_ACCOUNT_WITHDRAW', name: 'Withdraw' },
+  DEPOSIT: { value: 1, type: 'USER_ACCOUNT_DEPOSIT', name: 'Deposit' },
 };
 
 /** A user's contract account of one settlement coin (USDT-M or USDC-M). */

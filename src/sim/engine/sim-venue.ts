@@ -1,6 +1,8 @@
 import type { Decimal } from '../../core/decimal.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
+import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
+import type { DepositAddressView, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
 import type {
   AccountEvent,
   AccountRef,
@@ -99,6 +101,13 @@ export interface SimVenue {
   /** Applies one of the six permitted moves for `callerUserId` (document 000). */
   transfer(callerUserId: string, command: TransferCommand): SimResult<{ readonly replayed: boolean }>;
   balanceFlows(query: FlowQuery): readonly BalanceFlowView[];
+  /** The user's deposit address of a coin on a chain (stable per user). */
+  depositAddress(userId: string, coin: string, chainType: string): SimResult<DepositAddressView>;
+  /** Withdraws from the spot account within the chain's limits; the same clientOrderId answers the first withdrawal. */
+  withdraw(userId: string, command: WithdrawCommand): SimResult<WithdrawalView>;
+  /** Trial vouchers of a user in `token`, optionally of one status. */
+  vouchers(userId: string, token: string, status?: VoucherStatus): readonly VoucherView[];
+  receiveVoucher(userId: string, relationId: string): SimResult<VoucherView>;
   /** Credits a futures account directly (sim seeding and admin use; recorded as a transfer flow). */
   deposit(account: AccountRef | { readonly userId: string; readonly accountType: 'MAIN' | 'COPY_TRADING' }, coin: Category | string, amount: Decimal): void;
 }
