@@ -21,7 +21,8 @@ export interface EndpointDef {
   readonly wire: WireStyle;
   /** Writes state: refused for read-only keys. */
   readonly write: boolean;
-  readonly doc: '000' | '001' | 'API-NOTES';
+  /** Where the endpoint is described; 'ccxt': in no document, only in third-party clients (ccxt's toobit). */
+  readonly doc: '000' | '001' | 'API-NOTES' | 'ccxt';
   /** A JSON body that is sent but not signed (v1 batchOrders: the query alone is signed, API-NOTES §1.2). */
   readonly signsQueryOnly?: boolean;
 }
@@ -105,6 +106,9 @@ export const ENDPOINTS = {
   // ---- 000: named in the change history only (parameters and replies from ccxt's captures)
   withdraw: def('POST', '/api/v1/account/withdraw', 'TRADE', 1, '000'),
   depositAddress: def('GET', '/api/v1/account/deposit/address', 'USER_DATA', 1, '000'),
+  // ---- the wallet's history, as ccxt's fetchWithdrawals / fetchDeposits call it
+  withdrawOrders: def('GET', '/api/v1/account/withdrawOrders', 'USER_DATA', 5, 'ccxt'),
+  depositOrders: def('GET', '/api/v1/account/depositOrders', 'USER_DATA', 5, 'ccxt'),
   batchCancelAlgoOrders: def('DELETE', '/api/v2/futures/batch-cancel-algo-orders', 'TRADE', 3, 'API-NOTES'),
   // ---- 000: the signed variant of exchangeInfo (same reply)
   authExchangeInfo: def('GET', '/api/v1/auth/exchangeInfo', 'USER_DATA', 1, '000'),

@@ -56,7 +56,7 @@ import { balanceView, money, orderView, positionView } from './views.js';
 import { VoucherBook } from '../wallet/voucher-book.js';
 import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
 import { WalletDesk } from '../wallet/wallet-desk.js';
-import type { DepositAddressView, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
+import type { DepositAddressView, DepositView, WalletHistoryQuery, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
 import type { TableSize } from '../../core/table-size.js';
 
 /** A source of market events in time order (the generator, or a recording loaded for replay). */
@@ -667,6 +667,14 @@ export class SimExchange implements SimVenue {
 
   withdraw(userId: string, command: WithdrawCommand): SimResult<WithdrawalView> {
     return this.wallet.withdraw(userId, command);
+  }
+
+  withdrawals(userId: string, query: WalletHistoryQuery): readonly WithdrawalView[] {
+    return this.wallet.withdrawals(userId, query);
+  }
+
+  deposits(userId: string, query: WalletHistoryQuery): readonly DepositView[] {
+    return this.wallet.deposits(userId, query);
   }
 
   vouchers(userId: string, token: string, status?: VoucherStatus): readonly VoucherView[] {

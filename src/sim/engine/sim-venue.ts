@@ -2,7 +2,7 @@ import type { Decimal } from '../../core/decimal.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
-import type { DepositAddressView, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
+import type { DepositAddressView, DepositView, WalletHistoryQuery, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
 import type {
   AccountEvent,
   AccountRef,
@@ -106,6 +106,9 @@ export interface SimVenue {
   /** Withdraws from the spot account within the chain's limits; the same clientOrderId answers the first withdrawal. */
   withdraw(userId: string, command: WithdrawCommand): SimResult<WithdrawalView>;
   /** Trial vouchers of a user in `token`, optionally of one status. */
+  /** The user's withdrawals and the deposits credited to it, newest first. */
+  withdrawals(userId: string, query: WalletHistoryQuery): readonly WithdrawalView[];
+  deposits(userId: string, query: WalletHistoryQuery): readonly DepositView[];
   vouchers(userId: string, token: string, status?: VoucherStatus): readonly VoucherView[];
   receiveVoucher(userId: string, relationId: string): SimResult<VoucherView>;
   /** Credits a futures account directly (sim seeding and admin use; recorded as a transfer flow). */

@@ -6,6 +6,7 @@ import { ordersV1Routes } from './orders-v1-routes.js';
 import { ordersV1MoreRoutes } from './orders-v1-more-routes.js';
 import { ordersV2Routes } from './orders-v2-routes.js';
 import { positionRoutes } from './position-routes.js';
+import { walletHistoryRoutes } from './wallet-history-routes.js';
 import { walletRoutes } from './wallet-routes.js';
 
 /**
@@ -24,10 +25,11 @@ export function tradingRoutes(venue: SimVenue): SimRoute[] {
     ...algoRoutes(venue),
     ...positionRoutes(venue),
     ...walletRoutes(venue),
+    ...walletHistoryRoutes(venue),
   ];
 }
 
-export { accountRoutes, algoRoutes, ordersV1MoreRoutes, ordersV1Routes, ordersV2Routes, positionRoutes, walletRoutes };
+export { accountRoutes, algoRoutes, ordersV1MoreRoutes, ordersV1Routes, ordersV2Routes, positionRoutes, walletHistoryRoutes, walletRoutes };
 export { rejects } from './rejects.js';
 export type { ParamSource, ParamValue } from './param-source.js';
 export { jsonSource, paramsSource, requestSource } from './param-source.js';

@@ -4,4 +4,4 @@ export type { ChainRow, CoinRow } from './coin-chains.js';
 export { VOUCHER_STATUSES, VoucherBook } from './voucher-book.js';
 export type { VoucherStatus, VoucherView } from './voucher-book.js';
 export { ADDRESS_TYPES, WalletDesk } from './wallet-desk.js';
-export type { AddressType, DepositAddressView, WithdrawalView, WithdrawCommand } from './wallet-desk.js';
+export type { AddressType, DepositAddressView, DepositView, WalletHistoryQuery, WithdrawalView, WithdrawCommand } from './wallet-desk.js';

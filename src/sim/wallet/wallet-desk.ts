@@ -39,6 +39,25 @@ export interface WithdrawalView {
   readonly time: number;
 }
 
+/** A deposit credited to a user's spot account; in the simulator only internal transfers from another user arrive. */
+export interface DepositView {
+  readonly id: string;
+  readonly coin: string;
+  readonly chainType: string;
+  readonly quantity: string;
+  /** The sender's user id (internal transfers). */
+  readonly fromUserId: string;
+  readonly time: number;
+}
+
+/** History filter: coin, time range (ms, inclusive) and the newest `limit`. */
+export interface WalletHistoryQuery {
+  readonly coin?: string;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  readonly limit: number;
+}
+
 export interface DepositAddressView {
   readonly coin: string;
   readonly chainType: string;
@@ -76,6 +95,8 @@ const EVM = { make: (d: Buffer) => `0x${d.toString('hex').slice(0, 40)}`, patter
 export class WalletDesk {
   private readonly ids = new IdSequence('4238');
   private readonly byClientId = new Map<string, WithdrawalView>();
+  private readonly withdrawalsOf = new Map<string, WithdrawalView[]>();
+  private readonly depositsOf = new Map<string, DepositView[]>();
 
   constructor(private readonly s: EngineState) {}
 
@@ -110,8 +131,12 @@ export class WalletDesk {
     if (balance.lt(c.quantity)) return err(refuse.insufficient());
     const arrive = c.quantity.sub(fee);
     this.move(user, c.coin, c.quantity.neg(), 'WITHDRAW');
-    if (recipient.value !== undefined) this.move(recipient.value, c.coin, arrive, 'DEPOSIT');
     const id = this.ids.next();
+    if (recipient.value !== undefined) {
+      this.move(recipient.value, c.coin, arrive, 'DEPOSIT');
+      const deposit: DepositView = { id: this.ids.next(), coin: c.coin, chainType: c.chainType, quantity: decText(arrive), fromUserId: userId, time: this.s.time };
+      append(this.depositsOf, recipient.value.userId, deposit);
+    }
     const view: WithdrawalView = {
       id,
       clientOrderId: c.clientOrderId ?? id,
@@ -126,7 +151,18 @@ export class WalletDesk {
       time: this.s.time,
     };
     if (key !== undefined) this.byClientId.set(key, view);
+    append(this.withdrawalsOf, userId, view);
     return ok(view);
+  }
+
+  /** A user's withdrawals, newest first. */
+  withdrawals(userId: string, q: WalletHistoryQuery): readonly WithdrawalView[] {
+    return newest(this.withdrawalsOf.get(userId) ?? [], q);
+  }
+
+  /** Deposits credited to a user, newest first. */
+  deposits(userId: string, q: WalletHistoryQuery): readonly DepositView[] {
+    return newest(this.depositsOf.get(userId) ?? [], q);
   }
 
   /** Undefined for a chain withdrawal (after checking the address), the receiving user for an internal one. */
@@ -154,6 +190,25 @@ export class WalletDesk {
     user.spot.set(coin, total);
     this.s.flows.record({ userId: user.userId, accountId: user.mainAccountId, accountType: 'MAIN', coin, kind, change, total, time: this.s.time });
   }
+}
+
+function append<T>(map: Map<string, T[]>, userId: string, row: T): void {
+  const rows = map.get(userId);
+  if (rows === undefined) map.set(userId, [row]);
+  else rows.push(row);
+}
+
+function newest<T extends { readonly coin: string; readonly time: number }>(rows: readonly T[], q: WalletHistoryQuery): T[] {
+  const out: T[] = [];
+  for (let i = rows.length - 1; i >= 0 && out.length < q.limit; i--) {
+    const row = rows[i];
+    if (row === undefined) continue;
+    if (q.coin !== undefined && q.coin !== '' && row.coin !== q.coin) continue;
+    if (q.startTime !== undefined && row.time < q.startTime) continue;
+    if (q.endTime !== undefined && row.time > q.endTime) continue;
+    out.push(row);
+  }
+  return out;
 }
 
 function chainOf(coin: string, chainType: string): SimResult<ChainRow> {

@@ -4,10 +4,18 @@ import type { Result } from '../../core/result.js';
 import { err } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
 import { ENDPOINTS, endpointLabel } from '../endpoints.js';
-import { depositAddressSchema, spotAccountSchema, voucherListSchema, voucherReceiveSchema, withdrawResultSchema } from '../parsers/wallet.js';
-import type { DepositAddress, SpotAccount, Voucher, VoucherReceived, VoucherStatus, WithdrawResult } from '../parsers/wallet.js';
+import {
+  depositAddressSchema,
+  depositListSchema,
+  spotAccountSchema,
+  voucherListSchema,
+  voucherReceiveSchema,
+  withdrawalListSchema,
+  withdrawResultSchema,
+} from '../parsers/wallet.js';
+import type { DepositAddress, DepositRecord, SpotAccount, Voucher, VoucherReceived, VoucherStatus, WithdrawalRecord, WithdrawResult } from '../parsers/wallet.js';
 import type { RestCaller } from '../rest-transport.js';
-import { firstViolation, positive, requireText } from '../validate.js';
+import { firstViolation, limitInRange, positive, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
 
@@ -23,6 +31,14 @@ export interface Withdrawal {
   readonly addressType?: 'BLOCK_CHAIN' | 'PHONE_NUMBER' | 'EMAIL' | 'UID';
   /** Idempotency key: the same id again is the same withdrawal. */
   readonly clientOrderId?: string;
+}
+
+/** Wallet history filter: coin, time range (ms) and how many of the newest (1 to 1000). */
+export interface WalletHistoryQuery {
+  readonly coin?: string;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  readonly limit?: number;
 }
 
 /**
@@ -71,6 +87,22 @@ export class WalletApi {
     return callParsed(this.rest, { endpoint: e, form }, withdrawResultSchema);
   }
 
+  /** GET /api/v1/account/withdrawOrders (ccxt's fetchWithdrawals; in no API document): newest first. */
+  async withdrawOrders(query: WalletHistoryQuery = {}): Promise<Result<WithdrawalRecord[], VenueError>> {
+    const e = ENDPOINTS.withdrawOrders;
+    const problem = limitInRange(e, query.limit);
+    if (problem !== undefined) return err(problem);
+    return callParsed(this.rest, { endpoint: e, query: historyQuery(query) }, withdrawalListSchema);
+  }
+
+  /** GET /api/v1/account/depositOrders (ccxt's fetchDeposits; in no API document): newest first. */
+  async depositOrders(query: WalletHistoryQuery = {}): Promise<Result<DepositRecord[], VenueError>> {
+    const e = ENDPOINTS.depositOrders;
+    const problem = limitInRange(e, query.limit);
+    if (problem !== undefined) return err(problem);
+    return callParsed(this.rest, { endpoint: e, query: historyQuery(query) }, depositListSchema);
+  }
+
   /** GET /api/v2/futures/voucher/list: trial vouchers of a token, optionally of one status. */
   async voucherList(token: string, voucherStatus?: VoucherStatus): Promise<Result<Voucher[], VenueError>> {
     const e = ENDPOINTS.voucherList;
@@ -87,4 +119,8 @@ export class WalletApi {
     }
     return callParsed(this.rest, { endpoint: e, json: { relationId } }, voucherReceiveSchema);
   }
+}
+
+function historyQuery(query: WalletHistoryQuery): ReturnType<typeof orderedParams> {
+  return orderedParams({ coin: query.coin, startTime: query.startTime, endTime: query.endTime, limit: query.limit });
 }

@@ -69,3 +69,43 @@ export const voucherListSchema = z.object({ vouchers: z.array(voucherSchema).nul
 /** POST /api/v2/futures/voucher/receive `data`. */
 export const voucherReceiveSchema = z.object({ relationId: id64, voucherBalance: decimal, voucherStatus: z.string().transform((s) => s.toUpperCase()).pipe(voucherStatus) });
 export type VoucherReceived = z.output<typeof voucherReceiveSchema>;
+
+/** A withdrawal row (GET /api/v1/account/withdrawOrders, ccxt's capture): `coin` or `coinId`. */
+export const withdrawalSchema = z
+  .object({
+    id: id64,
+    time: epochMs,
+    coin: z.string().optional(),
+    coinId: z.string().optional(),
+    address: optText,
+    quantity: decimal,
+    arriveQuantity: optDecimal,
+    fee: optDecimal,
+    status: text.optional(),
+    txId: optText,
+  })
+  .transform((row, ctx) => {
+    const { coin, coinId, ...rest } = row;
+    const name = coin ?? coinId;
+    if (name === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['coin'], message: 'expected coin (or coinId)' });
+      return z.NEVER;
+    }
+    return { coin: name, ...rest };
+  });
+export type WithdrawalRecord = z.output<typeof withdrawalSchema>;
+export const withdrawalListSchema = z.array(withdrawalSchema);
+
+/** A deposit row (GET /api/v1/account/depositOrders, ccxt's capture). */
+export const depositSchema = z.object({
+  id: id64,
+  time: epochMs,
+  coin: z.string(),
+  quantity: decimal,
+  address: optText,
+  fromAddress: optText,
+  status: text.optional(),
+  txId: optText,
+});
+export type DepositRecord = z.output<typeof depositSchema>;
+export const depositListSchema = z.array(depositSchema);

@@ -199,6 +199,9 @@ describe('ccxt toobit, unmodified, against the simulator', () => {
     await ex.withdraw('USDT', 25, address.address, undefined, { network: 'TRC20' });
     const after = dec(sim.engine.spotBalances(userId).find((b) => b.coin === 'USDT')?.total ?? '0');
     expect(before.sub(after).eq(25)).toBe(true);
+    const withdrawals = await ex.fetchWithdrawals('USDT');
+    expect(withdrawals.map((w) => w.amount)).toEqual([25]);
+    expect(await ex.fetchDeposits('USDT')).toEqual([]);
   });
 
   it('spot market data of a listed spot pair: order book, trades and candles are served', async () => {

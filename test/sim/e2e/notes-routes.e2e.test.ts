@@ -175,6 +175,24 @@ describe('spot account, wallet and vouchers', () => {
     expect(failure(await trader.wallet.withdraw({ coin: 'USDT', chainType: 'TRX', address: 'not-an-address', quantity: dec(50) }))).toMatchObject({ code: -1130 });
     expect(failure(await trader.wallet.withdraw({ coin: 'USDT', chainType: 'TRX', address: address.address, quantity: dec(10_000_000) }))).toMatchObject({ code: -1131 });
     expect(failure(await s.client('read-only').wallet.withdraw({ coin: 'USDT', chainType: 'TRX', address: address.address, quantity: dec(50) }))).toMatchObject({ code: -1020 });
+
+    // The history lists the one withdrawal once, its ERC20 fee (3 USDT) taken from the quantity.
+    const history = value(await trader.wallet.withdrawOrders({ coin: 'USDT' }));
+    expect(history.map((w) => w.id)).toEqual([sent.id]);
+    expect(history[0]?.arriveQuantity?.eq(47)).toBe(true);
+  });
+
+  it('a withdrawal to the UID of another simulated user is an internal transfer: no fee, credited to its spot account', async () => {
+    const sub = s.client('sub-account');
+    const subKey = s.config.keys.find((k) => k.name === 'sub-account');
+    const spot = async (client: ExchangeClient): Promise<Decimal> => value(await client.wallet.spotAccount()).balances.find((b) => b.coin === 'USDT')?.total ?? dec(0);
+    const [mine, theirs] = [await spot(trader), await spot(sub)];
+    value(await trader.wallet.withdraw({ coin: 'USDT', chainType: 'TRX', address: subKey?.userId ?? '', addressType: 'UID', quantity: dec(30) }));
+    expect((await spot(trader)).eq(mine.sub(30))).toBe(true);
+    expect((await spot(sub)).eq(theirs.add(30))).toBe(true);
+    const [received] = value(await sub.wallet.depositOrders({ coin: 'USDT', limit: 1 }));
+    expect(received?.quantity.eq(30)).toBe(true);
+    expect(failure(await trader.wallet.withdraw({ coin: 'USDT', chainType: 'TRX', address: '1', addressType: 'UID', quantity: dec(30) }))).toMatchObject({ code: -1153 });
   });
 
   it('vouchers: list by token and status, receive once, threshold and read-only refusals, coupon on the futures balance', async () => {
