@@ -28,6 +28,8 @@ export class FuturesAccount {
   readonly positions = new Map<string, PositionRecord>();
   readonly settings = new Map<string, { leverage: number; marginType: MarginType }>();
   readonly openOrders = new Set<OrderRecord>();
+  /** `symbol|side` of the isolated positions whose margin is topped up from the account before liquidation. */
+  readonly autoAddMargin = new Set<string>();
   /** Wallet at the start of the current UTC day, for todayPnl. */
   dayStart = { day: -1, wallet: ZERO, realized: ZERO };
   realizedTotal: Decimal = ZERO;

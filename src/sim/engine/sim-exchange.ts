@@ -560,6 +560,17 @@ export class SimExchange implements SimVenue {
     return ok(positionView(this.s, account, p));
   }
 
+  setAutoAddMargin(ref: AccountRef, symbol: string, side: PositionSide, enabled: boolean): SimResult<{ readonly symbol: string; readonly side: PositionSide; readonly enabled: boolean }> {
+    const found = this.accountWithBook(ref, symbol);
+    if (!found.ok) return found;
+    const { account } = found.value;
+    const key = `${symbol}|${side}`;
+    if (enabled) account.autoAddMargin.add(key);
+    else account.autoAddMargin.delete(key);
+    account.touch();
+    return ok({ symbol, side, enabled });
+  }
+
   flashClose(ref: AccountRef, symbol: string, side: PositionSide): SimResult<OrderView> {
     const found = this.accountWithBook(ref, symbol);
     if (!found.ok) return found;

@@ -85,6 +85,8 @@ export interface SimVenue {
   setMarginType(account: AccountRef, symbol: string, marginType: MarginType): SimResult<SymbolSettingsView>;
   /** Adds (positive) or removes (negative) isolated margin. */
   adjustPositionMargin(account: AccountRef, symbol: string, side: PositionSide, amount: Decimal): SimResult<PositionView>;
+  /** The isolated auto-add-margin switch of one position side: margin tops up from the account before liquidation. */
+  setAutoAddMargin(account: AccountRef, symbol: string, side: PositionSide, enabled: boolean): SimResult<{ readonly symbol: string; readonly side: PositionSide; readonly enabled: boolean }>;
   /** Closes the whole position at market. */
   flashClose(account: AccountRef, symbol: string, side: PositionSide): SimResult<OrderView>;
   /** Closes the position at market and opens the same size on the other side. */

@@ -11,7 +11,7 @@ import { POSITION_SIDES } from './wire-vocabulary.js';
 
 /**
  * Position routes of API-NOTES §4.10–4.15 and §4.17: flash close, reverse, isolated margin, position
- * TP/SL, commission rates, today's PnL, and the v2 leverage setter. `side` names the position
+ * TP/SL, commission rates, today's PnL, the v2 leverage setter, and the auto-add-margin switch. `side` names the position
  * (LONG/SHORT) everywhere here.
  *
  * Replies of flashClose and reversePosition are not sourced (API-NOTES §9); the simulator's choice:
@@ -99,6 +99,24 @@ export function positionRoutes(venue: SimVenue): SimRoute[] {
     {
       endpoint: ENDPOINTS.todayPnl,
       handle: (ctx) => replyWith(ok(venue.todayPnl(accountOf(ctx))), (pnl) => ({ dayProfit: pnl.dayProfit, dayProfitRate: pnl.dayProfitRate })),
+    },
+    {
+      // Seen in agent-kit (API-NOTES §4, "not required"): symbol, side, enable ON/OFF. The reply is not
+      // sourced; the simulator answers `{code, symbol, side, enable}`.
+      endpoint: ENDPOINTS.autoAddMargin,
+      handle: (ctx) => {
+        const r = readerOf(ctx);
+        const symbol = readSymbol(r, venue, ctx.category) ?? '';
+        const side = r.requiredChoice('side', POSITION_SIDES);
+        const enable = r.requiredChoice('enable', ['ON', 'OFF'] as const);
+        if (r.failure !== undefined) return refused(r.failure);
+        return replyWith(venue.setAutoAddMargin(accountOf(ctx), symbol, side, enable === 'ON'), (set) => ({
+          code: '200',
+          symbol: set.symbol,
+          side: set.side,
+          enable: set.enabled ? 'ON' : 'OFF',
+        }));
+      },
     },
     {
       endpoint: ENDPOINTS.leverageV2,

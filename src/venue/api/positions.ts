@@ -5,8 +5,8 @@ import { err } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
 import { ENDPOINTS, endpointLabel } from '../endpoints.js';
 import type { RegularOrderV1 } from '../parsers/order-v1.js';
-import { commissionRateSchema, flashCloseSchema, leverageV2Schema, positionMarginSchema, reversePositionSchema, todayPnlSchema, tradingStopSchema } from '../parsers/positions.js';
-import type { CommissionRate, LeverageV2Result, PositionMarginResult, TodayPnl, TradingStopResult } from '../parsers/positions.js';
+import { autoAddMarginSchema, commissionRateSchema, flashCloseSchema, leverageV2Schema, positionMarginSchema, reversePositionSchema, todayPnlSchema, tradingStopSchema } from '../parsers/positions.js';
+import type { AutoAddMarginResult, CommissionRate, LeverageV2Result, PositionMarginResult, TodayPnl, TradingStopResult } from '../parsers/positions.js';
 import type { RestCaller } from '../rest-transport.js';
 import { firstViolation, positive, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
@@ -104,6 +104,17 @@ export class PositionsApi {
   /** GET /api/v1/futures/todayPnl: realised PnL since 00:00 UTC. */
   async todayPnl(category?: Category): Promise<Result<TodayPnl, VenueError>> {
     return callParsed(this.rest, { endpoint: ENDPOINTS.todayPnl, query: categoryQuery(category) }, todayPnlSchema);
+  }
+
+  /** POST /api/v1/futures/autoAddMargin (agent-kit): tops an isolated position's margin up from the account before liquidation. */
+  async autoAddMargin(symbol: string, side: PositionSide, enable: boolean, category?: Category): Promise<Result<AutoAddMarginResult, VenueError>> {
+    const e = ENDPOINTS.autoAddMargin;
+    const problem = firstViolation(
+      () => requireText(e, 'symbol', symbol),
+      () => sideCheck(e.path, side),
+    );
+    if (problem !== undefined) return err(problem);
+    return callParsed(this.rest, { endpoint: e, form: orderedParams({ symbol, side, enable: enable ? 'ON' : 'OFF', category }) }, autoAddMarginSchema);
   }
 
   /** POST /api/v2/futures/leverage: as the v1 setter, in the v2 wrapper (leverage a number in the reply). */

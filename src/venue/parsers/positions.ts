@@ -44,3 +44,7 @@ export type TodayPnl = z.output<typeof todayPnlSchema>;
 /** POST /api/v2/futures/leverage `data`: `leverage` is a number here (API-NOTES §4.17). */
 export const leverageV2Schema = z.object({ symbolId: z.string().optional(), symbol: z.string().optional(), leverage: intLike });
 export type LeverageV2Result = z.output<typeof leverageV2Schema>;
+
+/** POST /api/v1/futures/autoAddMargin: reply not sourced; the simulator echoes the switch. Nothing is required. */
+export const autoAddMarginSchema = z.object({ code: codeField, enable: z.enum(['ON', 'OFF']).optional() });
+export type AutoAddMarginResult = z.output<typeof autoAddMarginSchema>;

@@ -142,7 +142,7 @@ describe('ccxt toobit, unmodified, against the simulator', () => {
     expect(dec(String(long?.contracts)).eq(engineLong?.position ?? '-1')).toBe(true);
   });
 
-  it('§4 routes without a unified method, through the implicit API of ccxt: trading-stop, reversePosition, flashClose, positionMargin, todayPnl', async () => {
+  it('§4 routes without a unified method, through the implicit API of ccxt: trading-stop, reversePosition, flashClose, positionMargin, autoAddMargin, todayPnl', async () => {
     const long = (): string | undefined => sim.engine.positions(account, ETH, 'LONG')[0]?.position;
     const short = (): string | undefined => sim.engine.positions(account, ETH, 'SHORT')[0]?.position;
     expect(dec(long() ?? '0').gt(0)).toBe(true);
@@ -163,6 +163,7 @@ describe('ccxt toobit, unmodified, against the simulator', () => {
     await ex.createOrder(CCXT_ETH, 'market', 'buy', 2);
     const before = dec(sim.engine.positions(account, ETH, 'LONG')[0]?.margin ?? '0');
     await ex.privatePostApiV1FuturesPositionMargin({ symbol: ETH, side: 'LONG', amount: '5' });
+    expect(await ex.privatePostApiV1FuturesAutoAddMargin({ symbol: ETH, side: 'LONG', enable: 'ON' })).toMatchObject({ enable: 'ON' });
     expect(dec(sim.engine.positions(account, ETH, 'LONG')[0]?.margin ?? '0').sub(before).eq(5)).toBe(true);
     await ex.privatePostApiV1FuturesFlashClose({ symbol: ETH, side: 'LONG' });
     await ex.setMarginMode('cross', CCXT_ETH);
