@@ -54,6 +54,8 @@ import type {
 } from './types.js';
 import { balanceView, money, orderView, positionView } from './views.js';
 import { VoucherBook } from '../wallet/voucher-book.js';
+import { PositionHistory } from './position-history.js';
+import type { ClosedPositionQuery, ClosedPositionView } from './position-history.js';
 import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
 import { WalletDesk } from '../wallet/wallet-desk.js';
 import type { DepositAddressView, DepositView, WalletHistoryQuery, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
@@ -109,13 +111,19 @@ export class SimExchange implements SimVenue {
   private readonly fundingNext = new Map<string, { next: number; rate: string }>();
   private readonly wallet: WalletDesk;
   private readonly voucherBook = new VoucherBook();
+  private readonly closedPositions: PositionHistory;
 
   constructor(options: SimExchangeOptions) {
     this.instruments = options.instruments ?? DEFAULT_SIM_INSTRUMENTS;
     this.s = new EngineState(this.instruments, engineIds(), options.startTime, { ...DEFAULT_HISTORY_RETENTION, ...options.history });
+    this.closedPositions = new PositionHistory(this.s.retention.maxRecords);
     this.desk = new TradingDesk(this.s, {
       afterFill: (order, account) => this.algos.afterFill(order, account),
-      positionClosed: (account, position) => this.algos.positionClosed(account, position),
+      positionClosed: (account, position) => {
+        const book = this.s.books.get(position.symbol);
+        if (book !== undefined) this.closedPositions.record(account, position, book, this.s.time);
+        this.algos.positionClosed(account, position);
+      },
     });
     this.algos = new AlgoDesk(this.s, this.desk);
     this.risk = new RiskDesk(this.s, this.desk, (account, position) => this.algos.positionClosed(account, position));
@@ -558,6 +566,11 @@ export class SimExchange implements SimVenue {
     this.desk.emitPosition(account, p);
     this.desk.emitBalance(account);
     return ok(positionView(this.s, account, p));
+  }
+
+  historyPositions(ref: AccountRef, query: ClosedPositionQuery): readonly ClosedPositionView[] {
+    const account = this.s.account(ref);
+    return account === undefined ? [] : this.closedPositions.list(account.accountId, query);
   }
 
   setAutoAddMargin(ref: AccountRef, symbol: string, side: PositionSide, enabled: boolean): SimResult<{ readonly symbol: string; readonly side: PositionSide; readonly enabled: boolean }> {

@@ -2,6 +2,7 @@ import type { Decimal } from '../../core/decimal.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
+import type { ClosedPositionQuery, ClosedPositionView } from './position-history.js';
 import type { DepositAddressView, DepositView, WalletHistoryQuery, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
 import type {
   AccountEvent,
@@ -85,6 +86,8 @@ export interface SimVenue {
   setMarginType(account: AccountRef, symbol: string, marginType: MarginType): SimResult<SymbolSettingsView>;
   /** Adds (positive) or removes (negative) isolated margin. */
   adjustPositionMargin(account: AccountRef, symbol: string, side: PositionSide, amount: Decimal): SimResult<PositionView>;
+  /** Positions that went flat (one row per life), newest first. */
+  historyPositions(account: AccountRef, query: ClosedPositionQuery): readonly ClosedPositionView[];
   /** The isolated auto-add-margin switch of one position side: margin tops up from the account before liquidation. */
   setAutoAddMargin(account: AccountRef, symbol: string, side: PositionSide, enabled: boolean): SimResult<{ readonly symbol: string; readonly side: PositionSide; readonly enabled: boolean }>;
   /** Closes the whole position at market. */

@@ -2,7 +2,9 @@ import { ok } from '../../core/result.js';
 import { ENDPOINTS } from '../../venue/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { AlgoOrderView, PositionStopsCommand } from '../engine/types.js';
+import type { ClosedPositionView } from '../engine/position-history.js';
 import type { SimRoute } from '../server/route-types.js';
+import { routeOk } from '../server/route-types.js';
 import { readAttachedStop } from './attached-stops.js';
 import { rejects } from './rejects.js';
 import { renderOrderV1 } from './render-order-v1.js';
@@ -119,6 +121,26 @@ export function positionRoutes(venue: SimVenue): SimRoute[] {
       },
     },
     {
+      // In ccxt's route list (API-NOTES §4, "not required"); no source shows its reply: the simulator's rows
+      // are one per position life, newest first, with the fields of the follower's history rows (§5.13).
+      endpoint: ENDPOINTS.historyPositions,
+      handle: (ctx) => {
+        const r = readerOf(ctx);
+        const symbol = readSymbol(r, venue, ctx.category, false);
+        const startTime = r.integer('startTime');
+        const endTime = r.integer('endTime');
+        const limit = r.limit();
+        if (r.failure !== undefined) return refused(r.failure);
+        const query = {
+          limit,
+          ...(symbol === undefined ? {} : { symbol }),
+          ...(startTime === undefined || startTime <= 0 ? {} : { startTime }),
+          ...(endTime === undefined || endTime <= 0 ? {} : { endTime }),
+        };
+        return routeOk(venue.historyPositions(accountOf(ctx), query).map(renderClosedPosition));
+      },
+    },
+    {
       endpoint: ENDPOINTS.leverageV2,
       handle: (ctx) => {
         const r = readerOf(ctx);
@@ -130,6 +152,23 @@ export function positionRoutes(venue: SimVenue): SimRoute[] {
       },
     },
   ];
+}
+
+function renderClosedPosition(row: ClosedPositionView): Record<string, unknown> {
+  return {
+    symbol: row.symbol,
+    side: row.side,
+    marginType: row.marginType,
+    leverage: String(row.leverage),
+    openTime: String(row.openTime),
+    closeTime: String(row.closeTime),
+    openAvgPrice: row.openAvgPrice,
+    closeAvgPrice: row.closeAvgPrice,
+    maxPositionQuantity: row.maxQty,
+    closedQuantity: row.closedQty,
+    realizedPnl: row.realizedPnl,
+    closeType: row.liquidated ? 'LIQUIDATION' : 'CLOSE',
+  };
 }
 
 /** The trading-stop answer (OLD-DOCS, JKorf): the position's TP and SL as set by this call ("" for a leg not sent). */

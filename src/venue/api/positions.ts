@@ -5,10 +5,10 @@ import { err } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
 import { ENDPOINTS, endpointLabel } from '../endpoints.js';
 import type { RegularOrderV1 } from '../parsers/order-v1.js';
-import { autoAddMarginSchema, commissionRateSchema, flashCloseSchema, leverageV2Schema, positionMarginSchema, reversePositionSchema, todayPnlSchema, tradingStopSchema } from '../parsers/positions.js';
-import type { AutoAddMarginResult, CommissionRate, LeverageV2Result, PositionMarginResult, TodayPnl, TradingStopResult } from '../parsers/positions.js';
+import { autoAddMarginSchema, closedPositionListSchema, commissionRateSchema, flashCloseSchema, leverageV2Schema, positionMarginSchema, reversePositionSchema, todayPnlSchema, tradingStopSchema } from '../parsers/positions.js';
+import type { AutoAddMarginResult, ClosedPosition, CommissionRate, LeverageV2Result, PositionMarginResult, TodayPnl, TradingStopResult } from '../parsers/positions.js';
 import type { RestCaller } from '../rest-transport.js';
-import { firstViolation, positive, requireText } from '../validate.js';
+import { firstViolation, limitInRange, positive, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
 import type { Category, PositionSide, TriggerBy } from '../wire/enums.js';
@@ -115,6 +115,17 @@ export class PositionsApi {
     );
     if (problem !== undefined) return err(problem);
     return callParsed(this.rest, { endpoint: e, form: orderedParams({ symbol, side, enable: enable ? 'ON' : 'OFF', category }) }, autoAddMarginSchema);
+  }
+
+  /** GET /api/v1/futures/historyPositions (seen in ccxt's route list; reply not sourced): closed positions, newest first. */
+  async historyPositions(
+    query: { readonly symbol?: string; readonly startTime?: number; readonly endTime?: number; readonly limit?: number; readonly category?: Category } = {},
+  ): Promise<Result<ClosedPosition[], VenueError>> {
+    const e = ENDPOINTS.historyPositions;
+    const problem = limitInRange(e, query.limit);
+    if (problem !== undefined) return err(problem);
+    const q = orderedParams({ symbol: query.symbol, startTime: query.startTime, endTime: query.endTime, limit: query.limit, category: query.category });
+    return callParsed(this.rest, { endpoint: e, query: q }, closedPositionListSchema);
   }
 
   /** POST /api/v2/futures/leverage: as the v1 setter, in the v2 wrapper (leverage a number in the reply). */

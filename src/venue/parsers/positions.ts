@@ -48,3 +48,19 @@ export type LeverageV2Result = z.output<typeof leverageV2Schema>;
 /** POST /api/v1/futures/autoAddMargin: reply not sourced; the simulator echoes the switch. Nothing is required. */
 export const autoAddMarginSchema = z.object({ code: codeField, enable: z.enum(['ON', 'OFF']).optional() });
 export type AutoAddMarginResult = z.output<typeof autoAddMarginSchema>;
+
+/** A closed position (GET /api/v1/futures/historyPositions): no source shows the reply; this reads the simulator's rows. */
+export const closedPositionSchema = z.object({
+  symbol: z.string(),
+  side: positionSide,
+  openTime: epochMs.optional(),
+  closeTime: epochMs,
+  openAvgPrice: optDecimal,
+  closeAvgPrice: optDecimal,
+  maxPositionQuantity: optDecimal,
+  closedQuantity: decimal,
+  realizedPnl: decimal,
+  closeType: optText,
+});
+export type ClosedPosition = z.output<typeof closedPositionSchema>;
+export const closedPositionListSchema = z.array(closedPositionSchema);

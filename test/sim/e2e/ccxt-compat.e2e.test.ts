@@ -142,7 +142,7 @@ describe('ccxt toobit, unmodified, against the simulator', () => {
     expect(dec(String(long?.contracts)).eq(engineLong?.position ?? '-1')).toBe(true);
   });
 
-  it('§4 routes without a unified method, through the implicit API of ccxt: trading-stop, reversePosition, flashClose, positionMargin, autoAddMargin, todayPnl', async () => {
+  it('§4 routes without a unified method, through the implicit API of ccxt: trading-stop, reversePosition, flashClose, positionMargin, autoAddMargin, historyPositions, todayPnl', async () => {
     const long = (): string | undefined => sim.engine.positions(account, ETH, 'LONG')[0]?.position;
     const short = (): string | undefined => sim.engine.positions(account, ETH, 'SHORT')[0]?.position;
     expect(dec(long() ?? '0').gt(0)).toBe(true);
@@ -167,6 +167,9 @@ describe('ccxt toobit, unmodified, against the simulator', () => {
     expect(dec(sim.engine.positions(account, ETH, 'LONG')[0]?.margin ?? '0').sub(before).eq(5)).toBe(true);
     await ex.privatePostApiV1FuturesFlashClose({ symbol: ETH, side: 'LONG' });
     await ex.setMarginMode('cross', CCXT_ETH);
+    const closed = (await ex.privateGetApiV1FuturesHistoryPositions({ symbol: ETH })) as { side?: string; closedQuantity?: string }[];
+    // Newest first: the isolated long, the short the reverse opened, the long the reverse closed.
+    expect(closed.map((row) => row.side)).toEqual(['LONG', 'SHORT', 'LONG']);
 
     const pnl = (await ex.privateGetApiV1FuturesTodayPnl()) as { dayProfit?: string };
     expect(pnl.dayProfit).toBe(sim.engine.todayPnl(account).dayProfit);

@@ -1,6 +1,6 @@
 import { dec } from '../../../src/core/decimal.js';
 import { positionListSchema } from '../../../src/venue/parsers/account.js';
-import { autoAddMarginSchema } from '../../../src/venue/parsers/positions.js';
+import { autoAddMarginSchema, closedPositionListSchema } from '../../../src/venue/parsers/positions.js';
 import { RouteHarness } from './harness.js';
 
 const BTC = 'BTC-SWAP-USDT';
@@ -40,5 +40,32 @@ describe('auto-add margin (isolated)', () => {
     const h = new RouteHarness();
     expect(await h.code('autoAddMargin', { params: { symbol: BTC, side: 'LONG', enable: 'YES' } })).toBe(-1130);
     expect(await h.code('autoAddMargin', { params: { symbol: 'NOPE', side: 'LONG', enable: 'ON' } })).toBe(-1121);
+  });
+});
+
+describe('historyPositions', () => {
+  it('one row per life of a position: largest size, closed quantity, average close price, realized PnL; liquidations marked', async () => {
+    const h = new RouteHarness();
+    const order = (side: string, quantity: string, id: string) =>
+      h.data('orderV1Create', { params: { symbol: BTC, side, type: 'LIMIT', priceType: 'MARKET', quantity, newClientOrderId: id } });
+    await order('BUY_OPEN', '10', 'o1');
+    await order('BUY_OPEN', '5', 'o2');
+    await order('SELL_CLOSE', '6', 'c1');
+    expect(await h.data('historyPositions', {})).toEqual([]);
+    h.market(BTC, '101000');
+    await order('SELL_CLOSE', '9', 'c2');
+    const [row] = await h.parsed('historyPositions', closedPositionListSchema, { params: { symbol: BTC } });
+    expect(row).toMatchObject({ symbol: BTC, side: 'LONG', closeType: 'CLOSE' });
+    expect(row?.maxPositionQuantity?.eq(15)).toBe(true);
+    expect(row?.closedQuantity.eq(15)).toBe(true);
+    // Sold 6 near 100000 and 9 near 101000: the average lies between, the PnL is what the flows recorded.
+    expect(row?.closeAvgPrice?.gt(100000) && row.closeAvgPrice.lt(101000)).toBe(true);
+    const flows = (await h.data('futuresBalanceFlow', { params: { flowType: '28' } })) as { change: string }[];
+    expect(row?.realizedPnl.eq(flows.reduce((sum, f) => sum.add(f.change), dec(0)))).toBe(true);
+
+    const { h: liquidated, flp } = await isolatedLong(false);
+    liquidated.market(BTC, dec(flp).sub(50).toFixed(1));
+    const [gone] = await liquidated.parsed('historyPositions', closedPositionListSchema, {});
+    expect(gone?.closeType).toBe('LIQUIDATION');
   });
 });
