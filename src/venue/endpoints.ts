@@ -103,6 +103,7 @@ export const ENDPOINTS = {
   leverageV2: def('POST', '/api/v2/futures/leverage', 'TRADE', 1, 'API-NOTES'),
   autoAddMargin: def('POST', '/api/v1/futures/autoAddMargin', 'TRADE', 1, 'API-NOTES'),
   historyPositions: def('GET', '/api/v1/futures/historyPositions', 'USER_DATA', 5, 'API-NOTES'),
+  checkApiKey: def('GET', '/api/v1/account/checkApiKey', 'USER_DATA', 1, 'API-NOTES'),
   voucherList: def('GET', '/api/v2/futures/voucher/list', 'USER_DATA', 5, 'API-NOTES'),
   voucherReceive: def('POST', '/api/v2/futures/voucher/receive', 'TRADE', 10, 'API-NOTES'),
   // ---- 000: named in the change history only (parameters and replies from ccxt's captures)

@@ -31,6 +31,16 @@ export function walletRoutes(venue: SimVenue): SimRoute[] {
       },
     },
     {
+      // Seen in ccxt's route list (API-NOTES §4, "not required"); the reply is not sourced: the simulator
+      // answers what the key may do, `{userId, accountType, readOnly}`. A bad key never gets here (-2015).
+      endpoint: ENDPOINTS.checkApiKey,
+      handle: (ctx) => {
+        const caller = ctx.caller;
+        if (caller === undefined) return refused(rejects.missing('apiKey'));
+        return routeOk({ userId: caller.userId, accountType: caller.accountType, readOnly: caller.readOnly });
+      },
+    },
+    {
       endpoint: ENDPOINTS.depositAddress,
       handle: (ctx) => {
         const r = readerOf(ctx);

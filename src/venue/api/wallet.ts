@@ -5,6 +5,7 @@ import { err } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
 import { ENDPOINTS, endpointLabel } from '../endpoints.js';
 import {
+  apiKeyCheckSchema,
   depositAddressSchema,
   depositListSchema,
   spotAccountSchema,
@@ -13,7 +14,7 @@ import {
   withdrawalListSchema,
   withdrawResultSchema,
 } from '../parsers/wallet.js';
-import type { DepositAddress, DepositRecord, SpotAccount, Voucher, VoucherReceived, VoucherStatus, WithdrawalRecord, WithdrawResult } from '../parsers/wallet.js';
+import type { ApiKeyCheck, DepositAddress, DepositRecord, SpotAccount, Voucher, VoucherReceived, VoucherStatus, WithdrawalRecord, WithdrawResult } from '../parsers/wallet.js';
 import type { RestCaller } from '../rest-transport.js';
 import { firstViolation, limitInRange, positive, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
@@ -52,6 +53,11 @@ export class WalletApi {
   /** GET /api/v1/account: spot balances. */
   async spotAccount(): Promise<Result<SpotAccount, VenueError>> {
     return callParsed(this.rest, { endpoint: ENDPOINTS.spotAccount }, spotAccountSchema);
+  }
+
+  /** GET /api/v1/account/checkApiKey (seen in ccxt; reply not sourced): whether the key works, and what it may do. */
+  async checkApiKey(): Promise<Result<ApiKeyCheck, VenueError>> {
+    return callParsed(this.rest, { endpoint: ENDPOINTS.checkApiKey }, apiKeyCheckSchema);
   }
 
   /** GET /api/v1/account/deposit/address: the account's address for a coin on a chain. */

@@ -109,3 +109,7 @@ export const depositSchema = z.object({
 });
 export type DepositRecord = z.output<typeof depositSchema>;
 export const depositListSchema = z.array(depositSchema);
+
+/** GET /api/v1/account/checkApiKey (ccxt's route list; reply not sourced): what the key may do. */
+export const apiKeyCheckSchema = z.object({ userId: id64.optional(), accountType: optText, readOnly: boolLike.optional() });
+export type ApiKeyCheck = z.output<typeof apiKeyCheckSchema>;

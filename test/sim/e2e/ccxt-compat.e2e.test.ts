@@ -175,13 +175,14 @@ describe('ccxt toobit, unmodified, against the simulator', () => {
     expect(pnl.dayProfit).toBe(sim.engine.todayPnl(account).dayProfit);
   });
 
-  it('userDataStream POST/PUT/DELETE (ccxt-pro keeps its key with POST) and the voucher list', async () => {
+  it('userDataStream POST/PUT/DELETE (ccxt-pro keeps its key with POST), checkApiKey and the voucher list', async () => {
     const first = (await ex.privatePostApiV1UserDataStream()) as { listenKey?: string };
     const again = (await ex.privatePostApiV1UserDataStream()) as { listenKey?: string };
     expect(first.listenKey).toBeDefined();
     expect(again.listenKey).toBe(first.listenKey);
     await ex.privatePutApiV1UserDataStream({ listenKey: first.listenKey });
     await ex.privateDeleteApiV1UserDataStream({ listenKey: first.listenKey });
+    expect(await ex.privateGetApiV1AccountCheckApiKey()).toMatchObject({ userId, readOnly: false });
     const vouchers = (await ex.privateGetApiV2FuturesVoucherList({ token: 'USDT' })) as { data?: { vouchers?: { relationId: string }[] } };
     expect(vouchers.data?.vouchers?.map((v) => v.relationId).sort()).toEqual(sim.engine.vouchers(userId, 'USDT').map((v) => v.relationId).sort());
   });

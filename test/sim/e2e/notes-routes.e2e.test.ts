@@ -218,6 +218,14 @@ describe('spot account, wallet and vouchers', () => {
     expect(failure(await sub.wallet.voucherReceive(subGated?.relationId ?? '1'))).toMatchObject({ code: -1407 });
   });
 
+  it('GET /api/v1/account/checkApiKey tells what the key may do; a wrong secret is -1022', async () => {
+    expect(value(await trader.wallet.checkApiKey())).toMatchObject({ readOnly: false, accountType: 'FUTURES' });
+    expect(value(await s.client('read-only').wallet.checkApiKey())).toMatchObject({ readOnly: true });
+    const key = s.config.keys.find((k) => k.name === 'trader');
+    const wrong = s.client('trader', { credentials: { apiKey: key?.apiKey ?? '', apiSecret: 'not-the-secret' } });
+    expect(failure(await wrong.wallet.checkApiKey())).toMatchObject({ code: -1022 });
+  });
+
   it('GET /api/v1/auth/exchangeInfo answers exchangeInfo to a signed caller', async () => {
     const signed = value(await trader.market.exchangeInfoSigned());
     expect(signed.contracts.map((c) => c.symbol)).toEqual(expect.arrayContaining([BTC, ETH]));
