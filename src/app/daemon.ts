@@ -37,6 +37,7 @@ import { pollChannels } from './daemon-channels.js';
 import { daemonJobs } from './daemon-jobs.js';
 import { DaemonMetrics } from './daemon-metrics.js';
 import { resolveStrategies } from './daemon-strategies.js';
+import { bindStateToAccount } from './daemon-account.js';
 import { connectVenue } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
@@ -180,13 +181,16 @@ export class Daemon {
       logger.warn({ err: error.message }, 'server time sync failed');
     });
     if (!synced.ok) return fail(`cannot reach the exchange at start: ${synced.error.message}`);
+    const symbols = [...new Set([...config.market.map((m) => m.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
+    const bound = await bindStateToAccount(store, venue.client, categoriesOf(symbols), logger.child({ component: 'state' }));
+    if (!bound.ok) return fail(`state directory ${config.stateDir}: ${bound.error}`);
 
     const live = new LiveSettings(config.risk, options.strategies, (id, handlers) => metrics.timeHandlers(id, handlers));
-    const symbols = [...new Set([...config.market.map((m) => m.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
     const kernel = new Kernel({
       time,
       port: new VenueExchangePort({ client: venue.client, logger: logger.child({ component: 'port' }) }),
       journal: options.crashPoints === undefined ? store.journal() : journalWithCrashPoint(store.journal(), options.crashPoints),
+      idNamespace: store.identity.namespace,
       keyValue: (id) => store.keyValue(id),
       logger,
       metrics: new KernelMetrics(registry, { exchangeNow: () => venue.client.timeSync.serverNow() }),

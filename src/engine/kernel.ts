@@ -31,6 +31,11 @@ export interface KernelOptions {
   readonly time: TimeSource;
   readonly port: ExchangePort;
   readonly journal: OrderJournal;
+  /**
+   * The state's namespace, part of every client order id so that a new state never repeats an id of
+   * an earlier one on the same account (the daemon passes its state store's); none in backtests.
+   */
+  readonly idNamespace?: string;
   readonly keyValue: (strategyId: string) => KeyValueStore;
   readonly logger: Logger;
   readonly metrics?: KernelMetrics;
@@ -86,6 +91,7 @@ export class Kernel {
       time,
       logger: logger.child({ component: 'executor' }),
       publish: (event) => this.ingest(event),
+      ...(options.idNamespace === undefined ? {} : { idNamespace: options.idNamespace }),
       ...(options.settleAfterMs === undefined ? {} : { settleAfterMs: options.settleAfterMs }),
       onWritten: (command, trigger, latencyMs) => this.metrics.tickToOrder.observe(command.type, trigger.event, latencyMs),
     });

@@ -87,6 +87,7 @@ export const ENDPOINTS = {
   positions: def('GET', '/api/v1/futures/positions', 'USER_DATA', 5, 'API-NOTES'),
   openOrdersV1: def('GET', '/api/v1/futures/openOrders', 'USER_DATA', 1, 'API-NOTES'),
   orderV1Cancel: def('DELETE', '/api/v1/futures/order', 'TRADE', 1, 'API-NOTES'),
+  spotAccount: def('GET', '/api/v1/account', 'USER_DATA', 5, 'API-NOTES'),
   batchCancelAlgoOrders: def('DELETE', '/api/v2/futures/batch-cancel-algo-orders', 'TRADE', 3, 'API-NOTES'),
   // ---- 001: market data (public)
   ping: def('GET', '/api/v1/ping', 'NONE', 1, 'API-NOTES'),

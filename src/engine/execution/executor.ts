@@ -32,6 +32,8 @@ export interface ExecutorOptions {
   readonly time: TimeSource;
   readonly logger: Logger;
   readonly publish: (event: BusEvent) => void;
+  /** The state's namespace in every client order id (client-order-ids.ts); none in backtests. */
+  readonly idNamespace?: string;
   /** Delay before the first query that settles an unknown outcome (doubles per retry). Default 1000. */
   readonly settleAfterMs?: number;
   /** Queries per unknown outcome before it is left to the next reconciliation. Default 10. */
@@ -73,7 +75,7 @@ export class Executor {
 
   constructor(private readonly options: ExecutorOptions) {
     this.log = options.logger;
-    this.ids = new ClientOrderIds(options.journal);
+    this.ids = new ClientOrderIds(options.journal, options.idNamespace);
     this.tracker = new OrderTracker(options.journal, options.time.clock, this.log);
     this.events = new ExecutionEvents(options.time.clock, options.publish);
     this.settleAfterMs = options.settleAfterMs ?? 1000;

@@ -4,6 +4,7 @@ import { accountRoutes } from './account-routes.js';
 import { algoRoutes } from './algo-routes.js';
 import { ordersV1Routes } from './orders-v1-routes.js';
 import { ordersV2Routes } from './orders-v2-routes.js';
+import { spotAccountRoute } from './spot-account-route.js';
 
 /**
  * The simulator's trading routes: every signed endpoint of document 000 (sub-accounts, transfer,
@@ -11,7 +12,7 @@ import { ordersV2Routes } from './orders-v2-routes.js';
  * endpoints (futures balance, positions, v1 open orders and cancel, batch cancel of algo orders).
  */
 export function tradingRoutes(venue: SimVenue): SimRoute[] {
-  return [...accountRoutes(venue), ...ordersV1Routes(venue), ...ordersV2Routes(venue), ...algoRoutes(venue)];
+  return [...accountRoutes(venue), spotAccountRoute(venue), ...ordersV1Routes(venue), ...ordersV2Routes(venue), ...algoRoutes(venue)];
 }
 
 export { accountRoutes, algoRoutes, ordersV1Routes, ordersV2Routes };
