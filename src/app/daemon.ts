@@ -71,6 +71,8 @@ export interface DaemonOptions {
   readonly reread?: RereadConfig;
   /** Crash testing only (STRATD_CRASH_POINTS): SIGKILL at chosen moments of an order's life. */
   readonly crashPoints?: CrashPoints;
+  /** Fault injection in tests only: the journal the kernel writes through (e.g. one whose writes fail on demand). */
+  readonly journalFaults?: (journal: OrderJournal) => OrderJournal;
   /** SIGHUP reloads the config; default process, null for none. */
   readonly hangup?: HangupSource | null;
   /** Observers for tools that compare the daemon with something else (`stratd parity`). */
@@ -189,7 +191,7 @@ export class Daemon {
     const kernel = new Kernel({
       time,
       port: new VenueExchangePort({ client: venue.client, logger: logger.child({ component: 'port' }) }),
-      journal: options.crashPoints === undefined ? store.journal() : journalWithCrashPoint(store.journal(), options.crashPoints),
+      journal: kernelJournal(store.journal(), options),
       idNamespace: store.identity.namespace,
       keyValue: (id) => store.keyValue(id),
       logger,
@@ -466,6 +468,12 @@ export class Daemon {
     this.parts.metrics.stop();
     logger.info({}, 'stopped');
   }
+}
+
+/** The state store's journal, through the crash points and fault injection of tests when asked. */
+function kernelJournal(journal: OrderJournal, options: DaemonOptions): OrderJournal {
+  const crashing = options.crashPoints === undefined ? journal : journalWithCrashPoint(journal, options.crashPoints);
+  return options.journalFaults === undefined ? crashing : options.journalFaults(crashing);
 }
 
 /** REST latency by endpoint into the metrics; failed round trips as the `rest` component's last error. */
