@@ -254,6 +254,10 @@ export class Kernel {
       let result: Result<ReconcileReport, ExchangeFailure>;
       try {
         result = await this.reconciler.reconcile(epoch);
+      } catch (error: unknown) {
+        // A journal that cannot be read or written (disk full, a damaged page) fails the run, loudly, instead of throwing out of it.
+        if (!isStorageFailure(error)) throw error;
+        result = err(this.executor.journalHealth.failed(error));
       } finally {
         this.resyncing = false;
         const held = this.heldDuringResync.splice(0);

@@ -17,6 +17,8 @@ export class StorageError extends Error {
 export class FailingJournal implements OrderJournal {
   /** While set, every write throws this SQLite code. */
   failWith: string | undefined;
+  /** While set, reads throw this SQLite code too (a damaged page: `SQLITE_CORRUPT`). */
+  failReadsWith: string | undefined;
   /** Writes refused so far. */
   refused = 0;
 
@@ -33,11 +35,17 @@ export class FailingJournal implements OrderJournal {
     this.inner.append(entry);
   }
 
+  private checkRead(): void {
+    if (this.failReadsWith !== undefined) throw new StorageError(this.failReadsWith, 'database disk image is malformed');
+  }
+
   get(id: string): ReturnType<OrderJournal['get']> {
+    this.checkRead();
     return this.inner.get(id);
   }
 
   findByKey(strategyId: string, intentKey: string): ReturnType<OrderJournal['findByKey']> {
+    this.checkRead();
     return this.inner.findByKey(strategyId, intentKey);
   }
 
@@ -47,6 +55,7 @@ export class FailingJournal implements OrderJournal {
   }
 
   unsettled(): ReturnType<OrderJournal['unsettled']> {
+    this.checkRead();
     return this.inner.unsettled();
   }
 

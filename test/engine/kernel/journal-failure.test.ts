@@ -97,4 +97,23 @@ describe('Kernel: journal write failures', () => {
     expect(rig.kernel.executor.journalHealth.state.writable).toBe(true);
     await rig.kernel.stop({ cancelOpenOrders: false });
   });
+
+  test('a journal that cannot be read during reconciliation fails the run with the reason instead of throwing out of it', async () => {
+    const world = new World();
+    const journal = new FailingJournal(world.store.journal());
+    const alpha = scripted('alpha');
+    const rig = new KernelRig(world, { strategies: [alpha], journal });
+    await rig.start();
+    journal.failReadsWith = 'SQLITE_CORRUPT';
+    const run = await rig.kernel.reconcile(1);
+    expect(run.ok).toBe(false);
+    if (!run.ok) expect([run.error.code, run.error.message]).toEqual(['JOURNAL_UNAVAILABLE', expect.stringContaining('SQLITE_CORRUPT') as unknown]);
+    expect(rig.kernel.lastReconcile).toMatchObject({ ok: false });
+    expect(rig.kernel.executor.journalHealth.state.writable).toBe(false);
+    journal.failReadsWith = undefined;
+    world.clock.advanceBy(1000);
+    await rig.settle();
+    expect(rig.kernel.executor.journalHealth.state.writable).toBe(true);
+    await rig.kernel.stop({ cancelOpenOrders: false });
+  });
 });
