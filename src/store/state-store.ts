@@ -11,6 +11,7 @@ import { SqliteCatalogMirror } from './sqlite-catalog-mirror.js';
 import { SqliteJournal } from './sqlite-journal.js';
 import { KvStatements, SqliteKeyValueStore } from './sqlite-kv.js';
 import { quickCheckProblem, stateFileFound, unwritableDirectory } from './state-file-checks.js';
+import { createStateFile, orphanedLog } from './state-file-create.js';
 import { randomNamespace, StateIdentity } from './state-identity.js';
 
 export const STATE_FILE = 'stratd.db';
@@ -101,7 +102,8 @@ export class StateStore {
 
   /**
    * Opens (creating the directory and the file if needed) `<dir>/stratd.db`, checks and migrates it.
-   * Only a missing file is a fresh start: an empty or unreadable one is STATE_CORRUPT.
+   * Only a missing file is a fresh start (created whole: state-file-create.ts): an empty or unreadable
+   * one is STATE_CORRUPT.
    */
   static open(dir: string, options: StateStoreOptions = {}): Result<StateStore, StateStoreError> {
     const path = join(dir, STATE_FILE);
@@ -112,17 +114,22 @@ export class StateStore {
       if (found === 'empty') return err(new StateStoreError('STATE_CORRUPT', path, `the state file is empty (0 bytes), so its order journal is lost; ${CORRUPT_ADVICE}`));
       const readOnly = unwritableDirectory(dir);
       if (readOnly !== undefined) return err(new StateStoreError('STATE_READ_ONLY', path, readOnly));
+      const newNamespace = options.newNamespace ?? randomNamespace;
+      let created = false;
+      if (found === 'absent') {
+        const log = orphanedLog(path);
+        if (log !== undefined) return err(new StateStoreError('STATE_CORRUPT', path, `the state file is missing but its write-ahead log ${log} is there: the state was deleted in part; ${CORRUPT_ADVICE}`));
+        created = createStateFile(path, newNamespace);
+      }
       db = new Database(path, { timeout: options.lockTimeoutMs ?? 1000 });
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');
       db.pragma(options.synchronous === 'NORMAL' ? 'synchronous = NORMAL' : 'synchronous = FULL');
       db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-      if (found === 'present') {
-        const problem = quickCheckProblem(db);
-        if (problem !== undefined) throw new StateCorrupt(`SQLite's quick_check failed (${problem}); ${CORRUPT_ADVICE}`);
-        if (schemaVersion(db) === 0) throw new StateCorrupt(`the file holds no stratd state (schema version 0); ${CORRUPT_ADVICE}`);
-      }
-      return StateStore.prepare(db, path, found === 'absent', options.newNamespace ?? randomNamespace);
+      const problem = quickCheckProblem(db);
+      if (problem !== undefined) throw new StateCorrupt(`SQLite's quick_check failed (${problem}); ${CORRUPT_ADVICE}`);
+      if (schemaVersion(db) === 0) throw new StateCorrupt(`the file holds no stratd state (schema version 0); ${CORRUPT_ADVICE}`);
+      return StateStore.prepare(db, path, created, newNamespace);
     } catch (error: unknown) {
       db?.close();
       return err(openError(path, error));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Result } from '../../src/core/result.js';
@@ -65,6 +65,25 @@ describe('StateStore.open', () => {
     expect(store.identity.namespace).toBe('ccccc');
     expect(() => store.identity.bind('2', new Set())).toThrow(/already belongs to account 1/);
     store.close();
+  });
+
+  it('a creation a crash interrupted leaves no stratd.db: the next start creates the state whole', () => {
+    // What a kill during the first start leaves: the temporary file of the creation, half written.
+    writeFileSync(join(tmp.dir, `${STATE_FILE}.creating-999999`), 'half');
+    const store = unwrap(StateStore.open(tmp.dir));
+    expect(store.created).toBe(true);
+    expect(store.describe().schemaVersion).toBeGreaterThan(0);
+    store.close();
+    expect(readdirSync(tmp.dir).filter((name) => name.includes('.creating-'))).toEqual([]);
+  });
+
+  it('a write-ahead log without its state file is a state deleted in part, not a fresh start', () => {
+    filledState(tmp.dir);
+    writeFileSync(join(tmp.dir, `${STATE_FILE}-wal`), 'frames');
+    rmSync(join(tmp.dir, STATE_FILE));
+    const error = refusal(StateStore.open(tmp.dir));
+    expect(error.code).toBe('STATE_CORRUPT');
+    expect(error.message).toContain(`${STATE_FILE}-wal`);
   });
 
   it('an empty (0-byte) state file is corruption, never a fresh start', () => {
