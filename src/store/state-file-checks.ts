@@ -25,7 +25,7 @@ export function stateFileFound(path: string): StateFileFound {
  * state file). Tried, not asked: `access(W_OK)` says yes to root on a read-only mount or an
  * immutable directory.
  */
-export function unwritableDirectory(dir: string): string | undefined {
+export function unwritableDirectory(dir: string): { readonly readOnly: boolean; readonly message: string } | undefined {
   const probe = join(dir, `.stratd-write-probe-${process.pid}`);
   try {
     closeSync(openSync(probe, 'w'));
@@ -33,8 +33,10 @@ export function unwritableDirectory(dir: string): string | undefined {
     return undefined;
   } catch (error: unknown) {
     const code = errnoOf(error);
-    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `the state directory ${dir} is read-only for this process (${code}): stratd must write its order journal there`;
-    if (code === 'ENOSPC' || code === 'EDQUOT') return `the state directory ${dir} has no space left (${code})`;
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
+      return { readOnly: true, message: `the state directory ${dir} is read-only for this process (${code}): stratd must write its order journal there` };
+    }
+    if (code === 'ENOSPC' || code === 'EDQUOT') return { readOnly: false, message: `the state directory ${dir} has no space left (${code})` };
     return undefined;
   }
 }

@@ -112,8 +112,8 @@ export class StateStore {
       mkdirSync(dir, { recursive: true });
       const found = stateFileFound(path);
       if (found === 'empty') return err(new StateStoreError('STATE_CORRUPT', path, `the state file is empty (0 bytes), so its order journal is lost; ${CORRUPT_ADVICE}`));
-      const readOnly = unwritableDirectory(dir);
-      if (readOnly !== undefined) return err(new StateStoreError('STATE_READ_ONLY', path, readOnly));
+      const unwritable = unwritableDirectory(dir);
+      if (unwritable !== undefined) return err(new StateStoreError(unwritable.readOnly ? 'STATE_READ_ONLY' : 'STATE_OPEN_FAILED', path, unwritable.message));
       const newNamespace = options.newNamespace ?? randomNamespace;
       let created = false;
       if (found === 'absent') {
