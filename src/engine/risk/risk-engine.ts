@@ -32,6 +32,8 @@ export interface RiskEngineOptions {
   readonly ordersOf: (strategyId: string) => readonly string[];
   /** The executor's deterministic client order id for a strategy and intent key (a fresh one without key). */
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
+  /** Why the order journal cannot be written now (opening orders wait), or undefined. */
+  readonly journalUnavailable?: () => string | undefined;
 }
 
 /**
@@ -46,6 +48,7 @@ export class RiskEngine {
   private readonly strategies: ReadonlyMap<string, StrategyRisk>;
   private readonly ordersOf: (strategyId: string) => readonly string[];
   private readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
+  private readonly journalUnavailable: () => string | undefined;
   private readonly kill = new KillSwitch();
   private readonly day: DayPnl;
   private readonly halted = new Set<string>();
@@ -60,6 +63,7 @@ export class RiskEngine {
     this.strategies = options.strategies;
     this.ordersOf = options.ordersOf;
     this.clientOrderId = options.clientOrderId;
+    this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
     this.day = new DayPnl(options.cache, options.clock.now());
   }
 
@@ -139,6 +143,7 @@ export class RiskEngine {
       global: this.global,
       now: this.clock.now(),
       halted: this.halted.has(strategyId),
+      journalUnavailable: this.journalUnavailable(),
       killSwitch: this.kill.state,
       strategyRate,
       globalRate: this.globalRate,
