@@ -84,6 +84,8 @@ export interface NotifySinkSettings {
   readonly kind: NotifySinkKind;
   /** Where the POST goes: the webhook URL, or `{apiUrl}/bot<token>/sendMessage`. A secret. */
   readonly url: string;
+  /** The secret itself (the webhook URL, or the bot token), for the logger's scrubber. */
+  readonly secret: string;
   /** Telegram only. */
   readonly chatId?: string;
   readonly events: readonly NotifyEventKind[];
@@ -144,6 +146,7 @@ export function notifySettings(source: YamlSource, section: NotifyFile | undefin
       name: sink.name,
       kind: sink.kind,
       url,
+      secret: secret.value,
       ...(sink.kind === 'telegram' ? { chatId: String(sink.chatId) } : {}),
       events: sink.events ?? DEFAULT_NOTIFY_EVENTS,
       queue: sink.queue,

@@ -63,11 +63,12 @@ describe('notify: sinks', () => {
     expect(config.notify).toEqual({
       reconnectStorm: { count: 3, withinMs: 300_000 },
       sinks: [
-        { name: 'ops', kind: 'webhook', url: HOOK, events: ['fill', 'killSwitch'], queue: 10, timeoutMs: 2000, retry: { attempts: 3, initialMs: 500, maxMs: 10_000 } },
+        { name: 'ops', kind: 'webhook', url: HOOK, secret: HOOK, events: ['fill', 'killSwitch'], queue: 10, timeoutMs: 2000, retry: { attempts: 3, initialMs: 500, maxMs: 10_000 } },
         {
           name: 'phone',
           kind: 'telegram',
           url: 'http://127.0.0.1:8081/bot123456:ABC-bot-token/sendMessage',
+          secret: '123456:ABC-bot-token',
           chatId: '-1001234567890',
           events: ['killSwitch', 'strategyStopped', 'strategyFailed', 'daemonStart', 'daemonStop', 'reconnectStorm', 'dailySummary'],
           queue: 100,

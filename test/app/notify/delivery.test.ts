@@ -42,7 +42,7 @@ async function receiver(answer?: ConstructorParameters<typeof Receiver>[0]): Pro
 }
 
 function sink(name: string, kind: NotifySinkSettings['kind'], url: string, extra: Partial<NotifySinkSettings> = {}): NotifySinkSettings {
-  return { name, kind, url, events: ['killSwitch', 'strategyFailed', 'fill'], queue: 10, timeoutMs: 5000, retry: { attempts: 4, initialMs: 1000, maxMs: 8000 }, ...extra };
+  return { name, kind, url, secret: url, events: ['killSwitch', 'strategyFailed', 'fill'], queue: 10, timeoutMs: 5000, retry: { attempts: 4, initialMs: 1000, maxMs: 8000 }, ...extra };
 }
 
 /** The real HTTP client, counting the requests it is handed (synchronously, as the queue hands them). */
