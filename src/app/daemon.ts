@@ -201,7 +201,11 @@ export class Daemon {
       config.notify === undefined
         ? undefined
         : new Notifier({ settings: config.notify, http: createGotHttp(), time, logger: logger.child({ component: 'notify' }), registry, killSwitchEngaged: kernel.risk.killSwitch.engaged });
-    if (notifier !== undefined) subscriptions.push(notifier.watch(kernel.events$));
+    if (notifier !== undefined) {
+      subscriptions.push(notifier.watch(kernel.events$));
+      // A start that fails later still sends what it has to say (a strategy that failed at start), once, and leaves no retry timer behind.
+      cleanup.push(() => notifier.drain());
+    }
     collectDefaultMetrics({ register: registry, prefix: 'stratd_' });
     // prom-client names three gauges `_total`, a suffix Prometheus keeps for counters; their per-type
     // series (stratd_nodejs_active_handles{type} and the like) carry the same information.
