@@ -32,9 +32,15 @@ export class Notifier {
 
   constructor(private readonly options: NotifierOptions) {
     const metrics = new NotifyMetrics(options.registry);
-    this.queues = options.settings.sinks.map(
-      (sink) => new DeliveryQueue(sink, { http: options.http, scheduler: options.time.scheduler, logger: options.logger, counters: metrics.forSink(sink.name) }),
-    );
+    this.queues = options.settings.sinks.map((sink) => {
+      const queue: DeliveryQueue = new DeliveryQueue(sink, {
+        http: options.http,
+        scheduler: options.time.scheduler,
+        logger: options.logger,
+        counters: metrics.forSink(sink.name, () => queue.length),
+      });
+      return queue;
+    });
     this.selection = new EventSelection(options.settings.reconnectStorm, options.time.clock.now(), options.killSwitchEngaged);
   }
 
@@ -59,7 +65,7 @@ export class Notifier {
     this.publish([daemonStopMessage(this.options.time.clock.now(), mode, cancelOpenOrders)]);
   }
 
-  /** Messages not yet delivered, per sink (GET /status could show them). */
+  /** Messages not yet delivered, per sink (also the gauge stratd_notify_queued). */
   backlog(): Readonly<Record<string, number>> {
     return Object.fromEntries(this.queues.map((q) => [q.name, q.length]));
   }

@@ -1,4 +1,4 @@
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 
 /** What a sink's queue reports: a message delivered, an attempt that failed, a message given up. */
@@ -13,6 +13,7 @@ export class NotifyMetrics {
   private readonly sentTotal: Counter<'sink'>;
   private readonly failuresTotal: Counter<'sink'>;
   private readonly droppedTotal: Counter<'sink'>;
+  private readonly backlogs = new Map<string, () => number>();
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -29,9 +30,21 @@ export class NotifyMetrics {
       labelNames: ['sink'],
       registers,
     });
+    const backlogs = this.backlogs;
+    new Gauge({
+      name: 'stratd_notify_queued',
+      help: 'Notifications of a sink not yet delivered (the one in flight included)',
+      labelNames: ['sink'],
+      registers,
+      collect() {
+        for (const [sink, length] of backlogs) this.set({ sink }, length());
+      },
+    });
   }
 
-  forSink(sink: string): SinkCounters {
+  /** The counters of one sink; `backlog` is read at scrape time. */
+  forSink(sink: string, backlog: () => number): SinkCounters {
+    this.backlogs.set(sink, backlog);
     for (const counter of [this.sentTotal, this.failuresTotal, this.droppedTotal]) counter.inc({ sink }, 0);
     return {
       sent: () => this.sentTotal.inc({ sink }),

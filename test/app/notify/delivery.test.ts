@@ -164,6 +164,7 @@ describe('notification delivery', () => {
     }
     // Ten messages: one in flight, two waiting, seven pushed out.
     expect(n.backlog()).toEqual({ stuck: 3 });
+    expect(await counter('stratd_notify_queued', 'stuck')).toBe(3);
     expect(await counter('stratd_notify_dropped_total', 'stuck')).toBe(7);
     await waitFor(() => r.received.length === 1, 'the first request at the receiver');
     expect((r.received[0]?.body as { data: { reason: string } }).data.reason).toBe('a');
