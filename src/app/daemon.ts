@@ -41,6 +41,7 @@ import { bindStateToAccount } from './daemon-account.js';
 import { connectVenue } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
+import { Notifier } from './notify/index.js';
 import type { HealthReport } from './health-server.js';
 import { planReload } from './reload.js';
 import type { ReloadReport } from './reload.js';
@@ -103,6 +104,7 @@ interface Parts {
   readonly subscriptions: readonly Subscription[];
   readonly recorder: Recorder | undefined;
   readonly metrics: DaemonMetrics;
+  readonly notifier: Notifier | undefined;
 }
 
 /**
@@ -201,6 +203,15 @@ export class Daemon {
       symbols,
       orphans: config.orphans,
     });
+    const notifier =
+      config.notify === undefined
+        ? undefined
+        : new Notifier({ settings: config.notify, http: createGotHttp(), time, logger: logger.child({ component: 'notify' }), registry, killSwitchEngaged: kernel.risk.killSwitch.engaged });
+    if (notifier !== undefined) {
+      subscriptions.push(notifier.watch(kernel.events$));
+      // A start that fails later still sends what it has to say (a strategy that failed at start), once, and leaves no retry timer behind.
+      cleanup.push(() => notifier.drain());
+    }
     collectDefaultMetrics({ register: registry, prefix: 'stratd_' });
     // prom-client names three gauges `_total`, a suffix Prometheus keeps for counters; their per-type
     // series (stratd_nodejs_active_handles{type} and the like) carry the same information.
@@ -317,11 +328,12 @@ export class Daemon {
         ];
       },
     });
-    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics }, options);
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, notifier }, options);
     const listening = await daemon.listen(registry, token.value);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
     logger.info({ health: listening.value, strategies: options.strategies.map((s) => s.id), mode: config.venue.mode }, 'stratd running');
+    notifier?.started(config.venue.mode, options.strategies.map((s) => s.id));
     return ok(daemon);
   }
 
@@ -455,14 +467,17 @@ export class Daemon {
 
   private async shutdown(): Promise<void> {
     const { logger, config } = this.options;
-    const { jobs, poller, sessions, subscriptions, venue, store, recorder } = this.parts;
+    const { jobs, poller, sessions, subscriptions, venue, store, recorder, notifier } = this.parts;
     logger.info({ cancelOpenOrders: config.shutdown.cancelOpenOrders }, 'stopping');
+    notifier?.stopping(config.venue.mode, config.shutdown.cancelOpenOrders);
     for (const dispose of this.disposers.splice(0)) dispose();
     await jobs.stop();
     poller.stop();
     await this.kernel.stop({ cancelOpenOrders: config.shutdown.cancelOpenOrders });
     // After the kernel: the recording holds the last events, then its files are closed.
     if (recorder !== undefined) await recorder.stop();
+    // One last attempt for the queued notifications (the stop message among them); a dead sink costs one timeout.
+    await notifier?.drain();
     for (const s of subscriptions) s.unsubscribe();
     for (const session of sessions) await session.stop();
     await this.healthServer?.stop();

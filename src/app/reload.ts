@@ -53,6 +53,7 @@ const FIXED: ReadonlyArray<readonly [string, (c: DaemonConfig) => unknown]> = [
   ['shutdown', (c) => c.shutdown],
   ['health', (c) => c.health],
   ['follower', (c) => c.follower],
+  ['notify', (c) => c.notify],
 ];
 
 /**

@@ -62,6 +62,7 @@ function configuredSecrets(config: DaemonConfig): string[] {
     credentials.apiSecret,
     ...(config.follower === undefined ? [] : [config.follower.credentials.apiKey, config.follower.credentials.apiSecret]),
     ...(config.catalog?.kind === 'service' ? [config.catalog.token] : []),
+    ...(config.notify?.sinks.flatMap((sink) => [sink.url, sink.secret]) ?? []),
   ];
 }
 

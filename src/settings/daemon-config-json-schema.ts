@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InvariantError } from '../core/errors.js';
 import { catalogSettingsSchema, exchangeSettingsSchema } from './connection-settings.js';
 import { cronExpression } from './daemon-config-cron.js';
+import { notifySectionSchema } from './daemon-config-notify.js';
 import { daemonFileSchema, followerCredentialsSchema, simSectionSchema } from './daemon-config-schema.js';
 
 /**
@@ -38,7 +39,12 @@ const writtenSecrets = { apiKey: secretReference.optional(), apiSecret: secretRe
  */
 const exchangeSection = exchangeSettingsSchema.out.extend({ ...writtenSecrets, follower: followerCredentialsSchema.extend(writtenSecrets).optional() });
 const catalogSection = catalogSettingsSchema.out.extend({ token: secretReference.optional() });
-const documentSchema = daemonFileSchema.extend({ exchange: exchangeSection.optional(), sim: simSectionSchema.optional(), catalog: catalogSection.nullish() });
+const documentSchema = daemonFileSchema.extend({
+  exchange: exchangeSection.optional(),
+  sim: simSectionSchema.optional(),
+  catalog: catalogSection.nullish(),
+  notify: notifySectionSchema(secretReference).optional(),
+});
 
 const TITLE = 'stratd daemon configuration';
 
@@ -60,6 +66,7 @@ export const SECTION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   health: 'the health and metrics HTTP server (loopback by default)',
   follower: 'the copy-trading follower commands: in paper mode, which key of the simulator config',
   log: 'log level of the JSON lines on standard output',
+  notify: 'notifications (fills, kill switch, strategy stopped or failed, start/stop, reconnect storms, daily summary) to webhooks, Slack, Discord or Telegram; URLs and bot tokens as ${NAME} references or files',
   record: 'record every market event the sources see (and the account events) for backtests: file, gzip, rotation',
 };
 

@@ -4,6 +4,7 @@ import { decimal } from '../venue/wire/schema.js';
 import { cronExpression } from './daemon-config-cron.js';
 import { parseByteSize } from './byte-size.js';
 import { durationMs } from './duration.js';
+import { notifySchema } from './daemon-config-notify.js';
 
 /**
  * The daemon's YAML after `${NAME}` interpolation: every section except the venue-specific ones
@@ -159,6 +160,8 @@ export const daemonFileSchema = z.strictObject({
   health: healthSchema,
   follower: z.strictObject({ key: z.string().min(1).optional() }).optional(),
   record: recordSchema.optional(),
+  /** Notifications to webhooks, Slack, Discord, Telegram (daemon-config-notify.ts). */
+  notify: notifySchema.optional(),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
 });
 export type DaemonFile = z.output<typeof daemonFileSchema>;

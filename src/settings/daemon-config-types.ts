@@ -3,6 +3,7 @@ import type { KlineInterval } from '../model/market-events.js';
 import type { SimConfig } from '../sim/config/sim-config.js';
 import type { ApiCredentials } from '../venue/credentials.js';
 import type { ConfigError } from './config-error.js';
+import type { NotifySettings } from './daemon-config-notify.js';
 
 /**
  * The daemon's configuration (`stratd run --config FILE`) after validation: durations in milliseconds,
@@ -33,6 +34,8 @@ export interface DaemonConfig {
   readonly log: { readonly level: LogLevel };
   /** Record the market (and account) events of the run; `out` absolute. */
   readonly record?: RecordSettings;
+  /** Notification sinks (their URLs hold secrets); undefined without a notify section. */
+  readonly notify?: NotifySettings;
   /**
    * A ConfigError at a path of this file, with its line and column: for checks made later, such as a
    * strategy's params schema: `errorAt(issue.message, ['strategies', i, 'params', ...issue.path])`.

@@ -9,6 +9,7 @@ import { interpolateEnv } from './daemon-config-env.js';
 import { locatedError, validateSection } from './daemon-config-locate.js';
 import { daemonFileSchema, modeSchema } from './daemon-config-schema.js';
 import type { DaemonFile } from './daemon-config-schema.js';
+import { checkNotifySecretReferences, notifySettings } from './daemon-config-notify.js';
 import { checkSecretReferences } from './daemon-config-secrets.js';
 import type { DaemonConfig, StrategySettings } from './daemon-config-types.js';
 import type { SectionContext } from './daemon-config-venue.js';
@@ -47,6 +48,8 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
   const unused = mode.value.mode === 'paper' ? 'exchange' : 'sim';
   const refs = checkSecretReferences(source, source.value, unused);
   if (!refs.ok) return refs;
+  const notifyRefs = checkNotifySecretReferences(source, source.value);
+  if (!notifyRefs.ok) return notifyRefs;
   const { value, missing } = interpolateEnv(source.value, options.env);
   const unset = missing.find((m) => m.path[0] !== unused);
   if (unset !== undefined) return err(locatedError(source, `environment variable ${unset.name} is not set`, unset.path));
@@ -63,6 +66,8 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
   if (!venue.ok) return venue;
   const follower = followerSettings(ctx, top.follower, venue.value);
   if (!follower.ok) return follower;
+  const notify = notifySettings(source, top.notify, top.mode, configDir);
+  if (!notify.ok) return notify;
   return ok({
     file,
     venue: venue.value,
@@ -81,6 +86,7 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
     health: top.health,
     ...(follower.value === undefined ? {} : { follower: follower.value }),
     log: top.log,
+    ...(notify.value === undefined ? {} : { notify: notify.value }),
     ...(top.record === undefined ? {} : { record: { ...top.record, out: isAbsolute(top.record.out) ? top.record.out : resolve(configDir, top.record.out) } }),
     errorAt: (reason, at) => locatedError(source, reason, at),
   });

@@ -69,6 +69,12 @@ describe('the published config schema', () => {
     const live = yamlDoc('config/live.example.yml') as Doc & { exchange: Doc };
     expect(errorsOf({ ...live, exchange: { ...live.exchange, apiSecret: 'written-here' } })).not.toEqual([]);
     expect(errorsOf({ ...live, exchange: { ...live.exchange, apiSecret: '${MY_SECRET}' } })).toEqual([]);
+    const notify = (sink: Doc): Doc => edited((d) => (d['notify'] = { sinks: [sink] }));
+    expect(errorsOf(notify({ name: 'ops', kind: 'slack', url: '${SLACK_URL}', events: ['fill', 'killSwitch'] }))).toEqual([]);
+    expect(errorsOf(notify({ name: 'ops', kind: 'slack', url: 'https://hooks.example/T000/B000/xyz' }))).not.toEqual([]);
+    expect(errorsOf(notify({ name: 'tg', kind: 'telegram', tokenFile: './bot-token', chatId: -100123 }))).toEqual([]);
+    expect(errorsOf(notify({ name: 'tg', kind: 'telegram', tokenFile: './bot-token' }))).not.toEqual([]);
+    expect(errorsOf(notify({ name: 'ops', kind: 'teams', url: '${URL}' }))).not.toEqual([]);
   });
 
   it('accepts ${NAME} references where the loader interpolates them: URLs and durations', () => {
@@ -118,6 +124,9 @@ describe('the published config schema', () => {
         'properties.record.properties.flushEvery',
         'properties.record.properties.reorderWindow',
         'properties.record.properties.rotate.properties.every',
+        'properties.notify.properties.reconnectStorm.properties.within',
+        // One per sink kind (webhook, slack, discord, telegram).
+        ...[0, 1, 2, 3].flatMap((k) => ['timeout', 'retry.properties.initial', 'retry.properties.max'].map((f) => `properties.notify.properties.sinks.items.oneOf.${k}.properties.${f}`)),
       ].sort(),
     );
   });
