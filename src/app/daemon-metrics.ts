@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import type { StrategyHandlers } from '../engine/strategy-api.js';
 import type { RateGovernor } from '../venue/rate-governor.js';
 import type { RestExchange } from '../venue/rest-transport.js';
+import type { SkippedRows } from '../venue/wire/tolerant-list.js';
 import type { MarketPoller } from '../venue/sources/market-poller.js';
 import type { UserStreamSession } from '../venue/stream/user-stream-session.js';
 import type { TimeSync } from '../venue/time-sync.js';
@@ -40,6 +41,7 @@ const REST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 export class DaemonMetrics {
   readonly handlerSeconds: Histogram<'strategy'>;
   readonly restSeconds: Histogram<'endpoint' | 'status'>;
+  readonly wireRowsSkipped: Counter<'endpoint'>;
   private sources: MetricSources | undefined;
   private readonly loopSampler: { stop(): void };
   private readonly gcObserver: PerformanceObserver;
@@ -56,6 +58,12 @@ export class DaemonMetrics {
       help: 'REST round trips by endpoint and HTTP status class (2xx, 4xx, 5xx, timeout, network-error)',
       labelNames: ['endpoint', 'status'],
       buckets: REST_BUCKETS,
+      registers,
+    });
+    this.wireRowsSkipped = new Counter({
+      name: 'stratd_wire_rows_skipped_total',
+      help: 'Rows of list replies (and stream frames) skipped because they lack fields stratd needs, by endpoint',
+      labelNames: ['endpoint'],
       registers,
     });
     new Gauge({
@@ -244,6 +252,11 @@ export class DaemonMetrics {
   observeRest(exchange: RestExchange): void {
     const status = typeof exchange.status === 'number' ? `${Math.floor(exchange.status / 100)}xx` : exchange.status;
     this.restSeconds.observe({ endpoint: exchange.endpoint, status }, Math.max(0, exchange.latencyMs) / 1000);
+  }
+
+  /** Rows the parsing rule left out of one reply. */
+  observeSkippedRows(skipped: SkippedRows): void {
+    this.wireRowsSkipped.inc({ endpoint: skipped.endpoint }, skipped.rows.length);
   }
 
   /** The same handlers, each onEvent timed (an async one until it settles); a synchronous one stays synchronous. */

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { merge } from 'rxjs';
 import type { Subscription } from 'rxjs';
 import type { TimeSource } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -178,7 +179,7 @@ export class Daemon {
     const registry = new Registry();
     const metrics = new DaemonMetrics(registry);
     cleanup.push(() => metrics.stop());
-    const subscriptions: Subscription[] = [watchRest(venue, metrics, errors, time)];
+    const subscriptions: Subscription[] = [watchRest(venue, metrics, errors, time), watchSkippedRows(venue, metrics, logger.child({ component: 'venue' }))];
     cleanup.push(() => subscriptions.forEach((s) => s.unsubscribe()));
     const synced = await venue.client.start((error) => {
       errors.record('clock', error.message, time.clock.now());
@@ -234,6 +235,7 @@ export class Daemon {
         pongTimeoutMs: config.userStream.pongTimeoutMs,
         backoff: config.userStream.backoff,
         contractMultiplier: (symbol) => kernel.cache.instrument(symbol)?.contractMultiplier,
+        onSkipped: (skipped) => venue.client.rest.reportSkipped(skipped),
       }),
     }));
     const sessions = streams.map((s) => s.session);
@@ -493,6 +495,19 @@ function kernelJournal(journal: OrderJournal, options: DaemonOptions): OrderJour
   const crashing = options.crashPoints === undefined ? journal : journalWithCrashPoint(journal, options.crashPoints);
   return options.journalFaults === undefined ? crashing : options.journalFaults(crashing);
 }
+
+/** Rows of list replies (and stream frames) the parsing rule left out: one warning per reply naming them, counted by endpoint. */
+function watchSkippedRows(venue: VenueConnection, metrics: DaemonMetrics, logger: Logger): Subscription {
+  const sources = venue.catalog === undefined ? venue.client.rest.skippedRows$ : merge(venue.client.rest.skippedRows$, venue.catalog.skippedRows$);
+  return sources.subscribe((skipped) => {
+    metrics.observeSkippedRows(skipped);
+    const rows = skipped.rows.slice(0, MAX_SKIPPED_LOGGED).map((r) => ({ list: r.list, row: r.row, field: r.field, message: r.message }));
+    logger.warn({ endpoint: skipped.endpoint, skipped: skipped.rows.length, rows }, 'reply rows skipped: they lack fields stratd needs');
+  });
+}
+
+/** Rows named in one warning; the count says how many more there were. */
+const MAX_SKIPPED_LOGGED = 10;
 
 /** REST latency by endpoint into the metrics; failed round trips as the `rest` component's last error. */
 function watchRest(venue: VenueConnection, metrics: DaemonMetrics, errors: ComponentErrors, time: TimeSource): Subscription {

@@ -1,9 +1,11 @@
+import { Subject } from 'rxjs';
 import { orderedParams } from '../core/ordered-params.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import { createGotHttp } from '../venue/got-http.js';
 import type { HttpPort } from '../venue/http-port.js';
 import type { VenueError } from '../venue/venue-error.js';
+import type { SkippedRows } from '../venue/wire/tolerant-list.js';
 import type { CatalogEndpoint } from './catalog-endpoints.js';
 import { CATALOG_ENDPOINTS as EP } from './catalog-endpoints.js';
 import type { CatalogPage } from './catalog-pages.js';
@@ -67,6 +69,8 @@ const bulkSingle = singleEnvelope(bulkStockSchema);
  * (see walkPages). Note: GET /v1/products lists only active products unless `status` is given.
  */
 export class CatalogClient {
+  /** Records of list replies that lacked what stratd needs and were skipped, one value per reply. */
+  readonly skippedRows$ = new Subject<SkippedRows>();
   private readonly transport: CatalogTransport;
 
   constructor(options: CatalogClientOptions) {
@@ -74,6 +78,7 @@ export class CatalogClient {
       baseUrl: options.baseUrl,
       token: options.token,
       timeoutMs: options.timeoutMs ?? 10_000,
+      onSkipped: (skipped) => this.skippedRows$.next(skipped),
     });
   }
 

@@ -1,6 +1,7 @@
 import { LosslessNumber } from 'lossless-json';
 import { z } from 'zod';
 import { decimal } from '../venue/wire/schema.js';
+import { tolerantList } from '../venue/wire/tolerant-list.js';
 import { PRODUCT_STATUSES, USER_ROLES, USER_STATUSES } from './catalog-types.js';
 
 /** Wire schemas of spec 002: records and the four envelopes. Unknown keys are dropped. */
@@ -64,9 +65,12 @@ export function singleEnvelope<S extends z.ZodType>(data: S) {
   return z.object({ success: z.literal(true), data, message: z.string().optional() });
 }
 
-/** `{success: true, data: [records], pagination}` */
+/**
+ * `{success: true, data: [records], pagination}`. A record stratd cannot read is skipped and counted (the
+ * page then holds fewer records than `total` says, so a sync walk is not steady and deletes nothing).
+ */
 export function listEnvelope<S extends z.ZodType>(row: S) {
-  return z.object({ success: z.literal(true), data: z.array(row), pagination: paginationSchema });
+  return z.object({ success: z.literal(true), data: tolerantList(row), pagination: paginationSchema });
 }
 
 /** `{success: true, message}` */

@@ -7,6 +7,7 @@ import type { HttpPort, HttpReply } from '../venue/http-port.js';
 import { HttpTransportError } from '../venue/http-port.js';
 import { invalidRequest, VenueError } from '../venue/venue-error.js';
 import { parseWire } from '../venue/wire/schema.js';
+import type { SkippedRowsSink } from '../venue/wire/tolerant-list.js';
 import type { CatalogEndpoint } from './catalog-endpoints.js';
 import { fillCatalogPath } from './catalog-endpoints.js';
 import type { CatalogJsonValue } from './catalog-json.js';
@@ -23,6 +24,8 @@ export interface CatalogTransportOptions {
   readonly baseUrl: string;
   readonly token: string;
   readonly timeoutMs: number;
+  /** Records of list replies left out by the parsing rule. */
+  readonly onSkipped?: SkippedRowsSink;
 }
 
 /** Sends one catalog request with the Bearer token and validates the reply envelope with `schema`. */
@@ -57,6 +60,6 @@ export class CatalogTransport {
     }
     const outcome = interpretCatalogReply(label, reply);
     if (!outcome.ok) return outcome;
-    return parseWire(schema, outcome.value, label);
+    return parseWire(schema, outcome.value, label, this.options.onSkipped);
   }
 }

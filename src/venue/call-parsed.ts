@@ -5,9 +5,9 @@ import type { RestCaller, RestRequest } from './rest-transport.js';
 import type { VenueError } from './venue-error.js';
 import { parseWire } from './wire/schema.js';
 
-/** Sends a request and validates its payload (v1 body or v2 `data`) with `schema`. */
+/** Sends a request and validates its payload (v1 body or v2 `data`) with `schema`; skipped list rows go to `rest.reportSkipped`. */
 export async function callParsed<S extends z.ZodType>(rest: RestCaller, request: RestRequest, schema: S): Promise<Result<z.output<S>, VenueError>> {
   const reply = await rest.call(request);
   if (!reply.ok) return reply;
-  return parseWire(schema, reply.value, endpointLabel(request.endpoint));
+  return parseWire(schema, reply.value, endpointLabel(request.endpoint), (skipped) => rest.reportSkipped(skipped));
 }

@@ -15,6 +15,7 @@ import type { TimeSync } from './time-sync.js';
 import { VenueError } from './venue-error.js';
 import type { JsonWireValue } from './wire/json-writer.js';
 import { writeWireJson } from './wire/json-writer.js';
+import type { SkippedRows } from './wire/tolerant-list.js';
 import { parseWireJson } from './wire-json.js';
 
 export interface RestRequest {
@@ -45,14 +46,16 @@ export interface RequestTrace {
   readonly answered?: () => void;
 }
 
-/** What the typed APIs need of a transport: one call. */
+/** What the typed APIs need of a transport: one call, and where the rows a parse skipped are reported. */
 export interface RestCaller {
   call(request: RestRequest): Promise<Result<unknown, VenueError>>;
+  /** Rows of a list reply that lacked what stratd needs and were left out (README "The exchange client"). */
+  reportSkipped(skipped: SkippedRows): void;
 }
 
 /** A caller whose every request carries `trace` (one poll channel's, one order command's). */
 export function tracedCaller(rest: RestCaller, trace: RequestTrace): RestCaller {
-  return { call: (request) => rest.call({ ...request, trace }) };
+  return { call: (request) => rest.call({ ...request, trace }), reportSkipped: (skipped) => rest.reportSkipped(skipped) };
 }
 
 export interface RestTransportOptions {
@@ -90,6 +93,8 @@ const READ_RETRIES = 2;
  */
 export class RestTransport implements RestCaller {
   readonly exchanges$ = new Subject<RestExchange>();
+  /** Rows of list replies that were skipped, one value per reply (the daemon logs and counts them). */
+  readonly skippedRows$ = new Subject<SkippedRows>();
   private pending = 0;
 
   constructor(
@@ -108,6 +113,10 @@ export class RestTransport implements RestCaller {
   async call(request: RestRequest): Promise<Result<unknown, VenueError>> {
     const reply = await this.callRaw(request);
     return reply.ok ? ok(reply.value.payload) : reply;
+  }
+
+  reportSkipped(skipped: SkippedRows): void {
+    this.skippedRows$.next(skipped);
   }
 
   /** Requests on the wire and not answered yet (a request waiting for rate budget is not on the wire). */

@@ -1,6 +1,8 @@
 import { dec, Decimal } from '../../src/core/decimal.js';
 import type { ExchangeClient } from '../../src/venue/exchange-client.js';
 import { VenueError } from '../../src/venue/venue-error.js';
+import { outcomeOf } from '../support/skipped-rows.js';
+import type { SkippedRows } from '../../src/venue/wire/tolerant-list.js';
 import { clientFor, TEST_KEY, v2 } from '../support/client.js';
 import { FixtureVenue } from '../support/fixture-venue.js';
 import type { RecordedRequest } from '../support/fixture-venue.js';
@@ -139,7 +141,7 @@ describe('sub-accounts and funds', () => {
     expect(row?.accountId).toBe('122216245228131');
     expect(row?.change).toBeInstanceOf(Decimal);
     expect(row?.change.toString()).toBe('-12.5');
-    expect(row?.total.toFixed()).toBe('379.624059937852365');
+    expect(row?.total?.toFixed()).toBe('379.624059937852365');
     expect(row?.created).toBe(1579093587214);
     expect(row?.flowTypeValue).toBe(51);
     expect(row !== undefined && 'deductionAmount' in row).toBe(false);
@@ -179,7 +181,7 @@ describe('sub-accounts and funds', () => {
     if (!result.ok) return;
     expect(result.value[0]?.accountType).toBe('MAIN');
     expect(result.value[0]?.created).toBe(1579093587214);
-    expect(result.value[0]?.total.equals(dec('379.624059937852365'))).toBe(true);
+    expect(result.value[0]?.total?.equals(dec('379.624059937852365'))).toBe(true);
     expect(result.value[0]?.symbol).toBe('BTCUSDT');
   });
 });
@@ -274,7 +276,7 @@ describe('futures balance and positions', () => {
     expect(row?.side).toBe('LONG');
     expect(row?.position).toBeInstanceOf(Decimal);
     expect(row?.position.equals(63)).toBe(true);
-    expect(row?.available.equals(63)).toBe(true);
+    expect(row?.available?.equals(63)).toBe(true);
     expect(row?.flp?.toString()).toBe('0.05471');
     expect(row?.unrealizedPnL.toString()).toBe('-0.1701');
     expect(row !== undefined && 'marginRate' in row).toBe(false);
@@ -305,46 +307,47 @@ describe('failures', () => {
     expect(result.error.retryable).toBe(false);
   });
 
-  it('names the field of a wrongly-typed reply', async () => {
+  it('skips and counts a list row with a wrongly typed field, naming it; a single-object reply fails', async () => {
     venue.reply('GET /api/v1/futures/balance', { body: [{ ...BALANCE_ASSET, balance: true }] });
-    const wrong = await client.account.futuresBalance();
-    expect(!wrong.ok && [wrong.error.kind, wrong.error.field]).toEqual(['malformed-response', '[0].balance']);
+    expect(await outcomeOf(client, () => client.account.futuresBalance())).toEqual({ kind: 'skipped', field: '[0].balance' });
 
-    venue.reply('GET /api/v1/futures/positions', { body: [{ ...POSITION, side: 'BOTH' }] });
+    venue.reply('GET /api/v1/futures/positions', { body: [POSITION, { ...POSITION, side: 'BOTH' }] });
+    const reports: SkippedRows[] = [];
+    const watching = client.rest.skippedRows$.subscribe((s) => reports.push(s));
     const side = await client.account.positions();
-    expect(!side.ok && [side.error.kind, side.error.field]).toEqual(['malformed-response', '[0].side']);
+    watching.unsubscribe();
+    expect(side.ok && side.value).toHaveLength(1);
+    expect(reports).toEqual([{ endpoint: 'GET /api/v1/futures/positions', rows: [{ list: '', index: 1, row: `symbol=${POSITION.symbol}`, field: 'side', message: expect.any(String) as string }] }]);
 
     venue.reply('GET /api/v1/account/balanceFlow', { body: [{ ...FLOW_V1, change: 'lots' }] });
-    const flow = await client.account.accountBalanceFlow();
-    expect(!flow.ok && [flow.error.kind, flow.error.field]).toEqual(['malformed-response', '[0].change']);
+    expect(await outcomeOf(client, () => client.account.accountBalanceFlow())).toEqual({ kind: 'skipped', field: '[0].change' });
 
     venue.reply('GET /api/v1/subAccount/list', { body: [{ ...SUB_ACCOUNTS[0], userId: 'u-1' }] });
-    const sub = await client.account.subAccountList();
-    expect(!sub.ok && [sub.error.kind, sub.error.field]).toEqual(['malformed-response', '[0].userId']);
+    expect(await outcomeOf(client, () => client.account.subAccountList())).toEqual({ kind: 'skipped', field: '[0].userId' });
+
+    venue.reply('GET /api/v1/futures/positions', { body: { positions: [] } });
+    expect(await outcomeOf(client, () => client.account.positions())).toEqual({ kind: 'malformed-response', field: '(root)' });
 
     venue.reply('POST /api/v1/futures/marginType', { body: { code: '200', symbolId: 'ETH-SWAP-USDT', marginType: 'PORTFOLIO' } });
     const margin = await client.account.marginType('ETH-SWAP-USDT', 'ISOLATED');
     expect(!margin.ok && [margin.error.kind, margin.error.field]).toEqual(['malformed-response', 'marginType']);
   });
 
-  it('names the missing field of a truncated reply', async () => {
+  it('names the missing field of a truncated reply (a list row: skipped and counted)', async () => {
     const { crossUnRealizedPnl: _dropped, ...truncated } = BALANCE_ASSET;
     venue.reply('GET /api/v1/futures/balance', { body: [truncated] });
-    const balance = await client.account.futuresBalance();
-    expect(!balance.ok && [balance.error.kind, balance.error.field]).toEqual(['malformed-response', '[0].crossUnRealizedPnl']);
+    expect(await outcomeOf(client, () => client.account.futuresBalance())).toEqual({ kind: 'skipped', field: '[0].crossUnRealizedPnl' });
 
     const { asset: _asset, ...nameless } = BALANCE_ASSET;
     venue.reply('GET /api/v1/futures/balance', { body: [nameless] });
-    const noCoin = await client.account.futuresBalance();
-    expect(!noCoin.ok && [noCoin.error.kind, noCoin.error.field]).toEqual(['malformed-response', '[0].coin']);
+    expect(await outcomeOf(client, () => client.account.futuresBalance())).toEqual({ kind: 'skipped', field: '[0].coin' });
 
     venue.reply('POST /api/v1/futures/leverage', { body: { code: '200', leverage: '3' } });
     const lev = await client.account.leverage('ETH-SWAP-USDT', 3);
     expect(!lev.ok && [lev.error.kind, lev.error.field]).toEqual(['malformed-response', 'symbolId']);
 
     venue.reply('GET /api/v2/account/balance-flow', { body: v2([{ id: FLOW_V2.id, accountType: 'MAIN', coin: 'BTC' }]) });
-    const flow = await client.account.balanceFlowV2();
-    expect(!flow.ok && [flow.error.kind, flow.error.field]).toEqual(['malformed-response', '[0].flowType']);
+    expect(await outcomeOf(client, () => client.account.balanceFlowV2())).toEqual({ kind: 'skipped', field: '[0].flowType' });
 
     venue.reply('GET /api/v1/futures/positions', { body: '[{"symbol":"DOGE-SWAP-USDT","side":"LO' });
     const cut = await client.account.positions();

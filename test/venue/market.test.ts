@@ -3,6 +3,7 @@ import type { ExchangeClient } from '../../src/venue/exchange-client.js';
 import type { VenueError } from '../../src/venue/venue-error.js';
 import { clientFor } from '../support/client.js';
 import { FixtureVenue, paramsOf } from '../support/fixture-venue.js';
+import { outcomeOf } from '../support/skipped-rows.js';
 import type { RecordedRequest } from '../support/fixture-venue.js';
 
 // API-NOTES §5.1 (composite; one contract uses the docs' form without indexToken, plus an undocumented filter type).
@@ -123,9 +124,9 @@ describe('market data: exchange', () => {
     const lot = btc?.filters.find((f) => f.filterType === 'LOT_SIZE');
     expect(lot?.filterType === 'LOT_SIZE' && lot.stepSize.toString()).toBe('0.0001');
     const limit = btc?.filters.find((f) => f.filterType === 'LIMIT_TRADING');
-    expect(limit?.filterType === 'LIMIT_TRADING' && [limit.maxEntrustNum, limit.maxSellPrice.toString()]).toEqual([100000, '999999999']);
+    expect(limit?.filterType === 'LIMIT_TRADING' && [limit.maxEntrustNum, limit.maxSellPrice?.toString()]).toEqual([100000, '999999999']);
     const quote = btc?.filters.find((f) => f.filterType === 'OPEN_QUOTE');
-    expect(quote?.filterType === 'OPEN_QUOTE' && [quote.noAllowMarketStartTime, quote.limitMaxPrice.toString()]).toEqual([0, '0']);
+    expect(quote?.filterType === 'OPEN_QUOTE' && [quote.noAllowMarketStartTime, quote.limitMaxPrice?.toString()]).toEqual([0, '0']);
     expect(btc?.contractMultiplier.toString()).toBe('0.001');
     expect(btc?.exchangeId).toBe('301');
     expect(btc?.index).toBe('BTC');
@@ -141,13 +142,13 @@ describe('market data: exchange', () => {
     expect(eth !== undefined && 'closingStartTime' in eth).toBe(false);
     expect(eth?.filters).toHaveLength(7);
 
-    const spot = info.symbols[0];
+    const spot = info.symbols?.[0];
     expect(spot?.symbol).toBe('ETHUSDT');
-    expect(spot?.quotePrecision.toString()).toBe('0.01');
+    expect(spot?.quotePrecision?.toString()).toBe('0.01');
     expect(spot?.allowMargin).toBe(true);
     expect(info.rateLimits?.map((r) => [r.rateLimitType, r.interval, r.intervalUnit, r.limit])).toEqual([['REQUEST_WEIGHT', 'MINUTE', 1, 3000], ['ORDERS', 'SECOND', 2, 60]]);
-    expect(info.coins[0]?.chainTypes[0]?.withdrawFee.toString()).toBe('1');
-    expect(info.coins[0]?.chainTypes[0]?.minDepositQuantity?.toString()).toBe('1');
+    expect(info.coins?.[0]?.chainTypes?.[0]?.withdrawFee?.toString()).toBe('1');
+    expect(info.coins?.[0]?.chainTypes?.[0]?.minDepositQuantity?.toString()).toBe('1');
   });
 });
 
@@ -280,7 +281,7 @@ describe('market data: book, trades, candles', () => {
     if (!result.ok) return;
     expect(result.value[0]).toMatchObject({ symbol: 'BTC-SWAP-USDT', time: 1757383200000, curId: '1757383200000', klineType: '1m' });
     expect(result.value[0]?.high.toString()).toBe('111340');
-    expect(result.value[0]?.change.toString()).toBe('-0.00012');
+    expect(result.value[0]?.change?.toString()).toBe('-0.00012');
     venue.clear();
     const over = await client.market.markPriceKlines({ symbol: 'BTC-SWAP-USDT', interval: '1m', from: 1, to: 2, limit: 2001 });
     expect(!over.ok && over.error.rule).toBe('limit-range');
@@ -364,7 +365,7 @@ describe('market data: index, mark price, funding', () => {
     const result = await client.market.index('BTCUSDT');
     expectPublicGet('/quote/v1/index', { symbol: 'BTCUSDT' });
     expect(result.ok && result.value.index['BTCUSDT']?.toString()).toBe('111300.5');
-    expect(result.ok && result.value.edp['BTCUSDT']?.toString()).toBe('111290.1');
+    expect(result.ok && result.value.edp?.['BTCUSDT']?.toString()).toBe('111290.1');
     venue.reply('GET /quote/v1/index', { body: { index: {}, edp: {} } });
     expect(await client.market.index()).toEqual({ ok: true, value: { index: {}, edp: {} } });
     expectPublicGet('/quote/v1/index');
@@ -482,8 +483,7 @@ describe('market data: malformed replies are errors with a field path, never thr
   /** Queues `body`, makes the call and reports the error's kind and field (`ok` when it did not fail). */
   async function malformed(route: string, body: unknown, call: () => Promise<Result<unknown, VenueError>>): Promise<{ kind: string; field: string | undefined }> {
     venue.reply(route, { body });
-    const result = await call();
-    return result.ok ? { kind: 'ok', field: undefined } : { kind: result.error.kind, field: result.error.field };
+    return outcomeOf(client, call);
   }
   const btc = 'BTC-SWAP-USDT';
 
@@ -497,10 +497,13 @@ describe('market data: malformed replies are errors with a field path, never thr
     expect(await malformed('GET /quote/v1/depth', [], depth)).toEqual({ kind: 'malformed-response', field: '(root)' });
   });
 
-  it('rejects a kline row of 5 elements and a wrongly typed trade count', async () => {
+  it('skips and counts a kline row of 5 elements and a wrongly typed trade count; a non-list reply is an error', async () => {
     const klines = (): ReturnType<ExchangeClient['market']['klines']> => client.market.klines({ symbol: btc, interval: '1m' });
-    expect(await malformed('GET /quote/v1/klines', [KLINE, KLINE.slice(0, 5)], klines)).toEqual({ kind: 'malformed-response', field: '[1][5]' });
-    expect(await malformed('GET /quote/v1/klines', [[...KLINE.slice(0, 8), 'many', ...KLINE.slice(9)]], klines)).toEqual({ kind: 'malformed-response', field: '[0][8]' });
+    expect(await malformed('GET /quote/v1/klines', [KLINE, KLINE.slice(0, 5)], klines)).toEqual({ kind: 'skipped', field: '[1][5]' });
+    venue.reply('GET /quote/v1/klines', { body: [KLINE, KLINE.slice(0, 5)] });
+    const kept = await klines();
+    expect(kept.ok && kept.value.length).toBe(1);
+    expect(await malformed('GET /quote/v1/klines', [[...KLINE.slice(0, 8), 'many', ...KLINE.slice(9)]], klines)).toEqual({ kind: 'skipped', field: '[0][8]' });
     expect(await malformed('GET /quote/v1/klines', { data: [KLINE] }, klines)).toEqual({ kind: 'malformed-response', field: '(root)' });
   });
 
@@ -514,39 +517,45 @@ describe('market data: malformed replies are errors with a field path, never thr
 
   it('names fields in trades, tickers, mark price, funding and index replies', async () => {
     expect(await malformed('GET /quote/v1/trades', 5, () => client.market.trades({ symbol: btc }))).toEqual({ kind: 'malformed-response', field: '(root)' });
-    expect(await malformed('GET /quote/v1/trades', [{ ...TRADES[0], p: 'abc' }], () => client.market.trades({ symbol: btc }))).toEqual({ kind: 'malformed-response', field: '[0].p' });
-    expect(await malformed('GET /quote/v1/trades', [{ ...TRADES[0], ibm: 'yes' }], () => client.market.trades({ symbol: btc }))).toEqual({ kind: 'malformed-response', field: '[0].ibm' });
+    expect(await malformed('GET /quote/v1/trades', [{ ...TRADES[0], p: 'abc' }], () => client.market.trades({ symbol: btc }))).toEqual({ kind: 'skipped', field: '[0].p' });
+    expect(await malformed('GET /quote/v1/trades', [{ ...TRADES[0], ibm: 'yes' }], () => client.market.trades({ symbol: btc }))).toEqual({ kind: 'skipped', field: '[0].ibm' });
     const { c: _c, ...noLast } = TICKER_24H;
-    expect(await malformed('GET /quote/v1/contract/ticker/24hr', [noLast], () => client.market.contractTicker24h())).toEqual({ kind: 'malformed-response', field: '[0].c' });
+    expect(await malformed('GET /quote/v1/contract/ticker/24hr', [noLast], () => client.market.contractTicker24h())).toEqual({ kind: 'skipped', field: '[0].c' });
     expect(await malformed('GET /quote/v1/markPrice', { ...MARK_PRICE, price: 'abc' }, () => client.market.markPrice(btc))).toEqual({ kind: 'malformed-response', field: 'price' });
     expect(await malformed('GET /quote/v1/markPrice', { ...MARK_PRICE, price: 'Infinity' }, () => client.market.markPrice(btc))).toEqual({ kind: 'malformed-response', field: 'price' });
-    expect(await malformed('GET /api/v1/futures/fundingRate', [{ ...FUNDING, period: 'daily' }], () => client.market.fundingRate())).toEqual({ kind: 'malformed-response', field: '[0].period' });
-    expect(await malformed('GET /api/v1/futures/historyFundingRate', [{ ...FUNDING_HISTORY, id: 'x1' }], () => client.market.historyFundingRate({ symbol: btc }))).toEqual({ kind: 'malformed-response', field: '[0].id' });
+    expect(await malformed('GET /api/v1/futures/fundingRate', [{ ...FUNDING, period: 'daily' }], () => client.market.fundingRate())).toEqual({ kind: 'skipped', field: '[0].period' });
+    expect(await malformed('GET /api/v1/futures/historyFundingRate', [{ ...FUNDING_HISTORY, id: 'x1' }], () => client.market.historyFundingRate({ symbol: btc }))).toEqual({ kind: 'skipped', field: '[0].id' });
     expect(await malformed('GET /quote/v1/index', { index: { BTCUSDT: 'abc' }, edp: {} }, () => client.market.index())).toEqual({ kind: 'malformed-response', field: 'index.BTCUSDT' });
     expect(await malformed('GET /quote/v1/index/klines', { code: 0, data: [{ ...INDEX_KLINE, c: [] }] }, () => client.market.indexKlines({ symbol: 'BTCUSDT', interval: '1m', from: 1, to: 2 }))).toEqual({
-      kind: 'malformed-response',
-      field: 'data[0].c',
+      kind: 'skipped',
+      // The path is where the list sits in the parsed value: `data` is unwrapped to the list itself.
+      field: '[0].c',
     });
     expect(await malformed('GET /quote/v1/openInterest', [{ symbol: btc, size: '1' }], () => client.market.openInterest(btc))).toEqual({ kind: 'malformed-response', field: '(root)' });
     expect(await malformed('GET /api/v1/futures/riskLimits', [{ level: 1.5, quantity: '1', maintainMargin: '0.01', initialMargin: '0.02', maxLeverage: 50 }], () => client.market.riskLimits(btc))).toEqual({
-      kind: 'malformed-response',
+      kind: 'skipped',
       field: '[0].level',
     });
   });
 
-  it('names the offending exchangeInfo field, including inside filters', async () => {
+  it('skips and counts a contract whose needed fields are bad, naming the field, including inside filters', async () => {
     const info = (): ReturnType<ExchangeClient['market']['exchangeInfo']> => client.market.exchangeInfo();
     const badTick = { ...EXCHANGE_INFO, contracts: [{ ...CONTRACT, filters: [{ ...CONTRACT.filters[0], tickSize: 'abc' }] }] };
-    expect(await malformed('GET /api/v1/exchangeInfo', badTick, info)).toEqual({ kind: 'malformed-response', field: 'contracts[0].filters[0].tickSize' });
-    const noType = { ...EXCHANGE_INFO, contracts: [{ ...CONTRACT, filters: [{ minNotional: '10' }] }] };
-    expect(await malformed('GET /api/v1/exchangeInfo', noType, info)).toEqual({ kind: 'malformed-response', field: 'contracts[0].filters[0].filterType' });
+    expect(await malformed('GET /api/v1/exchangeInfo', badTick, info)).toEqual({ kind: 'skipped', field: 'contracts[0].filters[0].tickSize' });
+    // A filter without a filterType is not one of the known filters: ignored, the contract kept.
+    const noType = { ...EXCHANGE_INFO, contracts: [{ ...CONTRACT, filters: [...CONTRACT.filters, { minNotional: '10' }] }] };
+    expect(await malformed('GET /api/v1/exchangeInfo', noType, info)).toEqual({ kind: 'ok', field: undefined });
     const badStatus = { ...EXCHANGE_INFO, contracts: [{ ...CONTRACT, status: 'HALTED' }] };
-    expect(await malformed('GET /api/v1/exchangeInfo', badStatus, info)).toEqual({ kind: 'malformed-response', field: 'contracts[0].status' });
+    expect(await malformed('GET /api/v1/exchangeInfo', badStatus, info)).toEqual({ kind: 'skipped', field: 'contracts[0].status' });
     const badMultiplier = { ...EXCHANGE_INFO, contracts: [CONTRACT, { ...CONTRACT, contractMultiplier: '' }] };
-    expect(await malformed('GET /api/v1/exchangeInfo', badMultiplier, info)).toEqual({ kind: 'malformed-response', field: 'contracts[1].contractMultiplier' });
+    expect(await malformed('GET /api/v1/exchangeInfo', badMultiplier, info)).toEqual({ kind: 'skipped', field: 'contracts[1].contractMultiplier' });
+    venue.reply('GET /api/v1/exchangeInfo', { body: badMultiplier });
+    const kept = await info();
+    expect(kept.ok && kept.value.contracts.map((c) => c.symbol)).toEqual([CONTRACT.symbol]);
     const badRisk = { ...EXCHANGE_INFO, contracts: [{ ...CONTRACT, riskLimits: [{ ...CONTRACT.riskLimits[0], riskLimitId: 1.5 }] }] };
-    expect(await malformed('GET /api/v1/exchangeInfo', badRisk, info)).toEqual({ kind: 'malformed-response', field: 'contracts[0].riskLimits[0].riskLimitId' });
+    expect(await malformed('GET /api/v1/exchangeInfo', badRisk, info)).toEqual({ kind: 'skipped', field: 'contracts[0].riskLimits[0].riskLimitId' });
     expect(await malformed('GET /api/v1/exchangeInfo', { ...EXCHANGE_INFO, coins: 'none' }, info)).toEqual({ kind: 'malformed-response', field: 'coins' });
+    expect(await malformed('GET /api/v1/exchangeInfo', { ...EXCHANGE_INFO, contracts: {} }, info)).toEqual({ kind: 'malformed-response', field: 'contracts' });
     expect(await malformed('GET /api/v1/exchangeInfo', { ...EXCHANGE_INFO, serverTime: 'now' }, info)).toEqual({ kind: 'malformed-response', field: 'serverTime' });
   });
 });

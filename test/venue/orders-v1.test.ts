@@ -1,6 +1,7 @@
 import { dec } from '../../src/core/decimal.js';
 import type { UpdateOrderV1 } from '../../src/venue/api/orders-v1-types.js';
 import type { ExchangeClient } from '../../src/venue/exchange-client.js';
+import { outcomeOf } from '../support/skipped-rows.js';
 import { clientFor, TEST_KEY } from '../support/client.js';
 import { FixtureVenue, paramsOf } from '../support/fixture-venue.js';
 
@@ -69,7 +70,7 @@ describe('v1 create', () => {
     expect(order.status).toBe('PENDING_NEW');
     expect(order.orderId).toBe('2037458781311385600');
     expect(order.price.equals(7234)).toBe(true);
-    expect(order.marginLocked.toString()).toBe('2.33');
+    expect(order.marginLocked?.toString()).toBe('2.33');
     expect(order.contractMultiplier?.toString()).toBe('0.01');
     expect(order.executedQty.isZero()).toBe(true);
     expect(order.triggerType).toBe(0);
@@ -148,7 +149,7 @@ describe('v1 batchOrders', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const [good, bad] = result.value;
-    expect(good?.ok && good.order.leverage.isZero()).toBe(true);
+    expect(good?.ok && good.order.leverage?.isZero()).toBe(true);
     expect(good?.ok && good.order.contractMultiplier).toBe(undefined);
     expect(good?.ok && 'contractMultiplier' in good.order).toBe(false);
     expect(bad).toEqual({ ok: false, code: -1131, msg: 'Balance insufficient ' });
@@ -253,7 +254,7 @@ describe('v1 query, open orders, cancel', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.value.status).toBe('NEW');
-    expect(result.value.marginLocked.toString()).toBe('9.5');
+    expect(result.value.marginLocked?.toString()).toBe('9.5');
     expect(result.value.clientOrderId).toBe('test1115');
     const wire = venue.last();
     expect([wire.method, wire.path, wire.signature, wire.rawBody]).toEqual(['DELETE', '/api/v1/futures/order', 'valid', '']);
@@ -353,8 +354,7 @@ describe('v1 malformed replies', () => {
     expect(!got.ok && [got.error.kind, got.error.field]).toEqual(['malformed-response', 'executedQty']);
 
     venue.reply('GET /api/v1/futures/openOrders', { body: [OPEN_ROW, { ...OPEN_ROW, side: 'BUY' }] });
-    const open = await client.ordersV1.openOrdersV1();
-    expect(!open.ok && [open.error.kind, open.error.field]).toEqual(['malformed-response', '[1].side']);
+    expect(await outcomeOf(client, () => client.ordersV1.openOrdersV1())).toEqual({ kind: 'skipped', field: '[1].side' });
 
     venue.reply('DELETE /api/v1/futures/order', { body: { ...STOP_ROW, type: 'LIMIT' } });
     const stop = await client.ordersV1.orderV1Cancel({ orderId: '1', type: 'STOP' });

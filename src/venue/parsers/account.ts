@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { accountType, marginType, positionSide } from '../wire/enums.js';
 import { codeField, decimal, epochMs, id64, intLike, optDecimal } from '../wire/schema.js';
+import { tolerantList } from '../wire/tolerant-list.js';
+
+/**
+ * Account payloads, read by the parsing rule (README "The exchange client"): the fields the daemon maps
+ * (account-mapping.ts) and each row's identity and amount are required, the rest optional; a list row
+ * that fails is skipped and counted.
+ */
 
 /** Optional text where "" means "not set": "" and null become absent. */
 const optText = z
@@ -10,12 +17,12 @@ const optText = z
 
 export const subAccountSchema = z.object({
   userId: id64,
-  email: z.string(),
+  email: z.string().optional(),
   remark: z.string().optional(),
-  accountList: z.array(z.object({ accountId: id64, userId: id64, accountType })),
+  accountList: tolerantList(z.object({ accountId: id64, userId: id64.optional(), accountType })),
 });
 export type SubAccount = z.output<typeof subAccountSchema>;
-export const subAccountListSchema = z.array(subAccountSchema);
+export const subAccountListSchema = tolerantList(subAccountSchema);
 
 /** v1 write acknowledgement `{code, msg}` (code 200 or "200"). */
 export const ackSchema = z.object({ code: codeField, msg: z.string().optional() });
@@ -23,15 +30,15 @@ export type Ack = z.output<typeof ackSchema>;
 
 const balanceFlowFields = {
   id: id64,
-  accountId: id64,
+  accountId: id64.optional(),
   coin: z.string(),
-  coinId: z.string(),
-  coinName: z.string(),
-  flowTypeValue: intLike,
+  coinId: z.string().optional(),
+  coinName: z.string().optional(),
+  flowTypeValue: intLike.optional(),
   flowType: z.string(),
-  flowName: z.string(),
+  flowName: z.string().optional(),
   change: decimal,
-  total: decimal,
+  total: optDecimal,
   created: epochMs,
   voucherType: optText,
   deductionAmount: optDecimal,
@@ -40,12 +47,12 @@ const balanceFlowFields = {
 /** v1 balance flow row (`/api/v1/account/balanceFlow`). */
 export const balanceFlowSchema = z.object(balanceFlowFields);
 export type BalanceFlow = z.output<typeof balanceFlowSchema>;
-export const balanceFlowListSchema = z.array(balanceFlowSchema);
+export const balanceFlowListSchema = tolerantList(balanceFlowSchema);
 
 /** `/api/v1/futures/balanceFlow` rows add the contract symbol ("" on non-trading flows → absent). */
 export const futuresBalanceFlowSchema = z.object({ ...balanceFlowFields, symbol: optText, symbolId: optText });
 export type FuturesBalanceFlow = z.output<typeof futuresBalanceFlowSchema>;
-export const futuresBalanceFlowListSchema = z.array(futuresBalanceFlowSchema);
+export const futuresBalanceFlowListSchema = tolerantList(futuresBalanceFlowSchema);
 
 /** v2 balance flow row: account and flow type by name, `created` a number. */
 export const balanceFlowV2Schema = z.object({
@@ -54,15 +61,15 @@ export const balanceFlowV2Schema = z.object({
   coin: z.string(),
   symbol: optText,
   flowType: z.string(),
-  flowName: z.string(),
+  flowName: z.string().optional(),
   change: decimal,
-  total: decimal,
+  total: optDecimal,
   created: epochMs,
   voucherType: optText,
   deductionAmount: optDecimal,
 });
 export type BalanceFlowV2 = z.output<typeof balanceFlowV2Schema>;
-export const balanceFlowV2ListSchema = z.array(balanceFlowV2Schema);
+export const balanceFlowV2ListSchema = tolerantList(balanceFlowV2Schema);
 
 /** Some payloads name the contract `symbol` instead of `symbolId` (API-NOTES §5.12): read `symbolId ?? symbol`. */
 const symbolFields = { symbolId: z.string().optional(), symbol: z.string().optional() };
@@ -89,7 +96,7 @@ export type LeverageResult = z.output<typeof leverageResultSchema>;
 
 export const accountLeverageSchema = z.object({ leverage: decimal, marginType, ...symbolFields }).transform(pickSymbolId);
 export type AccountLeverage = z.output<typeof accountLeverageSchema>;
-export const accountLeverageListSchema = z.array(accountLeverageSchema);
+export const accountLeverageListSchema = tolerantList(accountLeverageSchema);
 
 /** Futures balance row: the asset is `coin` (2026 docs) or `asset` (live); read `coin ?? asset` (API-NOTES §4.1). */
 export const futuresBalanceSchema = z
@@ -113,18 +120,18 @@ export const futuresBalanceSchema = z
     return { coin: name, ...rest };
   });
 export type FuturesBalance = z.output<typeof futuresBalanceSchema>;
-export const futuresBalanceListSchema = z.array(futuresBalanceSchema);
+export const futuresBalanceListSchema = tolerantList(futuresBalanceSchema);
 
-/** Open position row (API-NOTES §4.2): `position`/`available` in contracts, `flp` the liquidation price. */
+/** Open position row (API-NOTES §4.2): `position`/`available` in contracts, `flp` the liquidation price (`marginRate` may be ""). */
 export const positionSchema = z.object({
   symbol: z.string(),
   side: positionSide,
   avgPrice: decimal,
   position: decimal,
-  available: decimal,
+  available: optDecimal,
   leverage: decimal,
   lastPrice: optDecimal,
-  positionValue: decimal,
+  positionValue: optDecimal,
   flp: optDecimal,
   margin: decimal,
   marginRate: optDecimal,
@@ -136,4 +143,4 @@ export const positionSchema = z.object({
   markPrice: optDecimal,
 });
 export type Position = z.output<typeof positionSchema>;
-export const positionListSchema = z.array(positionSchema);
+export const positionListSchema = tolerantList(positionSchema);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boolLike, decimal, epochMs, id64, intLike, optDecimal, optText } from '../wire/schema.js';
+import { tolerantList } from '../wire/tolerant-list.js';
 
 /** Copy-trading follower payloads (document 001 "Follower resources", API-NOTES §5.13). */
 
@@ -30,7 +31,7 @@ export const followerPositionSchema = z.object({
   stopLossRate: optDecimal,
 });
 export type FollowerPosition = z.output<typeof followerPositionSchema>;
-export const followerPositionsSchema = z.array(followerPositionSchema);
+export const followerPositionsSchema = tolerantList(followerPositionSchema);
 
 /** GET /orders/history `data.list` item. */
 export const followerHistoryRowSchema = z.object({
@@ -55,7 +56,7 @@ export type FollowerHistoryRow = z.output<typeof followerHistoryRowSchema>;
 export const followerHistoryPageSchema = z.object({
   pages: count,
   total: count,
-  list: z.array(followerHistoryRowSchema),
+  list: tolerantList(followerHistoryRowSchema),
 });
 export type FollowerHistoryPage = z.output<typeof followerHistoryPageSchema>;
 
@@ -92,4 +93,4 @@ export const leaderSummarySchema = z.object({
   netProfit: decimal,
 });
 export type LeaderSummary = z.output<typeof leaderSummarySchema>;
-export const leaderSummariesSchema = z.array(leaderSummarySchema);
+export const leaderSummariesSchema = tolerantList(leaderSummarySchema);

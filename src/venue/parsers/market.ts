@@ -1,21 +1,24 @@
 import { z } from 'zod';
 import { boolLike, decimal, epochMs, id64, intLike, optDecimal, text } from '../wire/schema.js';
+import { tolerantList } from '../wire/tolerant-list.js';
 import type { KlineInterval } from './market-params.js';
 import { klineCloseTime } from './market-params.js';
 
 /**
  * Public market-data payloads (document 001 "Market data shapes", API-NOTES §5.2–5.6). Terse wire
- * keys (`t`, `b`, `qv`…) become descriptive names; error paths still name the wire keys.
+ * keys (`t`, `b`, `qv`…) become descriptive names; error paths still name the wire keys. By the parsing
+ * rule (README "The exchange client"): a field the daemon reads is required, with the row's identity and
+ * the value the endpoint exists for; other fields are optional; list rows that fail are skipped and counted.
  */
 
 /** A row list that some routes answer as a bare object when asked for one symbol. */
 function rowsOf<T extends z.ZodType>(row: T) {
-  return z.preprocess((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? [value] : value), z.array(row));
+  return z.preprocess((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? [value] : value), tolerantList(row));
 }
 
 /** `{code, data: [...]}` as sent by the index and mark-price kline routes; `data: null` is no rows. */
 function dataRows<T extends z.ZodType>(row: T) {
-  return z.object({ data: z.array(row).nullable() }).transform((v) => v.data ?? []);
+  return z.object({ data: tolerantList(row).nullable() }).transform((v) => v.data ?? []);
 }
 
 /** An empty reply (no body, or `{}`) means the symbol is unknown (API-NOTES §3 live quirks). */
@@ -43,15 +46,16 @@ export const tradeSchema = z
   .object({ t: epochMs, p: decimal, q: decimal, ibm: boolLike })
   .transform((v) => ({ time: v.t, price: v.p, qty: v.q, isBuyerMaker: v.ibm }));
 export type PublicTrade = z.output<typeof tradeSchema>;
-export const tradesSchema = z.array(tradeSchema);
+export const tradesSchema = tolerantList(tradeSchema);
 
 // ---- candles
 
-const klineTuple = z.tuple([epochMs, decimal, decimal, decimal, decimal, decimal, epochMs, decimal, intLike, decimal, decimal]).rest(z.unknown());
+/** open time, OHLC, volume, close time, quote volume, trade count, taker buy volume and quote volume; the last four may be absent. */
+const klineTuple = z.tuple([epochMs, decimal, decimal, decimal, decimal, decimal, epochMs, decimal, intLike.optional(), optDecimal, optDecimal]).rest(z.unknown());
 
 /** Klines for `interval`: a wire close time of 0 (always, live) is derived from the interval. */
 export function klinesSchema(interval: KlineInterval) {
-  return z.array(
+  return tolerantList(
     klineTuple.transform(([openTime, open, high, low, close, volume, closeTime, quoteVolume, trades, takerBuyVolume, takerBuyQuoteVolume]) => ({
       openTime,
       open,
@@ -62,17 +66,27 @@ export function klinesSchema(interval: KlineInterval) {
       volume,
       closeTime: closeTime > 0 ? closeTime : klineCloseTime(openTime, interval),
       quoteVolume,
-      trades,
-      takerBuyVolume,
-      takerBuyQuoteVolume,
+      ...(trades === undefined ? {} : { trades }),
+      ...(takerBuyVolume === undefined ? {} : { takerBuyVolume }),
+      ...(takerBuyQuoteVolume === undefined ? {} : { takerBuyQuoteVolume }),
     })),
   );
 }
 export type Kline = z.output<ReturnType<typeof klinesSchema>>[number];
 
 export const indexKlineSchema = z
-  .object({ t: epochMs, s: z.string(), sn: z.string(), o: decimal, h: decimal, l: decimal, c: decimal, v: decimal, st: epochMs })
-  .transform((v) => ({ openTime: v.t, symbol: v.s, symbolName: v.sn, open: v.o, high: v.h, low: v.l, close: v.c, volume: v.v, responseTime: v.st }));
+  .object({ t: epochMs, s: z.string(), sn: z.string().optional(), o: decimal, h: decimal, l: decimal, c: decimal, v: optDecimal, st: epochMs.optional() })
+  .transform((v) => ({
+    openTime: v.t,
+    symbol: v.s,
+    ...(v.sn === undefined ? {} : { symbolName: v.sn }),
+    open: v.o,
+    high: v.h,
+    low: v.l,
+    close: v.c,
+    ...(v.v === undefined ? {} : { volume: v.v }),
+    ...(v.st === undefined ? {} : { responseTime: v.st }),
+  }));
 export type IndexKline = z.output<typeof indexKlineSchema>;
 export const indexKlinesSchema = dataRows(indexKlineSchema);
 
@@ -84,43 +98,44 @@ export const markPriceKlineSchema = z.object({
   high: decimal,
   low: decimal,
   close: decimal,
-  volume: decimal,
-  curId: text,
-  klineType: z.string(),
-  change: decimal,
+  volume: optDecimal,
+  curId: text.optional(),
+  klineType: z.string().optional(),
+  change: optDecimal,
 });
 export type MarkPriceKline = z.output<typeof markPriceKlineSchema>;
 export const markPriceKlinesSchema = dataRows(markPriceKlineSchema);
 
 // ---- index, mark price, funding
 
-export const indexComponentSchema = z.object({ exchange: z.string(), spotPair: z.string(), weight: decimal });
+export const indexComponentSchema = z.object({ exchange: z.string(), spotPair: z.string().optional(), weight: decimal });
 export type IndexComponent = z.output<typeof indexComponentSchema>;
 
 /** `index` is the last index price, `edp` the average of the last 10 minutes. */
 export const indexPriceComponentsSchema = orNone(
-  z.object({ index: decimal, edp: decimal, components: z.array(indexComponentSchema), time: epochMs }),
+  z.object({ index: decimal, edp: optDecimal, components: tolerantList(indexComponentSchema), time: epochMs }),
 );
 export type IndexPriceComponents = NonNullable<z.output<typeof indexPriceComponentsSchema>>;
 
 /** Prices keyed by index token (`BTCUSDT`); both maps are empty for an unknown symbol. */
-export const indexPricesSchema = z.object({ index: z.record(z.string(), decimal), edp: z.record(z.string(), decimal) });
+export const indexPricesSchema = z.object({ index: z.record(z.string(), decimal), edp: z.record(z.string(), decimal).optional() });
 export type IndexPrices = z.output<typeof indexPricesSchema>;
 
-export const markPriceSchema = z.object({ exchangeId: id64, symbolId: z.string(), price: decimal, time: epochMs });
+export const markPriceSchema = z.object({ exchangeId: id64.optional(), symbolId: z.string(), price: decimal, time: epochMs });
 export type MarkPrice = z.output<typeof markPriceSchema>;
 /** One symbol: an empty body (unknown symbol, live) becomes undefined. */
 export const markPriceOneSchema = orNone(markPriceSchema);
-export const markPriceListSchema = z.array(markPriceSchema);
+export const markPriceListSchema = tolerantList(markPriceSchema);
 
 /** Funding interval: `8H`, `4H`, `1H` seen. */
 export const fundingPeriod = z.templateLiteral([z.number().int().positive(), 'H']);
 export type FundingPeriod = z.output<typeof fundingPeriod>;
 
+/** Live rows may have no `period` (issue 16): only symbol, rate and nextFundingTime are read. */
 export const fundingRateSchema = z.object({
   symbol: z.string(),
   rate: decimal,
-  period: fundingPeriod,
+  period: fundingPeriod.optional(),
   nextFundingTime: epochMs,
   interest: optDecimal,
   fundingRateCap: optDecimal,
@@ -130,31 +145,31 @@ export type FundingRate = z.output<typeof fundingRateSchema>;
 export const fundingRatesSchema = rowsOf(fundingRateSchema);
 
 /** Settled funding, newest first. */
-export const fundingHistorySchema = z.object({ id: id64, symbol: z.string(), settleTime: epochMs, settleRate: decimal, period: fundingPeriod });
+export const fundingHistorySchema = z.object({ id: id64, symbol: z.string(), settleTime: epochMs, settleRate: decimal, period: fundingPeriod.optional() });
 export type FundingHistoryRow = z.output<typeof fundingHistorySchema>;
-export const fundingHistoryListSchema = z.array(fundingHistorySchema);
+export const fundingHistoryListSchema = tolerantList(fundingHistorySchema);
 
 // ---- positioning, insurance, risk limits
 
 /** Open interest in contracts. */
 export const openInterestSchema = z.object({ symbol: z.string(), size: decimal });
 export type OpenInterest = z.output<typeof openInterestSchema>;
-export const openInterestListSchema = z.object({ openInterestList: z.array(openInterestSchema) }).transform((v) => v.openInterestList);
+export const openInterestListSchema = z.object({ openInterestList: tolerantList(openInterestSchema) }).transform((v) => v.openInterestList);
 
 export const longShortRatioSchema = z.object({
   symbol: z.string(),
   timeStamp: epochMs,
   longShortRatio: decimal,
-  longAccount: decimal,
-  shortAccount: decimal,
+  longAccount: optDecimal,
+  shortAccount: optDecimal,
 });
 export type LongShortRatio = z.output<typeof longShortRatioSchema>;
-export const longShortRatiosSchema = z.array(longShortRatioSchema);
+export const longShortRatiosSchema = tolerantList(longShortRatioSchema);
 
 /** `value` is the fund's USD value. */
-export const insuranceFundSchema = z.object({ coin: z.string(), symbol: z.string(), value: decimal, updateTime: epochMs });
+export const insuranceFundSchema = z.object({ coin: z.string().optional(), symbol: z.string(), value: decimal, updateTime: epochMs.optional() });
 export type InsuranceFund = z.output<typeof insuranceFundSchema>;
-export const insuranceFundListSchema = z.object({ list: z.array(insuranceFundSchema) }).transform((v) => v.list);
+export const insuranceFundListSchema = z.object({ list: tolerantList(insuranceFundSchema) }).transform((v) => v.list);
 
 /** Levels from 1, sorted by quantity. */
 export const riskLimitLevelSchema = z.object({
@@ -165,11 +180,15 @@ export const riskLimitLevelSchema = z.object({
   maxLeverage: intLike,
 });
 export type RiskLimitLevel = z.output<typeof riskLimitLevelSchema>;
-export const riskLimitLevelsSchema = z.array(riskLimitLevelSchema);
+export const riskLimitLevelsSchema = tolerantList(riskLimitLevelSchema);
 
 // ---- tickers
 
-/** 24h ticker, contract or spot: `volume` in contracts for contracts, `priceChangePercent` a ratio. */
+/**
+ * 24h ticker, contract or spot: `volume` in contracts for contracts, `priceChangePercent` a ratio. Live
+ * rows of illiquid symbols have no `b`/`a` (issue 16): the best bid and ask are optional, as are the
+ * changes the daemon does not read.
+ */
 export const ticker24hSchema = z
   .object({
     t: epochMs,
@@ -178,12 +197,12 @@ export const ticker24hSchema = z
     o: decimal,
     h: decimal,
     l: decimal,
-    b: decimal,
-    a: decimal,
+    b: optDecimal,
+    a: optDecimal,
     v: decimal,
     qv: decimal,
-    pc: decimal,
-    pcp: decimal,
+    pc: optDecimal,
+    pcp: optDecimal,
     op: optDecimal,
   })
   .transform((v) => ({
@@ -193,12 +212,12 @@ export const ticker24hSchema = z
     open: v.o,
     high: v.h,
     low: v.l,
-    bestBid: v.b,
-    bestAsk: v.a,
+    ...(v.b === undefined ? {} : { bestBid: v.b }),
+    ...(v.a === undefined ? {} : { bestAsk: v.a }),
     volume: v.v,
     quoteVolume: v.qv,
-    priceChange: v.pc,
-    priceChangePercent: v.pcp,
+    ...(v.pc === undefined ? {} : { priceChange: v.pc }),
+    ...(v.pcp === undefined ? {} : { priceChangePercent: v.pcp }),
     /** Undocumented; open interest in contracts (PROBE). */
     ...(v.op === undefined ? {} : { openInterest: v.op }),
   }));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orderStatus, orderTypeV1, priceTypeV1, sideV1, timeInForce, triggerBy } from '../wire/enums.js';
 import { codeField, decimal, epochMs, id64, intLike, optDecimal, text } from '../wire/schema.js';
+import { tolerantList } from '../wire/tolerant-list.js';
 
 /** `orderType` of stop (STOP_COMMON) and TP/SL rows; the spec adds "and others", so other text is kept. */
 export type ConditionalOrderTypeV1 = 'STOP_COMMON' | 'STOP_LONG_PROFIT' | 'STOP_LONG_LOSS' | 'STOP_SHORT_PROFIT' | 'STOP_SHORT_LOSS' | (string & {});
@@ -19,12 +20,13 @@ export const regularOrderV1Schema = z
     clientOrderId: text,
     symbol: z.string(),
     price: decimal,
-    leverage: decimal,
+    /** Not read by stratd (the position carries the leverage), so optional, as marginLocked. */
+    leverage: optDecimal,
     origQty: decimal,
     executedQty: optDecimal,
     executeQty: optDecimal,
     avgPrice: decimal,
-    marginLocked: decimal,
+    marginLocked: optDecimal,
     type: orderTypeV1,
     side: sideV1,
     timeInForce: timeInForce,
@@ -50,10 +52,10 @@ const stopFields = {
   time: epochMs,
   updateTime: epochMs.optional(),
   orderId: id64,
-  accountId: id64,
+  accountId: id64.optional(),
   clientOrderId: text,
   symbol: z.string(),
-  leverage: decimal,
+  leverage: optDecimal,
   origQty: decimal,
   /** Price after trigger; 0 for market. */
   price: decimal,
@@ -95,8 +97,9 @@ export type ConditionalOrderV1 = StopOrderV1 | TpSlOrderV1;
 /** Any v1 order, discriminated by `kind` ('regular' | 'stop' | 'tpsl'). */
 export type OrderV1 = RegularOrderV1 | ConditionalOrderV1;
 
-export const regularOrderV1ListSchema = z.array(regularOrderV1Schema);
-export const conditionalOrderV1ListSchema = z.array(conditionalOrderV1Schema);
+/** List replies: a row stratd cannot read is skipped and counted (batch results stay strict: legs answer requests by position). */
+export const regularOrderV1ListSchema = tolerantList(regularOrderV1Schema);
+export const conditionalOrderV1ListSchema = tolerantList(conditionalOrderV1Schema);
 
 /** One leg of a v1 batch: `{code: 200, order}` or its own failure `{code: <negative>, msg}` (§5.9). */
 export type BatchLegV1 =

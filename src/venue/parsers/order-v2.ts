@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fallbackType, orderSide, orderStatus, orderTypeV2, positionSide, stopOrderType, stopType, timeInForce, triggerBy } from '../wire/enums.js';
 import { boolLike, decimal, epochMs, id64, intLike, optDecimal, text } from '../wire/schema.js';
+import { tolerantList } from '../wire/tolerant-list.js';
 
 /** A v2 order row: regular, plan (stopPrice, triggerBy) or TP/SL (stopOrderType, stopType, trailing fields). */
 export const orderV2Schema = z.object({
@@ -10,11 +11,12 @@ export const orderV2Schema = z.object({
   clientOrderId: text,
   symbol: z.string(),
   price: decimal,
-  leverage: decimal,
+  /** Not read by stratd (the position carries the leverage), so optional, as marginLocked. */
+  leverage: optDecimal,
   origQty: decimal,
   executedQty: decimal,
   avgPrice: decimal,
-  marginLocked: decimal,
+  marginLocked: optDecimal,
   type: orderTypeV2,
   side: orderSide,
   positionSide: positionSide,
@@ -32,7 +34,8 @@ export const orderV2Schema = z.object({
 });
 export type OrderV2 = z.output<typeof orderV2Schema>;
 
-export const orderV2ListSchema = z.array(orderV2Schema);
+/** List replies skip and count a row stratd cannot read; batch results stay strict (legs answer requests by position). */
+export const orderV2ListSchema = tolerantList(orderV2Schema);
 
 /** One leg of a v2 batch: the order, or its own failure code. */
 export const batchLegV2Schema = z.object({
@@ -57,7 +60,7 @@ export const userTradeV2Schema = z.object({
   commissionAsset: z.string(),
   commission: decimal,
   makerRebate: optDecimal,
-  type: z.string(),
+  type: z.string().optional(),
   side: orderSide,
   positionSide: positionSide,
   realizedPnl: decimal,
@@ -66,4 +69,4 @@ export const userTradeV2Schema = z.object({
   matchOrderStrategy: intLike.optional(),
 });
 export type UserTradeV2 = z.output<typeof userTradeV2Schema>;
-export const userTradesV2Schema = z.array(userTradeV2Schema);
+export const userTradesV2Schema = tolerantList(userTradeV2Schema);

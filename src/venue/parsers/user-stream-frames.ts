@@ -28,7 +28,7 @@ export function parseUserStreamFrame(text: string, context: FrameContext = {}): 
   }
   if (Array.isArray(value)) return arrayFrame(value, context);
   if (!isRecord(value)) return err({ kind: 'unknown-event', message: 'expected a JSON array or object' });
-  if ('eventType' in value) return objectEvent(value);
+  if ('eventType' in value) return objectEvent(value, context);
   if ('pong' in value) return ok({ kind: 'pong', value: textOf(value['pong']) });
   if ('code' in value) return ok({ kind: 'error', code: textOf(value['code']), message: textOf(value['desc'] ?? value['msg'] ?? '') });
   return err({ kind: 'unknown-event', message: 'an object without eventType, pong or code' });
@@ -49,33 +49,39 @@ function arrayFrame(elements: readonly unknown[], context: FrameContext): Result
 function arrayEvent(event: string, body: unknown, context: FrameContext): Result<readonly StreamAccountItem[], UserStreamFrameError> {
   switch (event) {
     case 'outboundContractAccountInfo':
-      return read(accountInfoSchema, body, event, balanceItems);
+      return read(accountInfoSchema, body, event, context, balanceItems);
     case 'outboundContractPositionInfo':
-      return read(positionInfoSchema, body, event, (p) => [positionItem(p)]);
+      return read(positionInfoSchema, body, event, context, (p) => [positionItem(p)]);
     case 'contractExecutionReport':
-      return read(executionReportSchema, body, event, (o) => orderItem(o, context));
+      return read(executionReportSchema, body, event, context, (o) => orderItem(o, context));
     case 'ticketInfo':
-      return read(ticketSchema, body, event, (t) => [ticketItem(t)]);
+      return read(ticketSchema, body, event, context, (t) => [ticketItem(t)]);
     default:
       return err({ kind: 'unknown-event', event, message: `unknown event ${event}` });
   }
 }
 
-function objectEvent(body: Record<string, unknown>): Result<UserStreamFrame, UserStreamFrameError> {
+function objectEvent(body: Record<string, unknown>, context: FrameContext): Result<UserStreamFrame, UserStreamFrameError> {
   const event = textOf(body['eventType']);
   switch (event) {
     case 'planExecutionReport':
-      return read(planReportSchema, body, event, (p): UserStreamFrame => ({ kind: 'account', items: [planItem(p)] }));
+      return read(planReportSchema, body, event, context, (p): UserStreamFrame => ({ kind: 'account', items: [planItem(p)] }));
     case 'listenKeyWillExpire':
-      return read(willExpireSchema, body, event, (n): UserStreamFrame => ({ kind: 'willExpire', notice: willExpireNotice(n) }));
+      return read(willExpireSchema, body, event, context, (n): UserStreamFrame => ({ kind: 'willExpire', notice: willExpireNotice(n) }));
     default:
       return err({ kind: 'unknown-event', event, message: `unknown event ${event}` });
   }
 }
 
 /** Validates with the shared wire helpers, then maps; `undefined` from the mapper means a value the model has no word for. */
-function read<S extends z.ZodType, T>(schema: S, body: unknown, event: string, map: (value: z.output<S>) => T | undefined): Result<T, UserStreamFrameError> {
-  const parsed = parseWire(schema, body, event);
+function read<S extends z.ZodType, T>(
+  schema: S,
+  body: unknown,
+  event: string,
+  context: FrameContext,
+  map: (value: z.output<S>) => T | undefined,
+): Result<T, UserStreamFrameError> {
+  const parsed = parseWire(schema, body, event, (skipped) => context.onSkipped?.(skipped));
   if (!parsed.ok) return err({ kind: 'invalid', event, ...(parsed.error.field === undefined ? {} : { field: parsed.error.field }), message: parsed.error.message });
   const mapped = map(parsed.value);
   return mapped === undefined ? err({ kind: 'invalid', event, message: `${event}: a value the model does not know` }) : ok(mapped);

@@ -49,8 +49,8 @@ export function toInstrument(contract: ContractSymbol): Result<Instrument, strin
       ? {}
       : {
           limitBand: { buyUpRate: limit.buyPriceUpRate, sellDownRate: limit.sellPriceDownRate },
-          maxOpenOrders: limit.maxEntrustNum,
-          maxOpenAlgoOrders: limit.maxConditionNum,
+          ...(limit.maxEntrustNum === undefined ? {} : { maxOpenOrders: limit.maxEntrustNum }),
+          ...(limit.maxConditionNum === undefined ? {} : { maxOpenAlgoOrders: limit.maxConditionNum }),
         }),
     ...(market === undefined ? {} : { marketBand: { buyUpRate: market.buyPriceUpRate, sellDownRate: market.sellPriceDownRate } }),
     maxLeverage: maxLeverageOf(contract.riskLimits),

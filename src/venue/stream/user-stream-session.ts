@@ -20,6 +20,7 @@ import { StreamInbox } from './stream-inbox.js';
 import type { SocketClosed, WebSocketLike } from './web-socket.js';
 import { openWsSocket } from './web-socket.js';
 import type { TableSize } from '../../core/table-size.js';
+import type { SkippedRows } from '../wire/tolerant-list.js';
 
 export type UserStreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped';
 export type UserStreamEvent = AccountEvent | StreamConnected | StreamDisconnected;
@@ -38,6 +39,8 @@ export interface UserStreamSessionOptions {
   readonly openSocket?: (url: string) => WebSocketLike;
   /** Coins per contract of a symbol, for the average price of execution reports (default 1). */
   readonly contractMultiplier?: (symbol: string) => Decimal | undefined;
+  /** Rows of a frame's list left out by the parsing rule (the daemon logs and counts them with the REST ones). */
+  readonly onSkipped?: (skipped: SkippedRows) => void;
 }
 
 interface Connection {
@@ -84,7 +87,9 @@ export class UserStreamSession {
     const beat = { intervalMs: options.pingIntervalMs ?? 20_000, timeoutMs: options.pongTimeoutMs ?? 10_000 };
     this.heartbeat = new Heartbeat(options.time, beat, (text) => this.connection?.socket.send(text), () => this.drop('pong timeout', false));
     const multiplier = options.contractMultiplier;
-    this.inbox = new StreamInbox(multiplier === undefined ? {} : { contractMultiplier: multiplier }, options.logger, {
+    const onSkipped = options.onSkipped;
+    const context = { ...(multiplier === undefined ? {} : { contractMultiplier: multiplier }), ...(onSkipped === undefined ? {} : { onSkipped }) };
+    this.inbox = new StreamInbox(context, options.logger, {
       account: (event) => this.emit(event),
       pong: () => this.onPong(),
       willExpire: (notice) => this.onWillExpire(notice),

@@ -4,6 +4,8 @@ import { dec, parseDecimal } from '../../core/decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { VenueError } from '../venue-error.js';
+import type { SkippedRowsSink } from './tolerant-list.js';
+import { takeSkippedRows } from './tolerant-list.js';
 
 /**
  * Building blocks for validating wire JSON into domain values. Live payloads vary between strings
@@ -82,10 +84,17 @@ export const codeField = z.union([z.number(), z.string()]).optional();
 /** Calls whose `data` is null on success (batch cancels, follower writes). */
 export const nullData = z.null();
 
-/** Validates `value` with `schema`; a failure names the endpoint and the first offending field. */
-export function parseWire<S extends z.ZodType>(schema: S, value: unknown, endpoint: string): Result<z.output<S>, VenueError> {
+/**
+ * Validates `value` with `schema`; a failure names the endpoint and the first offending field. Rows that
+ * tolerant lists of the schema left out go to `onSkipped` (one call for the reply), if given.
+ */
+export function parseWire<S extends z.ZodType>(schema: S, value: unknown, endpoint: string, onSkipped?: SkippedRowsSink): Result<z.output<S>, VenueError> {
   const result = schema.safeParse(value);
-  if (result.success) return ok(stripUndefined(result.data) as z.output<S>);
+  if (result.success) {
+    const rows = takeSkippedRows(result.data);
+    if (rows.length > 0) onSkipped?.({ endpoint, rows });
+    return ok(stripUndefined(result.data) as z.output<S>);
+  }
   const issue = result.error.issues[0];
   const field = issue === undefined || issue.path.length === 0 ? '(root)' : formatPath(issue.path);
   return err(

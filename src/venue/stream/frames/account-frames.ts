@@ -3,11 +3,13 @@ import { dec } from '../../../core/decimal.js';
 import type { BalanceUpdated, PositionUpdated } from '../../../model/account-events.js';
 import { marginType, positionSide } from '../../wire/enums.js';
 import { decimal, epochMs, optDecimal } from '../../wire/schema.js';
+import { tolerantList } from '../../wire/tolerant-list.js';
 
 /** `outboundContractAccountInfo` and `outboundContractPositionInfo` (document 001 "Events"). */
 
 const balanceRow = z.object({ a: z.string(), f: decimal, l: decimal });
-export const accountInfoSchema = z.object({ E: epochMs, B: z.array(balanceRow) });
+/** A balance row without asset, free or locked is skipped and counted; the frame's other rows still apply. */
+export const accountInfoSchema = z.object({ E: epochMs, B: tolerantList(balanceRow) });
 
 /** One balance per `B` row. `f` is free (excluding unrealized PnL), `l` position plus order margin: the wallet is their sum. The frame has no unrealized PnL. */
 export function balanceItems(info: z.output<typeof accountInfoSchema>): BalanceUpdated[] {

@@ -2,6 +2,7 @@ import type { Decimal } from '../../../core/decimal.js';
 import type { AlgoOrderUpdated, BalanceUpdated, OrderFilled, OrderUpdated, PositionUpdated } from '../../../model/account-events.js';
 import type { PositionSide } from '../../../model/instrument.js';
 import type { Fill } from '../../../model/orders.js';
+import type { SkippedRows } from '../../wire/tolerant-list.js';
 
 /** What one inbound user-stream frame means (parsers/user-stream-frames.ts reads them). */
 
@@ -56,6 +57,8 @@ export interface UserStreamFrameError {
 export interface FrameContext {
   /** Coins per contract: the execution report's `Z` is a coin notional, so the average price is Z / (z × multiplier). */
   contractMultiplier?(symbol: string): Decimal | undefined;
+  /** Rows of a frame's list (an account frame's balances) that lacked what stratd needs and were left out. */
+  onSkipped?(skipped: SkippedRows): void;
 }
 
 /** The fill of a ticket once its position side is known. */
