@@ -6,6 +6,7 @@ import type { GlobalRiskLimits, RiskLimits } from '../model/risk-limits.js';
 import type { ConfigError } from './config-error.js';
 import { checkDaemonFile } from './daemon-config-checks.js';
 import { interpolateEnv } from './daemon-config-env.js';
+import { logLevelFrom } from './log-level-env.js';
 import { locatedError, validateSection } from './daemon-config-locate.js';
 import { daemonFileSchema, modeSchema } from './daemon-config-schema.js';
 import type { DaemonFile } from './daemon-config-schema.js';
@@ -63,6 +64,8 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
   if (!venue.ok) return venue;
   const follower = followerSettings(ctx, top.follower, venue.value);
   if (!follower.ok) return follower;
+  const level = logLevelFrom(options.env, top.log.level);
+  if (!level.ok) return level;
   return ok({
     file,
     venue: venue.value,
@@ -80,7 +83,7 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
     journal: top.journal,
     health: top.health,
     ...(follower.value === undefined ? {} : { follower: follower.value }),
-    log: top.log,
+    log: { level: level.value },
     ...(top.record === undefined ? {} : { record: { ...top.record, out: isAbsolute(top.record.out) ? top.record.out : resolve(configDir, top.record.out) } }),
     errorAt: (reason, at) => locatedError(source, reason, at),
   });
