@@ -41,6 +41,8 @@ const REST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 export class DaemonMetrics {
   readonly handlerSeconds: Histogram<'strategy'>;
   readonly restSeconds: Histogram<'endpoint' | 'status'>;
+  /** Reloads (SIGHUP, POST /control/reload) by outcome: `ok`, or `failed` (the running config stays). */
+  readonly reloads: Counter<'outcome'>;
   private sources: MetricSources | undefined;
   private readonly loop: IntervalHistogram;
   /** Cumulative samples per bound of LOOP_LAG_BOUNDS, then all samples (+Inf). */
@@ -54,6 +56,7 @@ export class DaemonMetrics {
       if (this.sources !== undefined) use(pick(this.sources));
     };
     this.handlerSeconds = new Histogram({ name: 'stratd_strategy_handler_seconds', help: 'Time a strategy takes to handle one event', labelNames: ['strategy'], buckets: HANDLER_BUCKETS, registers });
+    this.reloads = new Counter({ name: 'stratd_config_reloads_total', help: 'Configuration reloads by outcome (ok, failed: the running configuration stays)', labelNames: ['outcome'], registers });
     this.restSeconds = new Histogram({
       name: 'stratd_rest_request_seconds',
       help: 'REST round trips by endpoint and HTTP status class (2xx, 4xx, 5xx, timeout, network-error)',
