@@ -49,19 +49,28 @@ export function redactSecretText(text: string): string {
 /** Shorter values are not scrubbed by value: they would match everywhere (and are no real keys). */
 const MIN_SECRET_LENGTH = 8;
 
+/** How many rotating values (listen keys) are kept: a key lives an hour, so this covers days of rotations. */
+const ROTATING_KEPT = 64;
+
 /** Environment variables whose names say they hold a secret (STRATD_API_KEY, STRATD_HEALTH_TOKEN, …). */
 const SECRET_VARIABLE = /(?:^|_)(?:API_?KEY|KEY|SECRET|TOKEN|PASSWORD|PASSPHRASE|CREDENTIALS?)(?:_|$)/i;
 
 /** The secret values this process knows: every one is scrubbed wherever it would be printed. */
 export class SecretValues {
   private readonly values = new Set<string>();
+  /** Rotating values (listen keys), oldest first: only the newest ROTATING_KEPT stay, the older ones are dead anyway. */
+  private readonly rotating: string[] = [];
   private sorted: string[] | undefined;
 
-  add(value: string | undefined): void {
+  /** `rotating`: a value replaced over time (a listen key), of which only the newest few are kept. */
+  add(value: string | undefined, rotating = false): void {
     const v = value?.trim();
     if (v === undefined || v.length < MIN_SECRET_LENGTH || this.values.has(v)) return;
     this.values.add(v);
     this.sorted = undefined;
+    if (!rotating) return;
+    this.rotating.push(v);
+    if (this.rotating.length > ROTATING_KEPT) this.values.delete(this.rotating.shift() ?? '');
   }
 
   /** The values of variables named like secrets. */

@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Result } from '../core/result.js';
+import { knownSecrets } from '../core/secret-text.js';
 import { err, ok } from '../core/result.js';
 import type { GlobalRiskLimits, RiskLimits } from '../model/risk-limits.js';
 import type { ConfigError } from './config-error.js';
@@ -39,6 +40,8 @@ const DEFAULT_STATE_DIR = './state';
  */
 export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions): Result<DaemonConfig, ConfigError> {
   const cwd = options.cwd ?? process.cwd();
+  // Values of variables named like secrets are never printed, wherever the config puts them (a key written as a file path).
+  knownSecrets.addEnvironment(options.env);
   const file = resolve(cwd, path);
   const read = readYamlFile(file);
   if (!read.ok) return read;
