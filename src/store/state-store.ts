@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
@@ -10,6 +9,7 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.js';
 import { SqliteCatalogMirror } from './sqlite-catalog-mirror.js';
 import { SqliteJournal } from './sqlite-journal.js';
 import { KvStatements, SqliteKeyValueStore } from './sqlite-kv.js';
+import { ensurePrivateDir, ensurePrivateFile } from './private-files.js';
 
 export const STATE_FILE = 'stratd.db';
 
@@ -87,7 +87,9 @@ export class StateStore {
     const path = join(dir, STATE_FILE);
     let db: Db | undefined;
     try {
-      mkdirSync(dir, { recursive: true });
+      // 0700 and 0600 whatever the umask: the journal and the strategies' state are nobody else's.
+      ensurePrivateDir(dir);
+      ensurePrivateFile(path);
       db = new Database(path, { timeout: options.lockTimeoutMs ?? 1000 });
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');
