@@ -96,6 +96,7 @@ export class Kernel {
       strategies: new Map(options.strategies.map((s) => [s.id, { symbols: s.symbols, limits: s.limits }])),
       ordersOf: (strategyId) => this.executor.openOrdersOf(strategyId),
       clientOrderId: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
+      submitted: (clientOrderId) => this.executor.submittedCommand(clientOrderId),
     });
     this.reconciler = new Reconciler({
       port: options.port,
