@@ -69,7 +69,7 @@ describe('closing orders and the available position', () => {
     h.order('s1', 's1-b', { side: 'SELL', positionSide: 'LONG', price: '103000', quantity: '2' });
     expect(h.approve('s1', { type: 'modify', clientOrderId: 's1-a', quantity: d(3) })).toHaveLength(1);
     expect(h.denied('s1', { type: 'modify', clientOrderId: 's1-a', quantity: d(4) })).toBe('CLOSE_ABOVE_AVAILABLE');
-    expect(h.approve('s1', { type: 'tpsl', symbol: BTC, positionSide: 'LONG', triggerPrice: d(95000), quantity: d(5) })).toHaveLength(1);
+    expect(h.approve('s1', { type: 'tpsl', kind: 'STOP_LOSS', symbol: BTC, positionSide: 'LONG', triggerPrice: d(95000), quantity: d(5) })).toHaveLength(1);
     expect(h.approve('s1', { type: 'plan', symbol: BTC, side: 'SELL', positionSide: 'LONG', reduceOnly: true, triggerPrice: d(90000), orderType: 'MARKET', quantity: d(5) })).toHaveLength(1);
   });
 });
