@@ -45,7 +45,7 @@ export interface StatusSources {
 /** TimeSync refreshes every 10 minutes; three missed refreshes in a row make the offset stale. */
 const CLOCK_STALE_MS = 3 * DEFAULT_TIME_SYNC.refreshMs;
 
-/** Ready to trade: kernel running, every user stream open, the exchange clock synced, the last reconciliation good. */
+/** Ready to trade: kernel running, every user stream open, the exchange clock synced, the journal writable, the last reconciliation good. */
 export function readiness(s: StatusSources): HealthReport {
   const reasons: string[] = [];
   if (s.kernel.state !== 'running') reasons.push(`kernel ${s.kernel.state}`);
@@ -53,6 +53,8 @@ export function readiness(s: StatusSources): HealthReport {
   const lastSync = s.timeSync.lastSync;
   if (!s.timeSync.isSynced || lastSync === undefined) reasons.push('exchange clock not synced');
   else if (s.clock.now() - lastSync > CLOCK_STALE_MS) reasons.push(`exchange clock last synced ${Math.round((s.clock.now() - lastSync) / 1000)} s ago`);
+  const journal = s.kernel.executor.journalHealth.unavailable;
+  if (journal !== undefined) reasons.push(`${journal}: opening orders wait until a write succeeds`);
   const reconcile = s.kernel.lastReconcile;
   if (reconcile === undefined) reasons.push('no reconciliation yet');
   else if (!reconcile.ok) reasons.push(`last reconciliation failed: ${reconcile.error ?? 'unknown error'}`);
@@ -91,8 +93,10 @@ export interface DaemonStatus {
     readonly rateBudget: GovernorSnapshot;
     readonly market: { readonly polls: number; readonly failures: number; readonly events: number };
     readonly jobs: Readonly<Record<string, JobStats>>;
+    /** Whether the order journal can be written (a failed write holds opening orders back until one succeeds). */
+    readonly journal: { readonly writable: boolean; readonly failures: number; readonly since?: number };
   };
-  /** The newest error per component (`rest`, `clock`, `executor`, `user-stream:USDT`, `job:reconcile`, `strategy:ID`, `market:…`, `reconciliation`, `reload`). */
+  /** The newest error per component (`rest`, `clock`, `executor`, `journal`, `user-stream:USDT`, `job:reconcile`, `strategy:ID`, `market:…`, `reconciliation`, `reload`). */
   readonly lastErrors: Readonly<Record<string, { readonly message: string; readonly at?: number }>>;
   readonly reload: ReloadReport | null;
 }
@@ -167,6 +171,7 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
       rateBudget: s.governor.snapshot(),
       market: { polls: poller.polls, failures: poller.failures, events: poller.events },
       jobs,
+      journal: journalStatus(kernel),
     },
     lastErrors: lastErrors(s, jobs, poller.channels),
     reload: s.lastReload() ?? null,
@@ -180,6 +185,8 @@ function lastErrors(
 ): Record<string, { message: string; at?: number }> {
   const out: Record<string, { message: string; at?: number }> = {};
   for (const [component, error] of s.errors.all()) out[component] = { ...error };
+  const journalError = s.kernel.executor.journalHealth.state.lastError;
+  if (journalError !== undefined) out['journal'] = { ...journalError };
   const reconcile = s.kernel.lastReconcile;
   if (reconcile !== undefined && !reconcile.ok) out['reconciliation'] = { message: reconcile.error ?? 'failed', at: reconcile.time };
   for (const st of s.kernel.strategies.status()) if (st.lastError !== undefined) out[`strategy:${st.id}`] = { message: st.lastError };
@@ -188,4 +195,9 @@ function lastErrors(
   }
   for (const c of channels) if (c.lastError !== undefined) out[`market:${c.key}`] = { message: c.lastError, ...(c.lastPollAt === undefined ? {} : { at: c.lastPollAt }) };
   return out;
+}
+
+function journalStatus(kernel: Kernel): DaemonStatus['components']['journal'] {
+  const { writable, failures, since } = kernel.executor.journalHealth.state;
+  return { writable, failures, ...(since === undefined ? {} : { since }) };
 }

@@ -37,6 +37,7 @@ import { pollChannels } from './daemon-channels.js';
 import { daemonJobs } from './daemon-jobs.js';
 import { DaemonMetrics } from './daemon-metrics.js';
 import { resolveStrategies } from './daemon-strategies.js';
+import { bindStateToAccount } from './daemon-account.js';
 import { connectVenue } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
@@ -70,6 +71,8 @@ export interface DaemonOptions {
   readonly reread?: RereadConfig;
   /** Crash testing only (STRATD_CRASH_POINTS): SIGKILL at chosen moments of an order's life. */
   readonly crashPoints?: CrashPoints;
+  /** Fault injection in tests only: the journal the kernel writes through (e.g. one whose writes fail on demand). */
+  readonly journalFaults?: (journal: OrderJournal) => OrderJournal;
   /** SIGHUP reloads the config; default process, null for none. */
   readonly hangup?: HangupSource | null;
   /** Observers for tools that compare the daemon with something else (`stratd parity`). */
@@ -180,13 +183,16 @@ export class Daemon {
       logger.warn({ err: error.message }, 'server time sync failed');
     });
     if (!synced.ok) return fail(`cannot reach the exchange at start: ${synced.error.message}`);
+    const symbols = [...new Set([...config.market.map((m) => m.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
+    const bound = await bindStateToAccount(store, venue.client, categoriesOf(symbols), logger.child({ component: 'state' }));
+    if (!bound.ok) return fail(`state directory ${config.stateDir}: ${bound.error}`);
 
     const live = new LiveSettings(config.risk, options.strategies, (id, handlers) => metrics.timeHandlers(id, handlers));
-    const symbols = [...new Set([...config.market.map((m) => m.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
     const kernel = new Kernel({
       time,
       port: new VenueExchangePort({ client: venue.client, logger: logger.child({ component: 'port' }) }),
-      journal: options.crashPoints === undefined ? store.journal() : journalWithCrashPoint(store.journal(), options.crashPoints),
+      journal: kernelJournal(store.journal(), options),
+      idNamespace: store.identity.namespace,
       keyValue: (id) => store.keyValue(id),
       logger,
       metrics: new KernelMetrics(registry, { exchangeNow: () => venue.client.timeSync.serverNow() }),
@@ -196,6 +202,9 @@ export class Daemon {
       orphans: config.orphans,
     });
     collectDefaultMetrics({ register: registry, prefix: 'stratd_' });
+    // prom-client names three gauges `_total`, a suffix Prometheus keeps for counters; their per-type
+    // series (stratd_nodejs_active_handles{type} and the like) carry the same information.
+    for (const name of ['stratd_nodejs_active_handles_total', 'stratd_nodejs_active_requests_total', 'stratd_nodejs_active_resources_total']) registry.removeSingleMetric(name);
     subscriptions.push(
       kernel.events$.subscribe((event) => {
         if (event.type === 'command.failed') errors.record('executor', `${event.strategyId} ${event.command.type}: ${event.failure.code} ${event.failure.message}`, event.time);
@@ -471,6 +480,12 @@ export class Daemon {
     this.parts.metrics.stop();
     logger.info({}, 'stopped');
   }
+}
+
+/** The state store's journal, through the crash points and fault injection of tests when asked. */
+function kernelJournal(journal: OrderJournal, options: DaemonOptions): OrderJournal {
+  const crashing = options.crashPoints === undefined ? journal : journalWithCrashPoint(journal, options.crashPoints);
+  return options.journalFaults === undefined ? crashing : options.journalFaults(crashing);
 }
 
 /** REST latency by endpoint into the metrics; failed round trips as the `rest` component's last error. */

@@ -37,6 +37,10 @@ export class KernelMetrics {
   readonly reconciliations: Counter<'outcome'>;
   readonly killSwitch: Gauge;
   readonly strategyFailures: Counter<'strategy'>;
+  /** 1 while the order journal can be written; 0 while opening orders wait for it. */
+  readonly journalWritable: Gauge;
+  readonly journalWriteFailures: Counter;
+  private journalFailuresSeen = 0;
   /** Market data arrival to the order request it caused written to the socket. */
   readonly tickToOrder: TickToOrder;
   private readonly exchangeNow: (() => number) | undefined;
@@ -69,7 +73,17 @@ export class KernelMetrics {
     this.reconciliations = new Counter({ name: 'stratd_reconciliations_total', help: 'Reconciliation runs by outcome', labelNames: ['outcome'], registers: r });
     this.killSwitch = new Gauge({ name: 'stratd_kill_switch_engaged', help: '1 while the kill switch (daily loss or operator halt) holds back opening orders', registers: r });
     this.strategyFailures = new Counter({ name: 'stratd_strategy_failures_total', help: 'Strategy instances stopped by an error', labelNames: ['strategy'], registers: r });
+    this.journalWritable = new Gauge({ name: 'stratd_journal_writable', help: '1 while the order journal can be written; 0 while writes fail (disk full, I/O error) and opening orders wait', registers: r });
+    this.journalWritable.set(1);
+    this.journalWriteFailures = new Counter({ name: 'stratd_journal_write_failures_total', help: 'Journal writes (orders and probes) that failed for a storage reason', registers: r });
     this.tickToOrder = new TickToOrder(registry);
+  }
+
+  /** The journal's health changed (executor). */
+  journalHealth(state: { readonly writable: boolean; readonly failures: number }): void {
+    this.journalWritable.set(state.writable ? 1 : 0);
+    if (state.failures > this.journalFailuresSeen) this.journalWriteFailures.inc(state.failures - this.journalFailuresSeen);
+    this.journalFailuresSeen = state.failures;
   }
 
   /** Counts one event; `ownerOf` attributes orders and fills to their strategy. */

@@ -12,6 +12,7 @@ import type { KeyValueStore, OrderJournal } from '../model/journal.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { Cache } from './cache.js';
 import { Executor } from './execution/executor.js';
+import { isStorageFailure } from './execution/journal-health.js';
 import type { ReconcileReport } from './execution/reconciler.js';
 import { Reconciler } from './execution/reconciler.js';
 import { instrumentChanges } from './instrument-changes.js';
@@ -31,6 +32,11 @@ export interface KernelOptions {
   readonly time: TimeSource;
   readonly port: ExchangePort;
   readonly journal: OrderJournal;
+  /**
+   * The state's namespace, part of every client order id so that a new state never repeats an id of
+   * an earlier one on the same account (the daemon passes its state store's); none in backtests.
+   */
+  readonly idNamespace?: string;
   readonly keyValue: (strategyId: string) => KeyValueStore;
   readonly logger: Logger;
   readonly metrics?: KernelMetrics;
@@ -86,8 +92,10 @@ export class Kernel {
       time,
       logger: logger.child({ component: 'executor' }),
       publish: (event) => this.ingest(event),
+      ...(options.idNamespace === undefined ? {} : { idNamespace: options.idNamespace }),
       ...(options.settleAfterMs === undefined ? {} : { settleAfterMs: options.settleAfterMs }),
       onWritten: (command, trigger, latencyMs) => this.metrics.tickToOrder.observe(command.type, trigger.event, latencyMs),
+      onJournalHealth: (state) => this.metrics.journalHealth(state),
     });
     this.risk = new RiskEngine({
       cache: this.cache,
@@ -97,6 +105,7 @@ export class Kernel {
       ordersOf: (strategyId) => this.executor.openOrdersOf(strategyId),
       clientOrderId: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
       submitted: (clientOrderId) => this.executor.submittedCommand(clientOrderId),
+      journalUnavailable: () => this.executor.journalHealth.unavailable,
     });
     this.reconciler = new Reconciler({
       port: options.port,
@@ -208,7 +217,7 @@ export class Kernel {
       this.ingest({ type: 'intent.denied', time: now, strategyId, intent, denial: { code: 'NOT_READY', message: `the daemon is ${this.resyncing ? 'resyncing with the exchange' : this.state}` } });
       return;
     }
-    const checked = this.risk.check(strategyId, intent);
+    const checked = this.checkIntent(strategyId, intent);
     if (!checked.ok) {
       this.ingest({ type: 'intent.denied', time: now, strategyId, intent, denial: checked.error });
       return;
@@ -217,6 +226,17 @@ export class Kernel {
     const key = intent.type === 'place' || intent.type === 'plan' || intent.type === 'tpsl' ? intent.key : undefined;
     for (const command of checked.value) {
       this.executor.submit(strategyId, command, key, trigger).catch((error: unknown) => this.log.error({ err: error, strategy: strategyId }, 'submission failed'));
+    }
+  }
+
+  /** The risk engine's answer; a journal write failing meanwhile (an unkeyed id draws on the journal's sequence) denies. */
+  private checkIntent(strategyId: string, intent: Intent): ReturnType<RiskEngine['check']> {
+    try {
+      return this.risk.check(strategyId, intent);
+    } catch (error: unknown) {
+      if (!isStorageFailure(error)) throw error;
+      const failure = this.executor.journalHealth.failed(error);
+      return err({ code: 'JOURNAL_UNAVAILABLE', message: failure.message });
     }
   }
 
@@ -235,6 +255,10 @@ export class Kernel {
       let result: Result<ReconcileReport, ExchangeFailure>;
       try {
         result = await this.reconciler.reconcile(epoch);
+      } catch (error: unknown) {
+        // A journal that cannot be read or written (disk full, a damaged page) fails the run, loudly, instead of throwing out of it.
+        if (!isStorageFailure(error)) throw error;
+        result = err(this.executor.journalHealth.failed(error));
       } finally {
         this.resyncing = false;
         const held = this.heldDuringResync.splice(0);

@@ -26,6 +26,7 @@ export type DenialCode =
   | 'NOT_OWNER'
   | 'DUPLICATE_KEY'
   | 'STRATEGY_HALTED'
+  | 'JOURNAL_UNAVAILABLE'
   | 'NOT_READY';
 
 export interface Denial {

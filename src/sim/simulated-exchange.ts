@@ -5,7 +5,7 @@ import { CATALOG_PATH_PREFIX, createCatalogRouter, SimCatalog } from './catalog/
 import { CopyTradingDesk, followerRoutes } from './copy-trading/index.js';
 import type { MarketFeed } from './engine/sim-exchange.js';
 import { SimExchange } from './engine/sim-exchange.js';
-import { MarketDataService, marketDataRoutes } from './market-data/index.js';
+import { MarketDataService, marketDataRoutes, signedMarketDataRoutes } from './market-data/index.js';
 import { MarketGenerator } from './market-stream/generator.js';
 import type { SimInstrument } from './market-stream/instruments.js';
 import { DEFAULT_SIM_INSTRUMENTS } from './market-stream/instruments.js';
@@ -86,6 +86,7 @@ export class SimulatedExchange {
     const registry = new ListenKeyRegistry({ time: serverTime, faults: () => http.faults.current, seed: config.seed });
     const stream = new UserStreamServer({ registry, venue: engine, time: serverTime, faults: () => http.faults.current, onFaultsChanged: (listener) => http.faults.onChange(listener), seed: config.seed, metrics: http.registry });
     http.mount(marketDataRoutes(marketData));
+    http.mount(signedMarketDataRoutes(marketData));
     http.mount(tradingRoutes(engine));
     http.mount(listenKeyRoutes(registry));
     http.mount(followerRoutes(copyTrading));

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, constants, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 
 /** The state directory: its owner alone may list or enter it. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -10,23 +10,33 @@ const COMPANIONS = ['-wal', '-shm', '-journal'] as const;
 
 /**
  * Creates the directory (and missing parents) and sets it 0700 whatever the umask and whatever mode an
- * earlier run or a package left on it. Throws the file-system error (the caller reports it).
+ * earlier run or a package left on it. A directory whose mode cannot be changed (read-only, immutable,
+ * another owner's) is left as it is: the writability check that follows names a read-only one, and
+ * the files in it are made 0600 all the same. Throws when the directory cannot be created.
  */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  chmodSync(dir, PRIVATE_DIR_MODE);
+  if ((statSync(dir).mode & 0o777) === PRIVATE_DIR_MODE) return;
+  try {
+    chmodSync(dir, PRIVATE_DIR_MODE);
+  } catch (error: unknown) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'EROFS' && code !== 'EACCES') throw error;
+  }
 }
 
 /**
- * Creates the file if needed and sets it 0600 before anything is written to it, with its SQLite
- * companions if they exist (SQLite creates new ones with the database file's mode).
+ * Sets an existing file 0600 before it is opened for use, with its SQLite companions if they exist
+ * (SQLite creates new ones with the database file's mode). An absent file is left absent.
  */
-export function ensurePrivateFile(path: string): void {
-  const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, PRIVATE_FILE_MODE);
-  try {
-    fchmodSync(fd, PRIVATE_FILE_MODE);
-  } finally {
-    closeSync(fd);
+export function makeFilePrivate(path: string): void {
+  for (const file of [path, ...COMPANIONS.map((suffix) => path + suffix)]) {
+    if (!existsSync(file) || (statSync(file).mode & 0o777) === PRIVATE_FILE_MODE) continue;
+    try {
+      chmodSync(file, PRIVATE_FILE_MODE);
+    } catch (error: unknown) {
+      // A read-only file system: the open that follows reports it.
+      if ((error as NodeJS.ErrnoException).code !== 'EROFS') throw error;
+    }
   }
-  for (const suffix of COMPANIONS) if (existsSync(path + suffix)) chmodSync(path + suffix, PRIVATE_FILE_MODE);
 }

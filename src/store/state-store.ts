@@ -9,11 +9,19 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.js';
 import { SqliteCatalogMirror } from './sqlite-catalog-mirror.js';
 import { SqliteJournal } from './sqlite-journal.js';
 import { KvStatements, SqliteKeyValueStore } from './sqlite-kv.js';
-import { ensurePrivateDir, ensurePrivateFile } from './private-files.js';
+import { ensurePrivateDir, makeFilePrivate } from './private-files.js';
+import { quickCheckProblem, stateFileFound, unwritableDirectory } from './state-file-checks.js';
+import { createStateFile, orphanedLog } from './state-file-create.js';
+import { randomNamespace, StateIdentity } from './state-identity.js';
 
 export const STATE_FILE = 'stratd.db';
 
-export type StateStoreErrorCode = 'STATE_LOCKED' | 'STATE_SCHEMA_NEWER' | 'STATE_OPEN_FAILED';
+/**
+ * `STATE_CORRUPT`: the file exists but is empty, not a database, or fails SQLite's quick_check: never
+ * a fresh start (a new state would reuse nothing, but would forget what the journal knew).
+ * `STATE_READ_ONLY`: the directory cannot be written.
+ */
+export type StateStoreErrorCode = 'STATE_LOCKED' | 'STATE_SCHEMA_NEWER' | 'STATE_OPEN_FAILED' | 'STATE_CORRUPT' | 'STATE_READ_ONLY';
 
 /** Why the state file could not be opened (an expected failure at start-up: reported, not thrown). */
 export class StateStoreError extends Error {
@@ -57,6 +65,8 @@ export interface StateStoreOptions {
    * the WAL is fsynced at checkpoints. About 1 ms less per journal write on the order path (issue 8).
    */
   readonly synchronous?: 'FULL' | 'NORMAL';
+  /** Draws the namespace of a new state (tests); default random. */
+  readonly newNamespace?: () => string;
 }
 
 /**
@@ -76,49 +86,73 @@ export class StateStore {
   private readonly kvStores = new Map<string, KeyValueStore>();
   private countStatements: { readonly open: Statement<[], { n: number }>; readonly all: Statement<[], { n: number }> } | undefined;
 
+  /** Namespace of its client order ids and the account it belongs to (state-identity.ts). */
+  readonly identity: StateIdentity;
+
   private constructor(
     private readonly db: Db,
     /** The file, or ':memory:'. */
     readonly path: string,
-  ) {}
+    /** The file did not exist before this open. */
+    readonly created: boolean,
+    newNamespace: () => string,
+  ) {
+    this.identity = new StateIdentity(db, newNamespace);
+  }
 
-  /** Opens (creating the directory and the file if needed) `<dir>/stratd.db` and migrates it. */
+  /**
+   * Opens (creating the directory and the file if needed) `<dir>/stratd.db`, checks and migrates it.
+   * Only a missing file is a fresh start (created whole: state-file-create.ts): an empty or unreadable
+   * one is STATE_CORRUPT.
+   */
   static open(dir: string, options: StateStoreOptions = {}): Result<StateStore, StateStoreError> {
     const path = join(dir, STATE_FILE);
     let db: Db | undefined;
     try {
       // 0700 and 0600 whatever the umask: the journal and the strategies' state are nobody else's.
       ensurePrivateDir(dir);
-      ensurePrivateFile(path);
+      const found = stateFileFound(path);
+      if (found === 'empty') return err(new StateStoreError('STATE_CORRUPT', path, `the state file is empty (0 bytes), so its order journal is lost; ${CORRUPT_ADVICE}`));
+      const unwritable = unwritableDirectory(dir);
+      if (unwritable !== undefined) return err(new StateStoreError(unwritable.readOnly ? 'STATE_READ_ONLY' : 'STATE_OPEN_FAILED', path, unwritable.message));
+      const newNamespace = options.newNamespace ?? randomNamespace;
+      let created = false;
+      if (found === 'absent') {
+        const log = orphanedLog(path);
+        if (log !== undefined) return err(new StateStoreError('STATE_CORRUPT', path, `the state file is missing but its write-ahead log ${log} is there: the state was deleted in part; ${CORRUPT_ADVICE}`));
+        created = createStateFile(path, newNamespace);
+      }
+      makeFilePrivate(path);
       db = new Database(path, { timeout: options.lockTimeoutMs ?? 1000 });
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');
       db.pragma(options.synchronous === 'NORMAL' ? 'synchronous = NORMAL' : 'synchronous = FULL');
       db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-      return StateStore.prepare(db, path);
+      const problem = quickCheckProblem(db);
+      if (problem !== undefined) throw new StateCorrupt(`SQLite's quick_check failed (${problem}); ${CORRUPT_ADVICE}`);
+      if (schemaVersion(db) === 0) throw new StateCorrupt(`the file holds no stratd state (schema version 0); ${CORRUPT_ADVICE}`);
+      return StateStore.prepare(db, path, created, newNamespace);
     } catch (error: unknown) {
       db?.close();
-      const message = errorText(error);
-      const code = isSqliteCode(error, 'SQLITE_BUSY') ? 'STATE_LOCKED' : 'STATE_OPEN_FAILED';
-      return err(new StateStoreError(code, path, code === 'STATE_LOCKED' ? `another process holds the state file (${message})` : message));
+      return err(openError(path, error));
     }
   }
 
   /** A store that lives and dies with the process (backtests, tests). */
   static inMemory(): StateStore {
-    const opened = StateStore.prepare(new Database(':memory:'), ':memory:');
+    const opened = StateStore.prepare(new Database(':memory:'), ':memory:', true, randomNamespace);
     if (!opened.ok) throw opened.error;
     return opened.value;
   }
 
-  private static prepare(db: Db, path: string): Result<StateStore, StateStoreError> {
+  private static prepare(db: Db, path: string, created: boolean, newNamespace: () => string): Result<StateStore, StateStoreError> {
     const version = schemaVersion(db);
     if (version > SCHEMA_VERSION) {
       db.close();
       return err(new StateStoreError('STATE_SCHEMA_NEWER', path, `schema version ${version} is newer than this build's ${SCHEMA_VERSION}`));
     }
     migrate(db);
-    return ok(new StateStore(db, path));
+    return ok(new StateStore(db, path, created, newNamespace));
   }
 
   /** The settings in force, for the start-up log and tests. */
@@ -170,6 +204,27 @@ export class StateStore {
     if (this.path !== ':memory:') this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
   }
+}
+
+const CORRUPT_ADVICE =
+  'restore it from a backup, or move it away to start a new state (a new state first reads the account\'s recent orders so that it repeats none of their client order ids)';
+
+/** A check at open found the file unusable. */
+class StateCorrupt extends Error {}
+
+function openError(path: string, error: unknown): StateStoreError {
+  const message = errorText(error);
+  if (error instanceof StateCorrupt) return new StateStoreError('STATE_CORRUPT', path, message);
+  if (isSqliteCode(error, 'SQLITE_BUSY')) return new StateStoreError('STATE_LOCKED', path, `another process holds the state file (${message})`);
+  if (isSqliteCode(error, 'SQLITE_NOTADB') || isSqliteCode(error, 'SQLITE_CORRUPT')) {
+    return new StateStoreError('STATE_CORRUPT', path, `the file is not a readable SQLite database (${message}); ${CORRUPT_ADVICE}`);
+  }
+  if (sqliteCodeStarts(error, 'SQLITE_READONLY')) return new StateStoreError('STATE_READ_ONLY', path, `the state file or its directory is read-only (${message})`);
+  return new StateStoreError('STATE_OPEN_FAILED', path, message);
+}
+
+function sqliteCodeStarts(error: unknown, prefix: string): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && error.code.startsWith(prefix);
 }
 
 /*

@@ -21,7 +21,8 @@ export interface EndpointDef {
   readonly wire: WireStyle;
   /** Writes state: refused for read-only keys. */
   readonly write: boolean;
-  readonly doc: '000' | '001' | 'API-NOTES';
+  /** Where the endpoint is described; 'ccxt': in no document, only in third-party clients (ccxt's toobit). */
+  readonly doc: '000' | '001' | 'API-NOTES' | 'ccxt';
   /** A JSON body that is sent but not signed (v1 batchOrders: the query alone is signed, API-NOTES §1.2). */
   readonly signsQueryOnly?: boolean;
 }
@@ -87,7 +88,33 @@ export const ENDPOINTS = {
   positions: def('GET', '/api/v1/futures/positions', 'USER_DATA', 5, 'API-NOTES'),
   openOrdersV1: def('GET', '/api/v1/futures/openOrders', 'USER_DATA', 1, 'API-NOTES'),
   orderV1Cancel: def('DELETE', '/api/v1/futures/order', 'TRADE', 1, 'API-NOTES'),
+  // ---- API-NOTES §4: the routes a third-party client (ccxt, Toobit.Net, agent-kit) calls besides
+  spotAccount: def('GET', '/api/v1/account', 'USER_DATA', 5, 'API-NOTES'),
+  historyOrdersV1: def('GET', '/api/v1/futures/historyOrders', 'USER_DATA', 5, 'API-NOTES'),
+  userTradesV1: def('GET', '/api/v1/futures/userTrades', 'USER_DATA', 5, 'API-NOTES'),
+  batchCancelV1: def('DELETE', '/api/v1/futures/batchOrders', 'TRADE', 5, 'API-NOTES'),
+  cancelOrderByIds: def('DELETE', '/api/v1/futures/cancelOrderByIds', 'TRADE', 5, 'API-NOTES'),
+  flashClose: def('POST', '/api/v1/futures/flashClose', 'TRADE', 1, 'API-NOTES'),
+  reversePosition: def('POST', '/api/v1/futures/reversePosition', 'TRADE', 5, 'API-NOTES'),
+  positionMargin: def('POST', '/api/v1/futures/positionMargin', 'TRADE', 1, 'API-NOTES'),
+  tradingStop: def('POST', '/api/v1/futures/position/trading-stop', 'TRADE', 3, 'API-NOTES'),
+  commissionRate: def('GET', '/api/v1/futures/commissionRate', 'USER_DATA', 5, 'API-NOTES'),
+  todayPnl: def('GET', '/api/v1/futures/todayPnl', 'USER_DATA', 5, 'API-NOTES'),
+  leverageV2: def('POST', '/api/v2/futures/leverage', 'TRADE', 1, 'API-NOTES'),
+  autoAddMargin: def('POST', '/api/v1/futures/autoAddMargin', 'TRADE', 1, 'API-NOTES'),
+  historyPositions: def('GET', '/api/v1/futures/historyPositions', 'USER_DATA', 5, 'API-NOTES'),
+  checkApiKey: def('GET', '/api/v1/account/checkApiKey', 'USER_DATA', 1, 'API-NOTES'),
+  voucherList: def('GET', '/api/v2/futures/voucher/list', 'USER_DATA', 5, 'API-NOTES'),
+  voucherReceive: def('POST', '/api/v2/futures/voucher/receive', 'TRADE', 10, 'API-NOTES'),
+  // ---- 000: named in the change history only (parameters and replies from ccxt's captures)
+  withdraw: def('POST', '/api/v1/account/withdraw', 'TRADE', 1, '000'),
+  depositAddress: def('GET', '/api/v1/account/deposit/address', 'USER_DATA', 1, '000'),
+  // ---- the wallet's history, as ccxt's fetchWithdrawals / fetchDeposits call it
+  withdrawOrders: def('GET', '/api/v1/account/withdrawOrders', 'USER_DATA', 5, 'ccxt'),
+  depositOrders: def('GET', '/api/v1/account/depositOrders', 'USER_DATA', 5, 'ccxt'),
   batchCancelAlgoOrders: def('DELETE', '/api/v2/futures/batch-cancel-algo-orders', 'TRADE', 3, 'API-NOTES'),
+  // ---- 000: the signed variant of exchangeInfo (same reply)
+  authExchangeInfo: def('GET', '/api/v1/auth/exchangeInfo', 'USER_DATA', 1, '000'),
   // ---- 001: market data (public)
   ping: def('GET', '/api/v1/ping', 'NONE', 1, 'API-NOTES'),
   time: def('GET', '/api/v1/time', 'NONE', 1, '001'),

@@ -5,7 +5,9 @@ import { FollowerApi } from './api/follower.js';
 import { MarketApi } from './api/market.js';
 import { OrdersV1Api } from './api/orders-v1.js';
 import { OrdersV2Api } from './api/orders-v2.js';
+import { PositionsApi } from './api/positions.js';
 import { UserStreamApi } from './api/user-stream.js';
+import { WalletApi } from './api/wallet.js';
 import type { ApiCredentials } from './credentials.js';
 import { createGotHttp } from './got-http.js';
 import type { HttpPort } from './http-port.js';
@@ -43,6 +45,8 @@ export class ExchangeClient {
   readonly ordersV1: OrdersV1Api;
   readonly ordersV2: OrdersV2Api;
   readonly algo: AlgoOrdersApi;
+  readonly positions: PositionsApi;
+  readonly wallet: WalletApi;
   readonly userStream: UserStreamApi;
   readonly follower: FollowerApi;
 
@@ -75,6 +79,8 @@ export class ExchangeClient {
     this.ordersV1 = new OrdersV1Api(this.rest);
     this.ordersV2 = new OrdersV2Api(this.rest);
     this.algo = new AlgoOrdersApi(this.rest);
+    this.positions = new PositionsApi(this.rest);
+    this.wallet = new WalletApi(this.rest);
     this.userStream = new UserStreamApi(this.rest);
     this.follower = new FollowerApi(this.rest);
   }

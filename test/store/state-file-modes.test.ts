@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STATE_FILE, StateStore } from '../../src/store/state-store.js';
@@ -39,9 +39,8 @@ describe('state file modes', () => {
 
   it('an existing directory 0777 with a database 0666 left by an earlier run: made private at open', () => {
     const dir = join(root, 'old');
-    mkdirSync(dir);
+    openAndWrite(dir);
     chmodSync(dir, 0o777);
-    writeFileSync(join(dir, STATE_FILE), '');
     chmodSync(join(dir, STATE_FILE), 0o666);
     openAndWrite(dir);
     expect(modeOf(dir)).toBe('700');

@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import type { OrderJournal } from '../../model/journal.js';
 
 /**
- * Deterministic client order ids: `<tag>-<key>` for a keyed intent, `<tag>-<n>` with the strategy's
- * persisted sequence otherwise, so a restart never reuses an id and a re-emitted intent maps to the
- * same order.
+ * Deterministic client order ids: `<tag>-<ns>-<key>` for a keyed intent, `<tag>-<ns>-<n>` with the
+ * strategy's persisted sequence otherwise, so a restart never reuses an id and a re-emitted intent maps
+ * to the same order. `<ns>` is the state's namespace (5 of `[a-z0-9]`, drawn when the state directory
+ * was created, store/state-identity.ts): a new state on the same account issues other ids than the
+ * earlier one, whose keys and sequence it does not know. Without a namespace (backtests, whose
+ * account lives and dies with the run) ids are `<tag>-<key>` and `<tag>-<n>`.
  *
  * The spec gives no length or alphabet for newClientOrderId; live replies show digits, letters, `-`,
  * `_` and a 36-character UUID (API-NOTES §4.11), so ids stay within `[A-Za-z0-9_-]{1,36}`.
@@ -15,6 +18,7 @@ export const CLIENT_ORDER_ID_MAX_LENGTH = 36;
 const TAG_PLAIN = /^[A-Za-z0-9_]{1,16}$/;
 const KEY_PLAIN = /^[A-Za-z0-9_-]+$/;
 const TAG_OF_ID = /^([A-Za-z0-9_]{1,20})-./;
+const NAMESPACE_OF_ID = /^[A-Za-z0-9_]{1,20}-([a-z0-9]{5})-./;
 /** Readable prefix kept from a strategy id that needs hashing. */
 const TAG_PREFIX_LENGTH = 10;
 const TAG_HASH_LENGTH = 6;
@@ -35,19 +39,28 @@ export function strategyTag(strategyId: string): string {
   return `${prefix}_${sha256Hex(strategyId).slice(0, TAG_HASH_LENGTH)}`;
 }
 
-/**
- * The id of a keyed intent: `<tag>-<key>` when the key is plain, not all digits (those belong to the
- * sequence) and fits; else `<tag>-<hash of the key>`.
- */
-export function keyedClientOrderId(strategyId: string, key: string): string {
-  const tag = strategyTag(strategyId);
-  const plain = `${tag}-${key}`;
-  if (KEY_PLAIN.test(key) && !/^\d+$/.test(key) && plain.length <= CLIENT_ORDER_ID_MAX_LENGTH) return plain;
-  return `${tag}-${sha256Hex(key).slice(0, Math.min(KEY_HASH_LENGTH, CLIENT_ORDER_ID_MAX_LENGTH - tag.length - 1))}`;
+function prefixOf(strategyId: string, namespace: string | undefined): string {
+  return namespace === undefined ? `${strategyTag(strategyId)}-` : `${strategyTag(strategyId)}-${namespace}-`;
 }
 
-export function sequencedClientOrderId(strategyId: string, sequence: number): string {
-  return `${strategyTag(strategyId)}-${sequence}`;
+/**
+ * The id of a keyed intent: `<tag>-<ns>-<key>` when the key is plain, not all digits (those belong to
+ * the sequence) and fits; else `<tag>-<ns>-<hash of the key>` (12 to 20 hex digits: what fits).
+ */
+export function keyedClientOrderId(strategyId: string, key: string, namespace?: string): string {
+  const prefix = prefixOf(strategyId, namespace);
+  const plain = `${prefix}${key}`;
+  if (KEY_PLAIN.test(key) && !/^\d+$/.test(key) && plain.length <= CLIENT_ORDER_ID_MAX_LENGTH) return plain;
+  return `${prefix}${sha256Hex(key).slice(0, Math.min(KEY_HASH_LENGTH, CLIENT_ORDER_ID_MAX_LENGTH - prefix.length))}`;
+}
+
+export function sequencedClientOrderId(strategyId: string, sequence: number, namespace?: string): string {
+  return `${prefixOf(strategyId, namespace)}${sequence}`;
+}
+
+/** The namespace an id of ours carries (`<tag>-<ns>-…`), or undefined. */
+export function namespaceOfClientOrderId(clientOrderId: string): string | undefined {
+  return clientOrderId.length <= CLIENT_ORDER_ID_MAX_LENGTH ? NAMESPACE_OF_ID.exec(clientOrderId)?.[1] : undefined;
 }
 
 /** The tag an id of ours starts with, or undefined for an id of another format. */
@@ -63,11 +76,16 @@ export function strategyOfClientOrderId(clientOrderId: string, strategyIds: Iter
   return undefined;
 }
 
-/** Issues ids; unkeyed ones draw on the journal's persistent per-strategy sequence. */
+/** Issues ids in a state's namespace; unkeyed ones draw on the journal's persistent per-strategy sequence. */
 export class ClientOrderIds {
-  constructor(private readonly journal: Pick<OrderJournal, 'nextSequence'>) {}
+  constructor(
+    private readonly journal: Pick<OrderJournal, 'nextSequence'>,
+    private readonly namespace?: string,
+  ) {}
 
   clientOrderId(strategyId: string, key?: string): string {
-    return key === undefined ? sequencedClientOrderId(strategyId, this.journal.nextSequence(strategyId)) : keyedClientOrderId(strategyId, key);
+    return key === undefined
+      ? sequencedClientOrderId(strategyId, this.journal.nextSequence(strategyId), this.namespace)
+      : keyedClientOrderId(strategyId, key, this.namespace);
   }
 }

@@ -13,6 +13,8 @@ import { send } from './exchange-calls.js';
 import type { Reply } from './execution-events.js';
 import { ExecutionEvents } from './execution-events.js';
 import { duplicateFailure } from './execution-failures.js';
+import type { JournalHealthState } from './journal-health.js';
+import { isStorageFailure, JournalHealth } from './journal-health.js';
 import { isAwaitingAnswer, isLive } from './order-phase.js';
 import type { OrderKind, Tracked } from './order-tracker.js';
 import { isPlacing, OrderTracker } from './order-tracker.js';
@@ -20,8 +22,11 @@ import type { SettleContext, SettleResult } from './settlement.js';
 import { applyReply, settle } from './settlement.js';
 import type { Trigger } from '../tick-to-order.js';
 
-/** A submission's journal state after its first reply; `ignored`: already live; `duplicate`: refused as such. */
-export type SubmitOutcome = JournalState | 'ignored' | 'duplicate';
+/**
+ * A submission's journal state after its first reply; `ignored`: already live; `duplicate`: refused as
+ * such; `unjournaled`: the journal could not be written, nothing was sent.
+ */
+export type SubmitOutcome = JournalState | 'ignored' | 'duplicate' | 'unjournaled';
 
 /** What admission decided: send under this journal id, ignore (already live), or fail as a duplicate. */
 type Admission = { readonly id: string } | 'ignored' | { readonly duplicate: ExchangeFailure };
@@ -32,6 +37,8 @@ export interface ExecutorOptions {
   readonly time: TimeSource;
   readonly logger: Logger;
   readonly publish: (event: BusEvent) => void;
+  /** The state's namespace in every client order id (client-order-ids.ts); none in backtests. */
+  readonly idNamespace?: string;
   /** Delay before the first query that settles an unknown outcome (doubles per retry). Default 1000. */
   readonly settleAfterMs?: number;
   /** Queries per unknown outcome before it is left to the next reconciliation. Default 10. */
@@ -43,6 +50,8 @@ export interface ExecutorOptions {
    * arrived: tick-to-order latency. Only ports that write to a socket report it.
    */
   readonly onWritten?: (command: ExchangeCommand, trigger: Trigger, latencyMs: number) => void;
+  /** The journal became unwritable or writable again (metrics). */
+  readonly onJournalHealth?: (state: JournalHealthState) => void;
 }
 
 /**
@@ -58,6 +67,8 @@ export interface ExecutorOptions {
  * and `retryAt` tell the strategy when to try again (nothing was sent, so nothing needs settling).
  */
 export class Executor {
+  /** Whether the journal can be written; opening orders wait while it cannot (journal-health.ts). */
+  readonly journalHealth: JournalHealth;
   private readonly tracker: OrderTracker;
   private readonly ids: ClientOrderIds;
   private readonly events: ExecutionEvents;
@@ -73,8 +84,9 @@ export class Executor {
 
   constructor(private readonly options: ExecutorOptions) {
     this.log = options.logger;
-    this.ids = new ClientOrderIds(options.journal);
-    this.tracker = new OrderTracker(options.journal, options.time.clock, this.log);
+    this.ids = new ClientOrderIds(options.journal, options.idNamespace);
+    this.journalHealth = new JournalHealth(options.journal, options.time, this.log, options.onJournalHealth);
+    this.tracker = new OrderTracker(options.journal, options.time.clock, this.log, this.journalHealth);
     this.events = new ExecutionEvents(options.time.clock, options.publish);
     this.settleAfterMs = options.settleAfterMs ?? 1000;
     this.maxSettleAttempts = options.maxSettleAttempts ?? 10;
@@ -93,16 +105,24 @@ export class Executor {
   /** `submit`, answering the submission's journal state after the first reply (or why it was not sent). */
   execute(strategyId: string, command: ExchangeCommand, intentKey?: string, trigger?: Trigger): Promise<SubmitOutcome> {
     let admitted: Admission;
+    const remembered: string[] = [];
     try {
       // The entry and its `sent` phase in one commit: one write to disk before the request goes out.
-      admitted = this.options.journal.atomically(() => {
-        const admission = this.admit(strategyId, command, intentKey);
-        if (typeof admission === 'object' && 'id' in admission) this.tracker.advance(admission.id, { kind: 'sent' });
-        return admission;
-      });
+      admitted = this.options.journal.atomically(() =>
+        this.tracker.strictly(() => {
+          const admission = this.admit(strategyId, command, intentKey, remembered);
+          if (typeof admission === 'object' && 'id' in admission) this.tracker.advance(admission.id, { kind: 'sent' });
+          return admission;
+        }),
+      );
     } catch (error: unknown) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      // Nothing was committed: what the admission began to track is not journaled.
+      for (const id of remembered) this.tracker.forget(id);
+      if (!isStorageFailure(error)) return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      this.events.failed(strategyId, command, this.journalHealth.failed(error));
+      return Promise.resolve('unjournaled');
     }
+    this.journalHealth.wrote();
     if (admitted === 'ignored') return Promise.resolve('ignored');
     if ('duplicate' in admitted) {
       this.events.failed(strategyId, command, admitted.duplicate);
@@ -155,6 +175,7 @@ export class Executor {
   /** Stops scheduling: pending settlement retries are dropped (reconciliation picks them up). */
   close(): void {
     this.closed = true;
+    this.journalHealth.close();
     for (const timer of this.timers.values()) timer.unsubscribe();
     this.timers.clear();
   }
@@ -181,13 +202,14 @@ export class Executor {
   // ---------------------------------------------------------------- internals
 
   /** The journal id of a new submission, or why there is none (journal writes only: it runs in one commit). */
-  private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined): Admission {
+  private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined, remembered: string[]): Admission {
     const journal = this.options.journal;
     const time = this.options.time.clock.now();
     if (!isPlacing(command)) {
       const id = `${strategyId}/${command.type}/${journal.nextSequence(strategyId)}`;
       journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time });
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
+      remembered.push(id);
       return { id };
     }
     const id = command.clientOrderId;
@@ -195,6 +217,7 @@ export class Executor {
     if (existing === undefined) {
       journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time });
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
+      remembered.push(id);
       return { id };
     }
     if (isLive(existing.state)) {
@@ -207,6 +230,7 @@ export class Executor {
     // The exchange never had it: the same id may go again (the journal keeps the first command's text).
     journal.update(id, { state: 'pending', time, detail: 'resubmitted' });
     this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
+    remembered.push(id);
     return { id };
   }
 

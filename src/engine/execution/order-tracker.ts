@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { ExchangeCommand } from '../../model/commands.js';
 import type { JournalEntry, JournalState, OrderJournal } from '../../model/journal.js';
+import { isStorageFailure } from './journal-health.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
 import { algoCommandOf, placeCommandOf } from './adopted-commands.js';
 import type { PhaseInput } from './order-phase.js';
@@ -47,11 +48,15 @@ export class OrderTracker {
   /** Regular orders created by our plan rows (orderId → owner), and unknown snapshots waiting for that link. */
   private readonly childOwners = new Map<string, string>();
   private readonly strays = new Map<string, OrderSnapshot>();
+  /** Inside an admission's commit: a failed write must abort it (nothing may be sent unjournaled). */
+  private strict = false;
 
   constructor(
     private readonly journal: OrderJournal,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Where the outcome of a journal write goes (journal-health.ts); without it, write failures throw. */
+    private readonly writes?: { failed(error: unknown): unknown; wrote(): void },
   ) {
     for (const entry of journal.unsettled()) this.remember(entry);
   }
@@ -62,6 +67,41 @@ export class OrderTracker {
 
   all(): readonly Tracked[] {
     return [...this.live.values()];
+  }
+
+  /** Runs an admission: its journal writes throw on failure (the commit must not go through). */
+  strictly<T>(work: () => T): T {
+    this.strict = true;
+    try {
+      return work();
+    } finally {
+      this.strict = false;
+    }
+  }
+
+  /** Stops tracking an entry whose journal commit failed. */
+  forget(id: string): void {
+    this.live.delete(id);
+  }
+
+  /**
+   * A journal write of what was learnt after a send. A storage failure (disk full, I/O error) is
+   * reported, not thrown: memory goes on with what the exchange said, the journal lags behind (a
+   * restart settles its older states by query).
+   */
+  private write(work: () => void): void {
+    if (this.strict || this.writes === undefined) {
+      work();
+      return;
+    }
+    try {
+      work();
+    } catch (error: unknown) {
+      if (!isStorageFailure(error)) throw error;
+      this.writes.failed(error);
+      return;
+    }
+    this.writes.wrote();
   }
 
   /** Starts tracking a journaled entry in its journal state. */
@@ -79,12 +119,14 @@ export class OrderTracker {
     if (phase === tracked.phase) return phase;
     tracked.phase = phase;
     const exchangeOrderId = tracked.order?.orderId ?? tracked.algo?.orderId;
-    this.journal.update(id, {
-      state: phase,
-      time: this.clock.now(),
-      ...(exchangeOrderId === undefined ? {} : { exchangeOrderId }),
-      ...(detail === undefined ? {} : { detail }),
-    });
+    this.write(() =>
+      this.journal.update(id, {
+        state: phase,
+        time: this.clock.now(),
+        ...(exchangeOrderId === undefined ? {} : { exchangeOrderId }),
+        ...(detail === undefined ? {} : { detail }),
+      }),
+    );
     if (!isLive(phase)) this.live.delete(id);
     return phase;
   }
@@ -121,8 +163,12 @@ export class OrderTracker {
     const tracked: Tracked = { id: snapshot.clientOrderId, strategyId, symbol: snapshot.symbol, command, phase: finished ? 'done' : 'accepted', ...(isAlgo ? { algo: snapshot } : { order: snapshot }) };
     const known = this.journal.get(tracked.id);
     if (known === undefined) {
-      this.journal.append({ id: tracked.id, strategyId, command, time });
-      this.journal.update(tracked.id, { state: finished ? 'done' : 'accepted', time, exchangeOrderId: snapshot.orderId, detail: 'adopted' });
+      this.write(() =>
+        this.journal.atomically(() => {
+          this.journal.append({ id: tracked.id, strategyId, command, time });
+          this.journal.update(tracked.id, { state: finished ? 'done' : 'accepted', time, exchangeOrderId: snapshot.orderId, detail: 'adopted' });
+        }),
+      );
     } else if (known.state === 'done' && (known.exchangeOrderId === undefined || known.exchangeOrderId === snapshot.orderId)) {
       // Our own order, finished since the snapshot was taken (a reconciliation's open-order list racing the
       // order's last event). Finished is final: tracking it live would keep a phantom open order forever.

@@ -17,9 +17,10 @@ export function tradableInstrument(ctx: RiskContext, symbol: string): Checked<In
   return ok(instrument);
 }
 
-/** Whether an order of this direction may go at all: halted strategy, kill switch, symbol status. */
+/** Whether an order of this direction may go at all: halted strategy, unwritable journal, kill switch, symbol status. */
 export function checkGate(ctx: RiskContext, instrument: Instrument, opening: boolean): Denial | undefined {
   if (opening && ctx.halted) return denial('STRATEGY_HALTED', `${ctx.label} is halted: only closing orders and cancels go through`);
+  if (opening && ctx.journalUnavailable !== undefined) return denial('JOURNAL_UNAVAILABLE', `${ctx.journalUnavailable}: only closing orders and cancels go through`);
   if (opening && ctx.killSwitch.engaged) return denial('KILL_SWITCH', `kill switch engaged (${ctx.killSwitch.reason}): only closing orders and cancels go through`);
   if (!statusAllows(instrument.status, opening)) {
     return denial('SYMBOL_STATUS', `${instrument.symbol} is ${instrument.status}: no ${opening ? 'opening' : 'closing'} orders`);

@@ -19,6 +19,8 @@ export interface RiskContextParts {
   readonly global: GlobalRiskLimits;
   readonly now: number;
   readonly halted: boolean;
+  /** Why the order journal cannot be written (opening orders wait), or undefined. */
+  readonly journalUnavailable?: string | undefined;
   readonly killSwitch: KillSwitchState;
   readonly strategyRate: OrderRateWindow;
   readonly globalRate: OrderRateWindow;
@@ -37,6 +39,7 @@ export class RiskContext {
   readonly global: GlobalRiskLimits;
   readonly now: number;
   readonly halted: boolean;
+  readonly journalUnavailable: string | undefined;
   readonly killSwitch: KillSwitchState;
   /** How the strategy's limits name themselves in denial messages. */
   readonly label: string;
@@ -50,6 +53,7 @@ export class RiskContext {
     this.global = parts.global;
     this.now = parts.now;
     this.halted = parts.halted;
+    this.journalUnavailable = parts.journalUnavailable;
     this.killSwitch = parts.killSwitch;
     this.label = `strategy ${parts.strategyId}`;
   }

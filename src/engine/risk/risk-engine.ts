@@ -34,6 +34,8 @@ export interface RiskEngineOptions {
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   /** The placing command of an order the executor sent and the cache does not show yet (its quantity reserves a position too). */
   readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
+  /** Why the order journal cannot be written now (opening orders wait), or undefined. */
+  readonly journalUnavailable?: () => string | undefined;
 }
 
 /**
@@ -49,6 +51,7 @@ export class RiskEngine {
   private readonly ordersOf: (strategyId: string) => readonly string[];
   private readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   private readonly submitted: ((clientOrderId: string) => ExchangeCommand | undefined) | undefined;
+  private readonly journalUnavailable: () => string | undefined;
   private readonly kill = new KillSwitch();
   private readonly day: DayPnl;
   private readonly halted = new Set<string>();
@@ -64,6 +67,7 @@ export class RiskEngine {
     this.ordersOf = options.ordersOf;
     this.clientOrderId = options.clientOrderId;
     this.submitted = options.submitted;
+    this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
     this.day = new DayPnl(options.cache, options.clock.now());
   }
 
@@ -143,6 +147,7 @@ export class RiskEngine {
       global: this.global,
       now: this.clock.now(),
       halted: this.halted.has(strategyId),
+      journalUnavailable: this.journalUnavailable(),
       killSwitch: this.kill.state,
       strategyRate,
       globalRate: this.globalRate,

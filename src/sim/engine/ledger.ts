@@ -15,6 +15,9 @@ const FLOW_TYPES: Readonly<Record<FlowKind, { readonly value: number; readonly t
   REALIZED_PNL: { value: 28, type: 'REALIZED_PNL', name: 'Realized PnL' },
   FUNDING: { value: 32, type: 'FUNDING_FEE', name: 'Funding fee' },
   LIQUIDATION: { value: 700, type: 'LIQUIDATION', name: 'Liquidation' },
+  // Spot wallet moves of the simulated wallet; their numbers and names are not sourced (API-NOTES lists futures types only).
+  WITHDRAW: { value: 2, type: 'USER_ACCOUNT_WITHDRAW', name: 'Withdraw' },
+  DEPOSIT: { value: 1, type: 'USER_ACCOUNT_DEPOSIT', name: 'Deposit' },
 };
 
 /** A user's contract account of one settlement coin (USDT-M or USDC-M). */
@@ -25,6 +28,8 @@ export class FuturesAccount {
   readonly positions = new Map<string, PositionRecord>();
   readonly settings = new Map<string, { leverage: number; marginType: MarginType }>();
   readonly openOrders = new Set<OrderRecord>();
+  /** `symbol|side` of the isolated positions whose margin is topped up from the account before liquidation. */
+  readonly autoAddMargin = new Set<string>();
   /** Wallet at the start of the current UTC day, for todayPnl. */
   dayStart = { day: -1, wallet: ZERO, realized: ZERO };
   realizedTotal: Decimal = ZERO;

@@ -14,6 +14,8 @@ export class PositionRecord {
   /** Initial margin held (cross) or the isolated margin, adjustments included. */
   margin: Decimal = ZERO;
   realizedPnl: Decimal = ZERO;
+  /** The current life of the position, from the fill that opened it (historyPositions rows). */
+  life: PositionLife | undefined;
 
   constructor(
     readonly symbol: string,
@@ -29,6 +31,20 @@ export class PositionRecord {
   get availableLots(): number {
     return this.lots - this.closingLots;
   }
+}
+
+/** What one life of a position (flat → open → flat) did, kept while it is open. */
+export interface PositionLife {
+  readonly openedAt: number;
+  maxLots: number;
+  /** Contracts closed so far, and the sum of price × contracts of those closes (for the average). */
+  closedQty: Decimal;
+  closeValue: Decimal;
+  realized: Decimal;
+  /** The average entry price before the last close (it is reset when the position goes flat). */
+  openAvgPrice: Decimal;
+  /** Closed by liquidation. */
+  liquidated: boolean;
 }
 
 /** Coins of a position: lots × step × contract multiplier, as a Decimal. */

@@ -80,7 +80,9 @@ export class RiskDesk {
     for (const side of ['LONG', 'SHORT'] as const) {
       const p = account.existingPosition(symbol, side);
       if (p === undefined || p.lots === 0 || p.marginType !== 'ISOLATED') continue;
-      const m = mathOf(this.s, p);
+      let m = mathOf(this.s, p);
+      if (p.margin.add(m.unrealizedPnl).gt(m.maintMargin)) continue;
+      if (account.autoAddMargin.has(`${symbol}|${side}`) && this.topUp(account, p)) m = mathOf(this.s, p);
       if (p.margin.add(m.unrealizedPnl).lte(m.maintMargin)) this.liquidate(account, [p]);
     }
     const f = accountFigures(this.s, account);
@@ -88,6 +90,24 @@ export class RiskDesk {
       const cross = [...account.positions.values()].filter((p) => p.lots > 0 && p.marginType === 'CROSS');
       this.liquidate(account, cross);
     }
+  }
+
+  /**
+   * Auto-add margin (API-NOTES §4, agent-kit's switch): before an isolated position is liquidated, margin
+   * moves in from the account's available balance, as much as brings its margin balance back to the initial
+   * margin at the mark price, or what is available. Answers whether any margin moved.
+   */
+  private topUp(account: FuturesAccount, p: PositionRecord): boolean {
+    const m = mathOf(this.s, p);
+    const wanted = m.value.div(p.leverage).sub(p.margin.add(m.unrealizedPnl));
+    const available = accountFigures(this.s, account).available;
+    const amount = wanted.lt(available) ? wanted : available;
+    if (amount.lte(0)) return false;
+    p.margin = p.margin.add(amount);
+    account.touch();
+    this.desk.emitPosition(account, p);
+    this.desk.emitBalance(account);
+    return true;
   }
 
   private liquidate(account: FuturesAccount, positions: readonly PositionRecord[]): void {

@@ -53,6 +53,12 @@ import type {
   UserTradeView,
 } from './types.js';
 import { balanceView, money, orderView, positionView } from './views.js';
+import { VoucherBook } from '../wallet/voucher-book.js';
+import { PositionHistory } from './position-history.js';
+import type { ClosedPositionQuery, ClosedPositionView } from './position-history.js';
+import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
+import { WalletDesk } from '../wallet/wallet-desk.js';
+import type { DepositAddressView, DepositView, WalletHistoryQuery, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
 import type { TableSize } from '../../core/table-size.js';
 
 /** A source of market events in time order (the generator, or a recording loaded for replay). */
@@ -103,18 +109,27 @@ export class SimExchange implements SimVenue {
   private readonly transfers: ReturnType<typeof transferDesk>;
   private readonly feed: MarketFeed | undefined;
   private readonly fundingNext = new Map<string, { next: number; rate: string }>();
+  private readonly wallet: WalletDesk;
+  private readonly voucherBook = new VoucherBook();
+  private readonly closedPositions: PositionHistory;
 
   constructor(options: SimExchangeOptions) {
     this.instruments = options.instruments ?? DEFAULT_SIM_INSTRUMENTS;
     this.s = new EngineState(this.instruments, engineIds(), options.startTime, { ...DEFAULT_HISTORY_RETENTION, ...options.history });
+    this.closedPositions = new PositionHistory(this.s.retention.maxRecords);
     this.desk = new TradingDesk(this.s, {
       afterFill: (order, account) => this.algos.afterFill(order, account),
-      positionClosed: (account, position) => this.algos.positionClosed(account, position),
+      positionClosed: (account, position) => {
+        const book = this.s.books.get(position.symbol);
+        if (book !== undefined) this.closedPositions.record(account, position, book, this.s.time);
+        this.algos.positionClosed(account, position);
+      },
     });
     this.algos = new AlgoDesk(this.s, this.desk);
     this.risk = new RiskDesk(this.s, this.desk, (account, position) => this.algos.positionClosed(account, position));
     this.transfers = transferDesk(this.s, (account) => this.desk.emitBalance(account));
     this.feed = options.feed;
+    this.wallet = new WalletDesk(this.s);
     for (const u of options.users) this.addUser(u);
   }
 
@@ -122,6 +137,7 @@ export class SimExchange implements SimVenue {
     const ids = this.s.ids.account;
     const user = new UserRecord(setup.userId, setup.email, setup.remark ?? '', setup.parentUserId, ids.next(), ids.next(), ids.next(), ids.next());
     this.s.users.set(user.userId, user);
+    this.voucherBook.grant(user.userId, 'USDT', this.s.time);
     for (const [coin, amount] of Object.entries(setup.balances?.MAIN ?? {})) this.deposit({ userId: user.userId, accountType: 'MAIN' }, coin, dec(amount));
     for (const [coin, amount] of Object.entries(setup.balances?.FUTURES ?? {})) if (amount !== undefined && (coin === 'USDT' || coin === 'USDC')) this.deposit({ userId: user.userId, category: coin }, coin, dec(amount));
     for (const [coin, amount] of Object.entries(setup.balances?.COPY_TRADING ?? {})) this.deposit({ userId: user.userId, accountType: 'COPY_TRADING' }, coin, dec(amount));
@@ -473,7 +489,7 @@ export class SimExchange implements SimVenue {
   futuresBalance(ref: AccountRef): FuturesBalanceView {
     const account = this.s.account(ref);
     if (account === undefined) throw new RangeError(`unknown user ${ref.userId}`);
-    return balanceView(this.s, account);
+    return { ...balanceView(this.s, account), coupon: money(this.voucherBook.coupon(ref.userId, ref.category, this.s.time)) };
   }
 
   symbolSettings(ref: AccountRef, symbol?: string): readonly SymbolSettingsView[] {
@@ -550,6 +566,22 @@ export class SimExchange implements SimVenue {
     this.desk.emitPosition(account, p);
     this.desk.emitBalance(account);
     return ok(positionView(this.s, account, p));
+  }
+
+  historyPositions(ref: AccountRef, query: ClosedPositionQuery): readonly ClosedPositionView[] {
+    const account = this.s.account(ref);
+    return account === undefined ? [] : this.closedPositions.list(account.accountId, query);
+  }
+
+  setAutoAddMargin(ref: AccountRef, symbol: string, side: PositionSide, enabled: boolean): SimResult<{ readonly symbol: string; readonly side: PositionSide; readonly enabled: boolean }> {
+    const found = this.accountWithBook(ref, symbol);
+    if (!found.ok) return found;
+    const { account } = found.value;
+    const key = `${symbol}|${side}`;
+    if (enabled) account.autoAddMargin.add(key);
+    else account.autoAddMargin.delete(key);
+    account.touch();
+    return ok({ symbol, side, enabled });
   }
 
   flashClose(ref: AccountRef, symbol: string, side: PositionSide): SimResult<OrderView> {
@@ -651,6 +683,42 @@ export class SimExchange implements SimVenue {
 
   transfer(callerUserId: string, command: TransferCommand): SimResult<{ readonly replayed: boolean }> {
     return this.transfers.transfer(callerUserId, command);
+  }
+
+  depositAddress(userId: string, coin: string, chainType: string): SimResult<DepositAddressView> {
+    return this.wallet.depositAddress(userId, coin, chainType);
+  }
+
+  withdraw(userId: string, command: WithdrawCommand): SimResult<WithdrawalView> {
+    return this.wallet.withdraw(userId, command);
+  }
+
+  withdrawals(userId: string, query: WalletHistoryQuery): readonly WithdrawalView[] {
+    return this.wallet.withdrawals(userId, query);
+  }
+
+  deposits(userId: string, query: WalletHistoryQuery): readonly DepositView[] {
+    return this.wallet.deposits(userId, query);
+  }
+
+  vouchers(userId: string, token: string, status?: VoucherStatus): readonly VoucherView[] {
+    return this.voucherBook.list(userId, token, status, this.s.time);
+  }
+
+  receiveVoucher(userId: string, relationId: string): SimResult<VoucherView> {
+    return this.voucherBook.receive(userId, relationId, this.s.time, (token) => this.tradedVolume(userId, token));
+  }
+
+  /** Notional the user's contract account of `token` traded in its retained trade history. */
+  private tradedVolume(userId: string, token: string): Decimal {
+    const account = token === 'USDT' || token === 'USDC' ? this.s.account({ userId, category: token }) : undefined;
+    if (account === undefined) return dec(0);
+    let sum = dec(0);
+    for (const t of this.s.trades.get(account.accountId) ?? []) {
+      const multiplier = this.s.books.get(t.symbol)?.instrument.contractMultiplier ?? '0';
+      sum = sum.add(dec(t.price).mul(t.qty).mul(multiplier));
+    }
+    return sum;
   }
 
   balanceFlows(query: FlowQuery): readonly BalanceFlowView[] {

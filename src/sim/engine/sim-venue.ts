@@ -1,6 +1,9 @@
 import type { Decimal } from '../../core/decimal.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
+import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
+import type { ClosedPositionQuery, ClosedPositionView } from './position-history.js';
+import type { DepositAddressView, DepositView, WalletHistoryQuery, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
 import type {
   AccountEvent,
   AccountRef,
@@ -83,6 +86,10 @@ export interface SimVenue {
   setMarginType(account: AccountRef, symbol: string, marginType: MarginType): SimResult<SymbolSettingsView>;
   /** Adds (positive) or removes (negative) isolated margin. */
   adjustPositionMargin(account: AccountRef, symbol: string, side: PositionSide, amount: Decimal): SimResult<PositionView>;
+  /** Positions that went flat (one row per life), newest first. */
+  historyPositions(account: AccountRef, query: ClosedPositionQuery): readonly ClosedPositionView[];
+  /** The isolated auto-add-margin switch of one position side: margin tops up from the account before liquidation. */
+  setAutoAddMargin(account: AccountRef, symbol: string, side: PositionSide, enabled: boolean): SimResult<{ readonly symbol: string; readonly side: PositionSide; readonly enabled: boolean }>;
   /** Closes the whole position at market. */
   flashClose(account: AccountRef, symbol: string, side: PositionSide): SimResult<OrderView>;
   /** Closes the position at market and opens the same size on the other side. */
@@ -99,6 +106,16 @@ export interface SimVenue {
   /** Applies one of the six permitted moves for `callerUserId` (document 000). */
   transfer(callerUserId: string, command: TransferCommand): SimResult<{ readonly replayed: boolean }>;
   balanceFlows(query: FlowQuery): readonly BalanceFlowView[];
+  /** The user's deposit address of a coin on a chain (stable per user). */
+  depositAddress(userId: string, coin: string, chainType: string): SimResult<DepositAddressView>;
+  /** Withdraws from the spot account within the chain's limits; the same clientOrderId answers the first withdrawal. */
+  withdraw(userId: string, command: WithdrawCommand): SimResult<WithdrawalView>;
+  /** Trial vouchers of a user in `token`, optionally of one status. */
+  /** The user's withdrawals and the deposits credited to it, newest first. */
+  withdrawals(userId: string, query: WalletHistoryQuery): readonly WithdrawalView[];
+  deposits(userId: string, query: WalletHistoryQuery): readonly DepositView[];
+  vouchers(userId: string, token: string, status?: VoucherStatus): readonly VoucherView[];
+  receiveVoucher(userId: string, relationId: string): SimResult<VoucherView>;
   /** Credits a futures account directly (sim seeding and admin use; recorded as a transfer flow). */
   deposit(account: AccountRef | { readonly userId: string; readonly accountType: 'MAIN' | 'COPY_TRADING' }, coin: Category | string, amount: Decimal): void;
 }

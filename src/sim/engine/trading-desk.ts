@@ -219,8 +219,10 @@ export class TradingDesk {
       if (position.lots === 0) {
         position.leverage = order.leverage;
         position.marginType = order.marginType;
+        position.life = { openedAt: s.time, maxLots: 0, closedQty: ZERO, closeValue: ZERO, realized: ZERO, openAvgPrice: ZERO, liquidated: false };
       }
       position.lots += lots;
+      if (position.life !== undefined) position.life.maxLots = Math.max(position.life.maxLots, position.lots);
       position.margin = position.margin.add(notional.div(position.leverage));
       s.markHolder(account, order.symbol, true);
     } else {
@@ -229,6 +231,14 @@ export class TradingDesk {
       realized = price.sub(position.avgPrice).mul(coins).mul(position.direction);
       if (position.marginType === 'ISOLATED' && realized.neg().gt(position.margin)) realized = position.margin.neg();
       const released = position.lots === 0 ? ZERO : position.margin.mul(closing).div(position.lots);
+      if (position.life !== undefined) {
+        const closedQty = dec(book.qty.toText(closing));
+        position.life.closedQty = position.life.closedQty.add(closedQty);
+        position.life.closeValue = position.life.closeValue.add(price.mul(closedQty));
+        position.life.realized = position.life.realized.add(realized);
+        position.life.openAvgPrice = position.avgPrice;
+        position.life.liquidated ||= order.clientOrderId.startsWith('liquidation-');
+      }
       position.margin = position.margin.sub(released);
       position.lots -= closing;
       position.closingLots = Math.max(0, position.closingLots - lots);

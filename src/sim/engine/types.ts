@@ -260,6 +260,8 @@ export interface FuturesBalanceView {
   readonly positionMargin: string;
   readonly orderMargin: string;
   readonly crossUnrealizedPnl: string;
+  /** Balance of received trial vouchers in this coin (API-NOTES §4.1 `coupon`); not usable as margin here. */
+  readonly coupon?: string;
 }
 
 export interface SpotBalanceView {
@@ -296,7 +298,7 @@ export interface UserTradeView {
 }
 
 /** Futures flow type numbers (API-NOTES §5.11). */
-export type FlowKind = 'TRANSFER' | 'FEE' | 'REALIZED_PNL' | 'FUNDING' | 'LIQUIDATION';
+export type FlowKind = 'TRANSFER' | 'FEE' | 'REALIZED_PNL' | 'FUNDING' | 'LIQUIDATION' | 'WITHDRAW' | 'DEPOSIT';
 
 export interface BalanceFlowView {
   readonly id: string;

@@ -1,6 +1,8 @@
 import type { ContractFilters } from '../engine/contract-filters.js';
 import { contractFilters } from '../engine/contract-filters.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
+import type { CoinRow } from '../wallet/coin-chains.js';
+import { listedCoins } from '../wallet/coin-chains.js';
 import { indexSources, indexTokenOf } from './index-tokens.js';
 
 /**
@@ -95,38 +97,16 @@ function spotRow(token: string, instrument: SimInstrument): Record<string, unkno
   };
 }
 
-interface ChainRow {
-  readonly chainType: string;
-  readonly withdrawFee: string;
-  readonly minWithdrawQuantity: string;
-  readonly maxWithdrawQuantity: string;
-  readonly minDepositQuantity: string;
-  readonly allowDeposit: boolean;
-  readonly allowWithdraw: boolean;
-}
-
-function chain(chainType: string, withdrawFee: string, minWithdrawQuantity: string, minDepositQuantity: string): ChainRow {
-  return { chainType, withdrawFee, minWithdrawQuantity, maxWithdrawQuantity: '0', minDepositQuantity, allowDeposit: true, allowWithdraw: true };
-}
-
-/** Coins every simulated exchange lists; other base and settle coins get a generic row. */
-const KNOWN_COINS: Readonly<Record<string, { readonly fullName: string; readonly chains: readonly ChainRow[] }>> = {
-  USDT: { fullName: 'TetherUS', chains: [chain('TRX', '1', '10', '1'), chain('ERC20', '3', '20', '5')] },
-  USDC: { fullName: 'USD Coin', chains: [chain('ERC20', '3', '20', '5')] },
-  BTC: { fullName: 'Bitcoin', chains: [chain('BTC', '0.0002', '0.001', '0.0001')] },
-  ETH: { fullName: 'Ethereum', chains: [chain('ERC20', '0.002', '0.01', '0.001')] },
-};
-
-function coinRow(coin: string): Record<string, unknown> {
-  const known = KNOWN_COINS[coin];
+/** An exchangeInfo `coins` row (API-NOTES §5.1); the chains are the simulated wallet's. */
+function coinRow(row: CoinRow): Record<string, unknown> {
   return {
     orgId: '9001',
-    coinId: coin,
-    coinName: coin,
-    coinFullName: known?.fullName ?? coin,
-    allowWithdraw: true,
-    allowDeposit: true,
-    chainTypes: known?.chains ?? [chain('ERC20', '0', '0', '0')],
+    coinId: row.coin,
+    coinName: row.coin,
+    coinFullName: row.fullName,
+    allowWithdraw: row.chains.some((c) => c.allowWithdraw),
+    allowDeposit: row.chains.some((c) => c.allowDeposit),
+    chainTypes: row.chains,
     isVirtual: false,
   };
 }
@@ -148,11 +128,7 @@ export interface ExchangeInfoBody {
 }
 
 export function exchangeInfoBody(instruments: readonly SimInstrument[]): ExchangeInfoBody {
-  const coins = new Set(Object.keys(KNOWN_COINS));
-  for (const instrument of instruments) {
-    coins.add(instrument.category);
-    coins.add(instrument.baseAsset);
-  }
+  const coins = listedCoins(instruments.flatMap((i) => [i.category, i.baseAsset]));
   return {
     timezone: 'UTC',
     brokerFilters: [],
@@ -160,7 +136,7 @@ export function exchangeInfoBody(instruments: readonly SimInstrument[]): Exchang
     rateLimits: RATE_LIMITS,
     options: [],
     contracts: instruments.map(contractRow),
-    coins: [...coins].map(coinRow),
+    coins: coins.map(coinRow),
   };
 }
 

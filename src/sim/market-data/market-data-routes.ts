@@ -2,6 +2,7 @@ import { invariant } from '../../core/errors.js';
 import type { EndpointDef, EndpointName } from '../../venue/endpoints.js';
 import { depthWeight, ENDPOINTS, tickerWeight } from '../../venue/endpoints.js';
 import type { RequestParams, SimRoute } from '../server/route-types.js';
+import { routeOk } from '../server/route-types.js';
 import { BOOK_HANDLERS, depthLimit } from './book-routes.js';
 import type { MarketDataService } from './market-data-service.js';
 import { REFERENCE_HANDLERS } from './reference-routes.js';
@@ -31,7 +32,7 @@ export function publicEndpointNames(): EndpointName[] {
  * whole body; the index and mark-price kline routes carry their own `{code, data}`.
  */
 export function marketDataRoutes(service: MarketDataService): SimRoute[] {
-  return publicEndpointNames().map((name) => {
+  return publicEndpointNames().map((name): SimRoute => {
     const handler = HANDLERS[name];
     invariant(handler !== undefined, 'MARKET_ROUTE_MISSING', `no market-data handler for public endpoint ${name}`);
     const weightOf = WEIGHTS[name];
@@ -39,4 +40,9 @@ export function marketDataRoutes(service: MarketDataService): SimRoute[] {
     const handle: SimRoute['handle'] = (ctx) => handler(service, ctx);
     return weightOf === undefined ? { endpoint, handle } : { endpoint, weightOf, handle };
   });
+}
+
+/** The signed variant of exchangeInfo (document 000 change history): the same reply, key and signature checked. */
+export function signedMarketDataRoutes(service: MarketDataService): SimRoute[] {
+  return [{ endpoint: ENDPOINTS.authExchangeInfo, handle: (ctx) => routeOk(service.exchangeInfo(ctx.now)) }];
 }

@@ -57,7 +57,9 @@ const NUMERIC_EXCHANGE_ID = Number(EXCHANGE_ID);
  * wire rows, or undefined for a symbol it does not list; `now` defaults to the clock.
  *
  * Contract symbols are the instruments'; spot symbols are their index tokens (`BTCUSDT`), priced by
- * the index of the first contract tracking them. Open interest, the long/short ratio and the insurance
+ * the index of the first contract tracking them. The simulator runs no spot market: a spot symbol's
+ * book and trade list are empty and its klines are its index candles with no volume (what its ticker
+ * shows too), rather than a -100011 refusal a client cannot tell from an unknown symbol. Open interest, the long/short ratio and the insurance
  * fund are synthetic, derived deterministically from the trade flow (see open-interest.ts and
  * positioning.ts).
  */
@@ -180,13 +182,15 @@ export class MarketDataService {
   /** `limit` levels a side, 0 for the whole book. */
   depth(symbol: string, limit: number, now = this.clock.now()): OrderBookRow | undefined {
     const state = this.states.get(symbol);
-    return state === undefined ? undefined : depthRow(state.depth, limit, now);
+    if (state !== undefined) return depthRow(state.depth, limit, now);
+    return this.tokens.has(symbol) ? depthRow(undefined, limit, now) : undefined;
   }
 
   /** The book merged to 10^scale ticks. */
   mergedDepth(symbol: string, scale: number, limit: number, now = this.clock.now()): OrderBookRow | undefined {
-    const state = this.states.get(symbol);
-    return state === undefined ? undefined : mergedDepthRow(state.depth, state.grid, scale, limit, now);
+    const state = this.states.get(symbol) ?? this.tokens.get(symbol);
+    if (state === undefined) return undefined;
+    return mergedDepthRow(this.states.has(symbol) ? state.depth : undefined, state.grid, scale, limit, now);
   }
 
   /** The newest `limit` trades, oldest first. */
@@ -197,16 +201,19 @@ export class MarketDataService {
 
   /** The newest `limit` trade events with their ids, oldest first. */
   recentTrades(symbol: string, limit: number): readonly TradeEvent[] | undefined {
-    return this.states.get(symbol)?.trades.latest(limit);
+    const state = this.states.get(symbol);
+    if (state !== undefined) return state.trades.latest(limit);
+    return this.tokens.has(symbol) ? [] : undefined;
   }
 
   // ---- candles
 
   /** Trade candles: the first `limit` from startTime, else the last `limit` up to endTime; neither: only the latest. */
   klines(symbol: string, interval: KlineInterval, startTime: number | undefined, endTime: number | undefined, limit: number): KlineRow[] | undefined {
-    const state = this.states.get(symbol);
+    const contract = this.states.get(symbol);
+    const state = contract ?? this.tokens.get(symbol);
     if (state === undefined) return undefined;
-    const series = state.tradeKlines.of(interval);
+    const series = contract === undefined ? state.indexKlines.of(interval) : state.tradeKlines.of(interval);
     const candles = startTime === undefined && endTime === undefined ? series.select(undefined, undefined, 1) : series.select(startTime, endTime, limit);
     return candles.map((c) => klineRow(c, state.grid));
   }

@@ -9,6 +9,8 @@ const FLOW_KINDS: readonly { readonly kind: FlowKind; readonly value: number; re
   { kind: 'REALIZED_PNL', value: 28, name: 'REALIZED_PNL' },
   { kind: 'FUNDING', value: 32, name: 'FUNDING_FEE' },
   { kind: 'LIQUIDATION', value: 700, name: 'LIQUIDATION' },
+  { kind: 'WITHDRAW', value: 2, name: 'USER_ACCOUNT_WITHDRAW' },
+  { kind: 'DEPOSIT', value: 1, name: 'USER_ACCOUNT_DEPOSIT' },
 ];
 
 /**

@@ -3,18 +3,33 @@ import type { SimRoute } from '../server/route-types.js';
 import { accountRoutes } from './account-routes.js';
 import { algoRoutes } from './algo-routes.js';
 import { ordersV1Routes } from './orders-v1-routes.js';
+import { ordersV1MoreRoutes } from './orders-v1-more-routes.js';
 import { ordersV2Routes } from './orders-v2-routes.js';
+import { positionRoutes } from './position-routes.js';
+import { walletHistoryRoutes } from './wallet-history-routes.js';
+import { walletRoutes } from './wallet-routes.js';
 
 /**
  * The simulator's trading routes: every signed endpoint of document 000 (sub-accounts, transfer,
  * balance flows, margin type, leverage, v1 and v2 orders, plan and TP/SL rows) and the API-NOTES state
- * endpoints (futures balance, positions, v1 open orders and cancel, batch cancel of algo orders).
+ * endpoints (futures balance, positions, v1 open orders and cancel, batch cancel of algo orders), and
+ * every other route of API-NOTES §4 a third-party client calls (v1 history and trades, cancel-all and
+ * by ids, position routes, spot account, wallet, vouchers).
  */
 export function tradingRoutes(venue: SimVenue): SimRoute[] {
-  return [...accountRoutes(venue), ...ordersV1Routes(venue), ...ordersV2Routes(venue), ...algoRoutes(venue)];
+  return [
+    ...accountRoutes(venue),
+    ...ordersV1Routes(venue),
+    ...ordersV1MoreRoutes(venue),
+    ...ordersV2Routes(venue),
+    ...algoRoutes(venue),
+    ...positionRoutes(venue),
+    ...walletRoutes(venue),
+    ...walletHistoryRoutes(venue),
+  ];
 }
 
-export { accountRoutes, algoRoutes, ordersV1Routes, ordersV2Routes };
+export { accountRoutes, algoRoutes, ordersV1MoreRoutes, ordersV1Routes, ordersV2Routes, positionRoutes, walletHistoryRoutes, walletRoutes };
 export { rejects } from './rejects.js';
 export type { ParamSource, ParamValue } from './param-source.js';
 export { jsonSource, paramsSource, requestSource } from './param-source.js';

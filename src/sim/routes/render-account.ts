@@ -12,7 +12,7 @@ export function renderSubAccount(view: SubAccountView): Record<string, unknown> 
 
 /**
  * A futures balance row (API-NOTES §4.1 RULE): the coin under both `asset` (live, ccxt reads only this)
- * and `coin` (2026 docs), plus `coupon` (vouchers and trial funds; the simulator grants none).
+ * and `coin` (2026 docs), plus `coupon` (received trial vouchers, see the voucher book).
  */
 export function renderFuturesBalance(view: FuturesBalanceView): Record<string, unknown> {
   return {
@@ -23,7 +23,7 @@ export function renderFuturesBalance(view: FuturesBalanceView): Record<string, u
     asset: view.coin,
     coin: view.coin,
     crossUnRealizedPnl: view.crossUnrealizedPnl,
-    coupon: '0',
+    coupon: view.coupon ?? '0',
   };
 }
 

@@ -154,6 +154,11 @@ export class MarketApi {
     return callParsed(this.rest, { endpoint: ENDPOINTS.exchangeInfo }, exchangeInfoSchema);
   }
 
+  /** GET /api/v1/auth/exchangeInfo: the same reply, signed (document 000 change history); needs credentials. */
+  async exchangeInfoSigned(): Promise<Result<ExchangeInfo, VenueError>> {
+    return callParsed(this.rest, { endpoint: ENDPOINTS.authExchangeInfo }, exchangeInfoSchema);
+  }
+
   /** GET /quote/v1/depth: weight by limit. */
   async depth(query: DepthQuery): Promise<Result<OrderBook, VenueError>> {
     const e = ENDPOINTS.depth;

@@ -56,6 +56,12 @@ export interface OpenOrdersQueryV1 {
   readonly category?: Category;
 }
 
+/** historyOrders (API-NOTES §4.5): as openOrders, plus a time range (default: three days back). */
+export interface HistoryQueryV1 extends OpenOrdersQueryV1 {
+  readonly startTime?: number;
+  readonly endTime?: number;
+}
+
 interface UpdateBaseV1 extends OrderRefV1 {
   readonly quantity?: Decimal;
   readonly valueQuantity?: Decimal;

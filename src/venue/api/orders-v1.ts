@@ -15,18 +15,21 @@ import {
   tpSlOrderV1Schema,
 } from '../parsers/order-v1.js';
 import type { BatchLegV1, ConditionalOrderV1, OrderV1, RegularOrderV1, StopOrderV1, TpSlOrderV1 } from '../parsers/order-v1.js';
+import { cancelAllV1Schema, cancelByIdsSchema, userTradesV1Schema } from '../parsers/order-v1-more.js';
+import type { CancelAllV1, CancelFailure, UserTradeV1 } from '../parsers/order-v1-more.js';
 import type { RequestTrace, RestCaller } from '../rest-transport.js';
 import { tracedCaller } from '../rest-transport.js';
 import type { Check } from '../validate.js';
 import { atLeastOneId, firstViolation, limitInRange, positive, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
-import type { Category } from '../wire/enums.js';
+import type { Category, OrderSide } from '../wire/enums.js';
 import type { JsonWireValue } from '../wire/json-writer.js';
 import type {
   BatchOrderV1,
   CancelQueryV1,
   CreateOrderV1,
+  HistoryQueryV1,
   OpenOrdersQueryV1,
   OrderQueryV1,
   UpdateLimitV1,
@@ -36,8 +39,11 @@ import type {
 } from './orders-v1-types.js';
 import { checkUpdate } from './orders-v1-update-rules.js';
 import { categoryQuery, refQuery } from './orders-v2.js';
+import type { UserTradesQuery } from './orders-v2.js';
 
 const MAX_BATCH = 10;
+/** cancelOrderByIds takes at most 100 ids (API-NOTES §4.9). */
+const MAX_CANCEL_IDS = 100;
 
 /** Generation v1 orders (`/api/v1/futures`): bare JSON replies, form-encoded writes. */
 export class OrdersV1Api {
@@ -184,6 +190,73 @@ export class OrdersV1Api {
     if (problem !== undefined) return err(problem);
     const request = { endpoint: e, query: [...refQuery(query), ...orderedParams({ type: query.type, symbol: query.symbol })] };
     return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema);
+  }
+
+  /**
+   * GET /api/v1/futures/historyOrders (API-NOTES §4.5): finished orders, newest first; `orderId` pages
+   * to lower ids; without startTime the exchange looks three days back.
+   */
+  async historyOrdersV1(query?: HistoryQueryV1 & { readonly type?: 'LIMIT' }): Promise<Result<RegularOrderV1[], VenueError>>;
+  async historyOrdersV1(query: HistoryQueryV1 & { readonly type: 'STOP' }): Promise<Result<ConditionalOrderV1[], VenueError>>;
+  async historyOrdersV1(query?: HistoryQueryV1): Promise<Result<OrderV1[], VenueError>>;
+  async historyOrdersV1(query: HistoryQueryV1 = {}): Promise<Result<OrderV1[], VenueError>> {
+    const e = ENDPOINTS.historyOrdersV1;
+    const problem = limitInRange(e, query.limit);
+    if (problem !== undefined) return err(problem);
+    const request = {
+      endpoint: e,
+      query: orderedParams({
+        symbol: query.symbol,
+        orderId: query.orderId,
+        type: query.type,
+        startTime: query.startTime,
+        endTime: query.endTime,
+        limit: query.limit,
+        category: query.category,
+      }),
+    };
+    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1ListSchema) : callParsed(this.rest, request, regularOrderV1ListSchema);
+  }
+
+  /** GET /api/v1/futures/userTrades (API-NOTES §4.6): the account's fills of one symbol, newest first. */
+  async userTradesV1(query: UserTradesQuery): Promise<Result<UserTradeV1[], VenueError>> {
+    const e = ENDPOINTS.userTradesV1;
+    const problem = firstViolation(
+      () => requireText(e, 'symbol', query.symbol),
+      () => limitInRange(e, query.limit),
+    );
+    if (problem !== undefined) return err(problem);
+    const q = orderedParams({
+      symbol: query.symbol,
+      fromId: query.fromId,
+      toId: query.toId,
+      startTime: query.startTime,
+      endTime: query.endTime,
+      limit: query.limit,
+      category: query.category,
+    });
+    return callParsed(this.rest, { endpoint: e, query: q }, userTradesV1Schema);
+  }
+
+  /** DELETE /api/v1/futures/batchOrders (API-NOTES §4.8): cancels every open order of a symbol, one side when `side` is given. */
+  async cancelAllV1(query: { readonly symbol: string; readonly side?: OrderSide; readonly category?: Category }): Promise<Result<CancelAllV1, VenueError>> {
+    const e = ENDPOINTS.batchCancelV1;
+    const problem = requireText(e, 'symbol', query.symbol);
+    if (problem !== undefined) return err(problem);
+    return callParsed(this.rest, { endpoint: e, query: orderedParams({ symbol: query.symbol, side: query.side, category: query.category }) }, cancelAllV1Schema);
+  }
+
+  /**
+   * DELETE /api/v1/futures/cancelOrderByIds (API-NOTES §4.9): up to 100 ids; answers the ids that could
+   * not be canceled with their codes (-2013 unknown), `[]` when all were.
+   */
+  async cancelOrderByIds(ids: readonly string[], options: { readonly symbol?: string; readonly category?: Category } = {}): Promise<Result<CancelFailure[], VenueError>> {
+    const e = ENDPOINTS.cancelOrderByIds;
+    const label = endpointLabel(e);
+    if (ids.length === 0 || ids.length > MAX_CANCEL_IDS) return err(invalidRequest(label, 'ids-count', `ids holds 1 to ${MAX_CANCEL_IDS} order ids, got ${ids.length}`, 'ids'));
+    const bad = ids.findIndex((id) => !/^\d+$/.test(id));
+    if (bad >= 0) return err(invalidRequest(label, 'order-id-format', 'every id must be an integer order id', `ids[${bad}]`));
+    return callParsed(this.rest, { endpoint: e, query: orderedParams({ ids: ids.join(','), symbol: options.symbol, category: options.category }) }, cancelByIdsSchema);
   }
 }
 

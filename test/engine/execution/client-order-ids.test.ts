@@ -2,6 +2,7 @@ import {
   CLIENT_ORDER_ID_MAX_LENGTH,
   ClientOrderIds,
   keyedClientOrderId,
+  namespaceOfClientOrderId,
   sequencedClientOrderId,
   strategyOfClientOrderId,
   strategyTag,
@@ -57,5 +58,30 @@ describe('deterministic client order ids', () => {
     expect([first.clientOrderId('alpha'), first.clientOrderId('alpha')]).toEqual(['alpha-1', 'alpha-2']);
     expect(new ClientOrderIds(journal).clientOrderId('alpha')).toBe('alpha-3');
     expect(new ClientOrderIds(journal).clientOrderId('alpha', 'k')).toBe('alpha-k');
+  });
+
+  test('a state namespace goes between tag and key: two states never share an id, one state always repeats its own', () => {
+    expect(keyedClientOrderId('quoter_btc', 'q3', 'k7p2x')).toBe('quoter_btc-k7p2x-q3');
+    expect(sequencedClientOrderId('alpha', 42, 'k7p2x')).toBe('alpha-k7p2x-42');
+    expect(keyedClientOrderId('quoter-btc', 'q3', 'k7p2x')).not.toBe(keyedClientOrderId('quoter-btc', 'q3', 'm4n5p'));
+    expect(keyedClientOrderId('quoter-btc', 'q3', 'k7p2x')).toBe(keyedClientOrderId('quoter-btc', 'q3', 'k7p2x'));
+    expect(namespaceOfClientOrderId(keyedClientOrderId('quoter-btc', 'q3', 'k7p2x'))).toBe('k7p2x');
+    expect(strategyOfClientOrderId(keyedClientOrderId('grid-btc', 'L1', 'k7p2x'), ['alpha', 'grid-btc'])).toBe('grid-btc');
+    // The longest tag (a hashed strategy id) with a namespace still fits 36 characters, long keys hashed.
+    const longest = [
+      keyedClientOrderId('a strategy with a very long name', 'a-key-of-some-length', 'k7p2x'),
+      keyedClientOrderId('a strategy with a very long name', 'x'.repeat(80), 'k7p2x'),
+      sequencedClientOrderId('a strategy with a very long name', 999_999_999_999, 'k7p2x'),
+    ];
+    for (const id of longest) {
+      expect(id).toMatch(ALLOWED);
+      expect(namespaceOfClientOrderId(id)).toBe('k7p2x');
+    }
+    expect(longest[0]).not.toBe(longest[1]);
+  });
+
+  test('an issuer with a namespace puts it in keyed and sequenced ids', () => {
+    const ids = new ClientOrderIds(StateStore.inMemory().journal(), 'k7p2x');
+    expect([ids.clientOrderId('alpha'), ids.clientOrderId('alpha', 'k')]).toEqual(['alpha-k7p2x-1', 'alpha-k7p2x-k']);
   });
 });

@@ -13,6 +13,7 @@ import type { StrategyInstance } from '../../../src/engine/strategy-instance.js'
 import type { RunnerLimits } from '../../../src/engine/strategy-runner.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
 import type { Intent } from '../../../src/model/intents.js';
+import type { OrderJournal } from '../../../src/model/journal.js';
 import type { MarketEvent } from '../../../src/model/market-events.js';
 import type { GlobalRiskLimits, RiskLimits } from '../../../src/model/risk-limits.js';
 import type { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
@@ -182,6 +183,8 @@ export interface KernelRigOptions {
   readonly settleAfterMs?: number;
   /** Timer ticks; off by default so that only the test's events reach the strategies. */
   readonly tickMs?: number;
+  /** The journal instead of the World's store's (a fault-injected wrapper of it). */
+  readonly journal?: OrderJournal;
 }
 
 /**
@@ -205,7 +208,7 @@ export class KernelRig {
     const { store, clock } = world;
     this.kernel = new Kernel({
       port: this.faulty,
-      journal: store.journal(),
+      journal: options.journal ?? store.journal(),
       keyValue: (id) => store.keyValue(id),
       time: clock,
       logger: silentLogger,
