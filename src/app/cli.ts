@@ -13,6 +13,7 @@ import { registerSweepCommand } from './sweep-command.js';
 import { runDaemon } from './run-command.js';
 import { registerValidateCommand } from './validate-command.js';
 import { DEFAULT_SIM_CONFIG, runSim } from './sim-command.js';
+import { describeFailure, installScrubbedStderr } from './scrubbed-stderr.js';
 
 /** Exit codes: 0 success, 1 an error reply or failed operation, 2 a user mistake (config, arguments). */
 const EXIT_USAGE = 2;
@@ -22,6 +23,8 @@ function print(output: CallOutput): void {
   if (output.stderr !== '') process.stderr.write(output.stderr);
   process.exitCode = output.exitCode;
 }
+
+installScrubbedStderr(process.env);
 
 /** What every command module writes to and how it reports its exit code. */
 const commandIo = {
@@ -113,6 +116,8 @@ try {
     process.stderr.write(`stratd: ${error.message}\n`);
     process.exitCode = EXIT_USAGE;
   } else {
-    throw error;
+    // Not rethrown: node would print the stack to fd 2 itself, past the scrubber.
+    process.stderr.write(describeFailure(error));
+    process.exitCode = 1;
   }
 }

@@ -42,6 +42,8 @@ export class DaemonMetrics {
   readonly handlerSeconds: Histogram<'strategy'>;
   readonly restSeconds: Histogram<'endpoint' | 'status'>;
   readonly wireRowsSkipped: Counter<'endpoint'>;
+  /** Reloads (SIGHUP, POST /control/reload) by outcome: `ok`, or `failed` (the running config stays). */
+  readonly reloads: Counter<'outcome'>;
   private sources: MetricSources | undefined;
   private readonly loopSampler: { stop(): void };
   private readonly gcObserver: PerformanceObserver;
@@ -53,6 +55,7 @@ export class DaemonMetrics {
       if (this.sources !== undefined) use(pick(this.sources));
     };
     this.handlerSeconds = new Histogram({ name: 'stratd_strategy_handler_seconds', help: 'Time a strategy takes to handle one event', labelNames: ['strategy'], buckets: HANDLER_BUCKETS, registers });
+    this.reloads = new Counter({ name: 'stratd_config_reloads_total', help: 'Configuration reloads by outcome (ok, failed: the running configuration stays)', labelNames: ['outcome'], registers });
     this.restSeconds = new Histogram({
       name: 'stratd_rest_request_seconds',
       help: 'REST round trips by endpoint and HTTP status class (2xx, 4xx, 5xx, timeout, network-error)',

@@ -430,13 +430,22 @@ export class Daemon {
       this.parts.status.errors.record('reload', error, at);
       logger.error({ error }, 'configuration not reloaded: the running one stays');
       this.lastReload = { at, ok: false, error, applied: [], rejected: [] };
+      this.parts.metrics.reloads.inc({ outcome: 'failed' });
       return this.lastReload;
     };
     if (this.stopping !== undefined) return failed('the daemon is stopping');
-    const read = await (this.options.reread ?? this.defaultReread())();
-    if (!read.ok) return failed(read.error.message);
-    const plan = planReload(this.effective, read.value.config, read.value.strategies);
-    const refused = await this.parts.live.apply(plan, this.kernel.strategies, logger);
+    let plan: ReturnType<typeof planReload>;
+    let refused: Awaited<ReturnType<LiveSettings['apply']>>;
+    try {
+      const read = await (this.options.reread ?? this.defaultReread())();
+      if (!read.ok) return failed(read.error.message);
+      plan = planReload(this.effective, read.value.config, read.value.strategies);
+      refused = await this.parts.live.apply(plan, this.kernel.strategies, logger);
+    } catch (error: unknown) {
+      // Whatever breaks while reading or applying, the failure is reported like a refused file (never swallowed).
+      return failed(`the configuration could not be reloaded: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.parts.metrics.reloads.inc({ outcome: 'ok' });
     this.effective = plan.effective;
     const rejected = [...plan.rejected, ...refused];
     const report: ReloadReport = { at, ok: true, applied: plan.applied.filter((path) => !refused.some((r) => r.path === path)), rejected };

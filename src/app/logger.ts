@@ -1,40 +1,12 @@
 import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
+import { REDACTED, SECRET_FIELD_NAMES, SecretValues, scrubSecrets } from '../core/secret-text.js';
 
-/** Field names whose values never reach a log line, wherever they appear up to three levels deep. */
-const SECRET_FIELDS = [
-  'apiKey',
-  'apiSecret',
-  'secret',
-  'token',
-  'password',
-  'signature',
-  'listenKey',
-  'authorization',
-  'x-bb-apikey',
-  'X-BB-APIKEY',
-  'credentials',
-  'cookie',
-];
-
-export const REDACT_PATHS: readonly string[] = SECRET_FIELDS.flatMap((name) => {
+export const REDACT_PATHS: readonly string[] = SECRET_FIELD_NAMES.flatMap((name) => {
   const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : `["${name}"]`;
   const under = (prefix: string): string => (key.startsWith('[') ? `${prefix}${key}` : `${prefix}.${key}`);
   return [key, under('*'), under('*.*'), under('*.*.*')];
 });
-
-const REDACTED = '[redacted]';
-
-/**
- * Secrets inside text, which field redaction cannot see: a signed query string or an error message
- * quoting one, a user-stream URL (its last segment is the listen key), and any HMAC-SHA256 hex digest.
- */
-const SECRET_TEXT: ReadonlyArray<readonly [RegExp, string]> = [
-  [/(\bsignature=)[A-Za-z0-9%+/=_-]+/g, `$1${REDACTED}`],
-  [/(\blistenKey=)[A-Za-z0-9%_-]+/g, `$1${REDACTED}`],
-  [/(\/ws\/)[A-Za-z0-9%_-]{20,}/g, `$1${REDACTED}`],
-  [/\b[0-9a-fA-F]{64}\b/g, REDACTED],
-];
 
 export interface LoggerOptions {
   readonly level?: string;
@@ -61,14 +33,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(base, pino.destination(1));
 }
 
-/** Rewrites a serialized line: known secret values, then secret-shaped text, become "[redacted]". */
+/**
+ * Rewrites a serialized line: `secrets`, then every secret the process knows by then (resolved keys and
+ * tokens, listen keys as they are created), then secret-shaped text, become "[redacted]".
+ */
 export function scrubber(secrets: readonly string[]): (line: string) => string {
-  // As they appear inside a JSON string; short values are left alone (they would match everywhere).
-  const literals = secrets.filter((s) => s.length >= 8).map((s) => JSON.stringify(s).slice(1, -1));
-  return (line) => {
-    let text = line;
-    for (const literal of literals) text = text.split(literal).join(REDACTED);
-    for (const [pattern, replacement] of SECRET_TEXT) text = text.replace(pattern, replacement);
-    return text;
-  };
+  const own = new SecretValues();
+  for (const secret of secrets) own.add(secret);
+  return (line) => scrubSecrets(line, own);
 }

@@ -1,6 +1,7 @@
 import type { TimeSource } from '../core/clock.js';
 import { MAX_TIME_SCALE, ScaledTime } from '../core/scaled-time.js';
 import { systemTime } from '../core/system-time.js';
+import { healthToken } from './control-auth.js';
 import { crashPointsFromEnv } from './crash-points.js';
 import { ConfigError } from '../settings/config-error.js';
 import { loadDaemonConfig } from '../settings/daemon-config.js';
@@ -41,7 +42,10 @@ export function timeScaleOf(text: string | undefined, mode: DaemonConfig['venue'
   return factor;
 }
 
-/** Loads and checks a daemon config and its strategies' params: everything `run` needs before starting. */
+/**
+ * Loads and checks a daemon config and its strategies' params: everything `run` checks before it connects
+ * (`validate` runs exactly this, so a config it accepts is not refused by `run`).
+ */
 export async function prepareRun(flags: RunFlags, env: Environment): Promise<Result<{ config: DaemonConfig; strategies: StrategyInstance[] }, ConfigError>> {
   const loaded = loadDaemonConfig(flags.config ?? DEFAULT_DAEMON_CONFIG, {
     env,
@@ -49,6 +53,11 @@ export async function prepareRun(flags: RunFlags, env: Environment): Promise<Res
     ...(flags.stateDir === undefined ? {} : { stateDirFlag: flags.stateDir }),
   });
   if (!loaded.ok) return loaded;
+  // The health server's settings with its environment (the token): Daemon.start refuses them otherwise.
+  const token = healthToken(loaded.value, env);
+  if (!token.ok) return token;
+  const crashPoints = crashPointsFromEnv(env);
+  if (!crashPoints.ok) return crashPoints;
   const strategies = await resolveStrategies(loaded.value);
   if (!strategies.ok) return strategies;
   return ok({ config: loaded.value, strategies: strategies.value });

@@ -5,6 +5,7 @@ import { VenueError } from '../venue/venue-error.js';
 import { parseWire } from '../venue/wire/schema.js';
 import { parseCatalogJson } from './catalog-json.js';
 import { failureEnvelope } from './catalog-schemas.js';
+import { replyExcerpt } from '../core/secret-text.js';
 
 /**
  * Turns one HTTP reply into the parsed JSON body of a success, or a VenueError:
@@ -48,10 +49,10 @@ export function interpretCatalogReply(label: string, reply: HttpReply): Result<u
     }
   }
   if (reply.status < 200 || reply.status >= 300) {
-    return err(new VenueError({ ...base, kind: 'http', message: `HTTP ${reply.status}: ${reply.body.slice(0, 80)}` }));
+    return err(new VenueError({ ...base, kind: 'http', message: `HTTP ${reply.status}: ${replyExcerpt(reply.body)}` }));
   }
   if (!isJson) {
-    return err(new VenueError({ ...base, kind: 'malformed-response', field: '(root)', message: `reply is not JSON (${reply.body.slice(0, 80)})` }));
+    return err(new VenueError({ ...base, kind: 'malformed-response', field: '(root)', message: `reply is not JSON (${replyExcerpt(reply.body)})` }));
   }
   return ok(body);
 }

@@ -104,6 +104,7 @@ export class Kernel {
       strategies: new Map(options.strategies.map((s) => [s.id, { symbols: s.symbols, limits: s.limits }])),
       ordersOf: (strategyId) => this.executor.openOrdersOf(strategyId),
       clientOrderId: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
+      submitted: (clientOrderId) => this.executor.submittedCommand(clientOrderId),
       journalUnavailable: () => this.executor.journalHealth.unavailable,
     });
     this.reconciler = new Reconciler({

@@ -20,6 +20,8 @@ export type DenialCode =
   | 'ORDER_RATE'
   | 'KILL_SWITCH'
   | 'NO_POSITION'
+  /** A closing order above the position's available part (what open closing orders have not reserved): the exchange's -2010. */
+  | 'CLOSE_ABOVE_AVAILABLE'
   | 'UNKNOWN_ORDER'
   | 'NOT_OWNER'
   | 'DUPLICATE_KEY'

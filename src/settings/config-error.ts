@@ -1,11 +1,20 @@
-/** A mistake in the user's configuration or command line: one located, readable message; exit code 2. */
+import { scrubSecrets } from '../core/secret-text.js';
+
+/**
+ * A mistake in the user's configuration or command line: one located, readable message; exit code 2.
+ * The message never holds a secret the process knows (a key interpolated into a path, say).
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  readonly reason: string;
+
   constructor(
-    readonly reason: string,
+    reason: string,
     readonly location: { readonly file?: string; readonly line?: number; readonly column?: number; readonly path?: string } = {},
   ) {
-    super(formatLocated(reason, location));
+    const scrubbed = scrubSecrets(reason);
+    super(formatLocated(scrubbed, location));
+    this.reason = scrubbed;
   }
 }
 

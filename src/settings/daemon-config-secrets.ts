@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Result } from '../core/result.js';
+import { knownSecrets } from '../core/secret-text.js';
 import { err, ok } from '../core/result.js';
 import type { ApiCredentials } from '../venue/credentials.js';
 import type { ConfigError } from './config-error.js';
@@ -70,6 +71,8 @@ export function resolveCredentials(
   configDir: string,
 ): Result<ApiCredentials | undefined, ConfigError> {
   const file = (f: string | undefined): string | undefined => (f === undefined || isAbsolute(f) ? f : resolve(configDir, f));
+  knownSecrets.add(written.apiKey);
+  knownSecrets.add(written.apiSecret);
   const key = written.apiKey !== undefined ? ok(written.apiKey) : resolveSecret(defaults.envKey, file(written.apiKeyFile), env, source.file);
   if (!key.ok) return err(locatedError(source, key.error.reason, [...at, 'apiKeyFile']));
   const secret = written.apiSecret !== undefined ? ok(written.apiSecret) : resolveSecret(defaults.envSecret, file(written.apiSecretFile), env, source.file);

@@ -13,6 +13,7 @@ import type { Environment } from './secrets.js';
 import { resolveSecret } from './secrets.js';
 import type { YamlSource } from './yaml-source.js';
 import { readYamlFile, validateYaml } from './yaml-source.js';
+import { knownSecrets } from '../core/secret-text.js';
 
 /** What the venue sections need: the (interpolated) YAML, its directory and the environment. */
 export interface SectionContext {
@@ -80,6 +81,7 @@ export function catalogSource(ctx: SectionContext, mode: 'paper' | 'live'): Resu
   const settings = validateSection(ctx.source, catalogSettingsSchema, withoutKeys(raw, ['token']), ['catalog']);
   if (!settings.ok) return settings;
   const written = text(valueAt(raw, ['token']));
+  knownSecrets.add(written);
   const tokenFile = settings.value.tokenFile === undefined ? undefined : absolute(ctx.configDir, settings.value.tokenFile);
   const token = written !== undefined ? ok(written) : resolveSecret('STRATD_CATALOG_TOKEN', tokenFile, ctx.env, ctx.source.file);
   if (!token.ok) return err(locatedError(ctx.source, token.error.reason, ['catalog', 'tokenFile']));

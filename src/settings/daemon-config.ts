@@ -1,11 +1,13 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Result } from '../core/result.js';
+import { knownSecrets } from '../core/secret-text.js';
 import { err, ok } from '../core/result.js';
 import type { GlobalRiskLimits, RiskLimits } from '../model/risk-limits.js';
 import type { ConfigError } from './config-error.js';
 import { checkDaemonFile } from './daemon-config-checks.js';
 import { interpolateEnv } from './daemon-config-env.js';
+import { logLevelFrom } from './log-level-env.js';
 import { locatedError, validateSection } from './daemon-config-locate.js';
 import { daemonFileSchema, modeSchema } from './daemon-config-schema.js';
 import type { DaemonFile } from './daemon-config-schema.js';
@@ -39,6 +41,8 @@ const DEFAULT_STATE_DIR = './state';
  */
 export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions): Result<DaemonConfig, ConfigError> {
   const cwd = options.cwd ?? process.cwd();
+  // Values of variables named like secrets are never printed, wherever the config puts them (a key written as a file path).
+  knownSecrets.addEnvironment(options.env);
   const file = resolve(cwd, path);
   const read = readYamlFile(file);
   if (!read.ok) return read;
@@ -68,6 +72,8 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
   if (!follower.ok) return follower;
   const notify = notifySettings(source, top.notify, top.mode, configDir);
   if (!notify.ok) return notify;
+  const level = logLevelFrom(options.env, top.log.level);
+  if (!level.ok) return level;
   return ok({
     file,
     venue: venue.value,
@@ -85,7 +91,7 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
     journal: top.journal,
     health: top.health,
     ...(follower.value === undefined ? {} : { follower: follower.value }),
-    log: top.log,
+    log: { level: level.value },
     ...(notify.value === undefined ? {} : { notify: notify.value }),
     ...(top.record === undefined ? {} : { record: { ...top.record, out: isAbsolute(top.record.out) ? top.record.out : resolve(configDir, top.record.out) } }),
     errorAt: (reason, at) => locatedError(source, reason, at),

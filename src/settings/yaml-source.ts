@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, visit } from 'yaml';
 import type { Document, Node } from 'yaml';
 import type { z } from 'zod';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
+import { readBoundedFile } from './bounded-file.js';
 import { ConfigError } from './config-error.js';
 
 /** A parsed YAML file that can point back at the line and column of any path in it. */
@@ -13,14 +13,11 @@ export interface YamlSource {
   locate(path: ReadonlyArray<PropertyKey>): { line?: number; column?: number };
 }
 
+/** A YAML file: a regular file of at most 1 MiB (a pipe, a device or a huge file is refused unread). */
 export function readYamlFile(file: string): Result<YamlSource, ConfigError> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error: unknown) {
-    return err(new ConfigError(`cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file }));
-  }
-  return parseYamlText(text, file);
+  const read = readBoundedFile(file);
+  if (!read.ok) return err(new ConfigError(read.error, { file }));
+  return parseYamlText(read.value.text, file);
 }
 
 export function parseYamlText(text: string, file: string): Result<YamlSource, ConfigError> {
@@ -30,6 +27,12 @@ export function parseYamlText(text: string, file: string): Result<YamlSource, Co
   if (first !== undefined) {
     const pos = lines.linePos(first.pos[0]);
     return err(new ConfigError(`invalid YAML: ${first.message.split('\n')[0] ?? first.message}`, { file, line: pos.line, column: pos.col }));
+  }
+  // A node that contains an alias to itself has no finite value: every reader of it would recurse forever.
+  const recursive = recursiveAliasAt(doc);
+  if (recursive !== undefined) {
+    const pos = lines.linePos(recursive.offset);
+    return err(new ConfigError(`invalid YAML: the alias *${recursive.name} refers to a node that contains it (a recursive alias has no finite value)`, { file, line: pos.line, column: pos.col }));
   }
   let value: unknown;
   try {
@@ -66,6 +69,22 @@ export function validateYaml<S extends z.ZodType>(source: YamlSource, schema: S,
 
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+}
+
+/** The first alias that lies inside the node its anchor names (`a: &a {b: *a}`), and where it is. */
+function recursiveAliasAt(doc: Document): { offset: number; name: string } | undefined {
+  let found: { offset: number; name: string } | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      const target = node.resolve(doc);
+      const at = node.range?.[0];
+      const span = target?.range;
+      if (at === undefined || span === undefined || span === null || at < span[0] || at >= span[1]) return undefined;
+      found = { offset: at, name: node.source };
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 /** Where the first alias without its anchor is. */

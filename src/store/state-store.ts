@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
@@ -10,6 +9,7 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.js';
 import { SqliteCatalogMirror } from './sqlite-catalog-mirror.js';
 import { SqliteJournal } from './sqlite-journal.js';
 import { KvStatements, SqliteKeyValueStore } from './sqlite-kv.js';
+import { ensurePrivateDir, makeFilePrivate } from './private-files.js';
 import { quickCheckProblem, stateFileFound, unwritableDirectory } from './state-file-checks.js';
 import { createStateFile, orphanedLog } from './state-file-create.js';
 import { randomNamespace, StateIdentity } from './state-identity.js';
@@ -109,7 +109,8 @@ export class StateStore {
     const path = join(dir, STATE_FILE);
     let db: Db | undefined;
     try {
-      mkdirSync(dir, { recursive: true });
+      // 0700 and 0600 whatever the umask: the journal and the strategies' state are nobody else's.
+      ensurePrivateDir(dir);
       const found = stateFileFound(path);
       if (found === 'empty') return err(new StateStoreError('STATE_CORRUPT', path, `the state file is empty (0 bytes), so its order journal is lost; ${CORRUPT_ADVICE}`));
       const unwritable = unwritableDirectory(dir);
@@ -121,6 +122,7 @@ export class StateStore {
         if (log !== undefined) return err(new StateStoreError('STATE_CORRUPT', path, `the state file is missing but its write-ahead log ${log} is there: the state was deleted in part; ${CORRUPT_ADVICE}`));
         created = createStateFile(path, newNamespace);
       }
+      makeFilePrivate(path);
       db = new Database(path, { timeout: options.lockTimeoutMs ?? 1000 });
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');

@@ -17,6 +17,7 @@ import type { JsonWireValue } from './wire/json-writer.js';
 import { writeWireJson } from './wire/json-writer.js';
 import type { SkippedRows } from './wire/tolerant-list.js';
 import { parseWireJson } from './wire-json.js';
+import { redactSecretText, replyExcerpt } from '../core/secret-text.js';
 
 export interface RestRequest {
   readonly endpoint: EndpointDef;
@@ -259,7 +260,7 @@ export class RestTransport implements RestCaller {
       return err(new VenueError({ ...base, kind: 'unknown-status', ...(code === undefined ? {} : { code }), message: msg ?? `server error; the request may or may not have taken effect` }));
     }
     if (!parsed) {
-      const message = `reply is not JSON (${reply.body.slice(0, 80)})`;
+      const message = `reply is not JSON (${replyExcerpt(reply.body)})`;
       if (reply.status >= 400) return err(new VenueError({ ...base, kind: 'http', message }));
       return err(new VenueError({ ...base, kind: 'malformed-response', field: '(root)', message }));
     }
@@ -285,7 +286,7 @@ function readCode(body: unknown): { code: number | undefined; msg: string | unde
   const raw = body['code'];
   const code = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
   const rawMsg = body['msg'] ?? body['message'];
-  return { code, msg: typeof rawMsg === 'string' ? clip(rawMsg) : undefined };
+  return { code, msg: typeof rawMsg === 'string' ? redactSecretText(clip(rawMsg)) : undefined };
 }
 
 /** Longest service message kept in an error: an oversized one is cut (it ends up in logs). */

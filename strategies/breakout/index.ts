@@ -42,7 +42,17 @@ export default defineStrategy({
   create: (ctx) => {
     const states = new Map<string, SymbolState>(ctx.symbols.map((s) => [s, { window: [], entering: false, enteredAt: undefined, closing: false }]));
     return {
+      // Entries and exits are market orders: any open order an earlier life left is stale, and cancelled
+      // (its attached TP/SL orders stay: they guard the position).
+      onStart: () => {
+        for (const symbol of ctx.symbols) if (ctx.openOrders(symbol).length > 0) ctx.emit({ type: 'cancel-all', symbol });
+      },
       onEvent: (event) => {
+        if (event.type === 'account.resynced') {
+          // Nothing of ours should rest unless an entry or an exit is on its way.
+          for (const [s, st] of states) if (!st.entering && !st.closing && ctx.openOrders(s).length > 0) ctx.emit({ type: 'cancel-all', symbol: s });
+          return;
+        }
         const symbol = symbolOf(event);
         const state = symbol === undefined ? undefined : states.get(symbol);
         if (symbol !== undefined && state !== undefined) onSymbolEvent(ctx, symbol, state, event);

@@ -1,5 +1,8 @@
 import { concatWith, defer, mergeMap } from 'rxjs';
 import type { Intent } from '../../src/model/intents.js';
+import { isOpening } from '../../src/model/instrument.js';
+import type { OrderSnapshot } from '../../src/model/orders.js';
+import { isOpenStatus } from '../../src/model/orders.js';
 import type { BusEvent, StrategyContext } from '../../src/engine/strategy-api.js';
 import { defineStreamStrategy } from '../../src/engine/strategy-api.js';
 import { cancelRefused, forget, newCarryState } from './carry-state.js';
@@ -22,14 +25,17 @@ export default defineStreamStrategy({
   params: carryParams,
   run: (ctx, events$) => {
     const states = new Map<string, CarryState>(ctx.symbols.map((s) => [s, newCarryState()]));
-    return events$.pipe(
-      mergeMap((event) => decide(ctx, states, event)),
+    /** Untracked orders of ours being cancelled (one cancel each). */
+    const strays = new Set<string>();
+    // Orders an earlier life left open (a crash, a restart) are taken over or cancelled first.
+    return defer(() => adoptOrCancel(states, strays, ctx.openOrders())).pipe(
+      concatWith(events$.pipe(mergeMap((event) => decide(ctx, states, strays, event)))),
       concatWith(defer(() => cleanUp(ctx))),
     );
   },
 });
 
-function decide(ctx: Ctx, states: Map<string, CarryState>, event: BusEvent): Intent[] {
+function decide(ctx: Ctx, states: Map<string, CarryState>, strays: Set<string>, event: BusEvent): Intent[] {
   switch (event.type) {
     case 'market.fundingRate':
     case 'market.markPrice':
@@ -47,6 +53,8 @@ function decide(ctx: Ctx, states: Map<string, CarryState>, event: BusEvent): Int
       return [...states].flatMap(([symbol, state]) => evaluate(ctx, symbol, state));
     case 'account.order': {
       const { order } = event;
+      if (isOpenStatus(order.status)) return adoptOrCancel(states, strays, [order]);
+      strays.delete(order.clientOrderId);
       if (order.status !== 'FILLED' && order.status !== 'CANCELED' && order.status !== 'REJECTED') return [];
       forget(states.values(), order.clientOrderId, order.filledQty.gt(0) ? ctx.clock.now() : undefined);
       // A cancelled entry (a re-quote) is placed again at once, without waiting for the next price.
@@ -56,11 +64,17 @@ function decide(ctx: Ctx, states: Map<string, CarryState>, event: BusEvent): Int
     // A refused entry is not retried before addIntervalMs (no denial on every price update).
     case 'intent.denied':
       if (event.intent.type === 'place' && event.intent.key !== undefined) forget(states.values(), ctx.clientOrderIdFor(event.intent.key), ctx.clock.now());
-      if (event.intent.type === 'cancel') cancelRefused(states.values(), event.intent.clientOrderId);
+      if (event.intent.type === 'cancel') {
+        cancelRefused(states.values(), event.intent.clientOrderId);
+        strays.delete(event.intent.clientOrderId);
+      }
       return [];
     case 'command.failed':
       if (event.command.type === 'place-order') forget(states.values(), event.command.clientOrderId, ctx.clock.now());
-      if (event.command.type === 'cancel-order') cancelRefused(states.values(), event.command.clientOrderId);
+      if (event.command.type === 'cancel-order') {
+        cancelRefused(states.values(), event.command.clientOrderId);
+        strays.delete(event.command.clientOrderId);
+      }
       return [];
     case 'account.resynced': {
       // Our view may have missed changes while disconnected: trust only what the exchange shows open.
@@ -69,11 +83,34 @@ function decide(ctx: Ctx, states: Map<string, CarryState>, event: BusEvent): Int
         if (state.entry !== undefined && !open.has(state.entry.clientOrderId)) state.entry = undefined;
         if (state.exit !== undefined && !open.has(state.exit)) state.exit = undefined;
       }
-      return [];
+      return adoptOrCancel(states, strays, ctx.openOrders());
     }
     default:
       return [];
   }
+}
+
+/**
+ * Own open orders the state does not track (an earlier life's, or ones a disconnect hid): an opening
+ * LIMIT order on a symbol without an entry becomes its entry (requoted or cancelled by the next
+ * evaluation like any other), a closing one without an exit its exit; any other is cancelled.
+ */
+function adoptOrCancel(states: Map<string, CarryState>, strays: Set<string>, open: readonly OrderSnapshot[]): Intent[] {
+  const intents: Intent[] = [];
+  for (const order of open) {
+    const state = states.get(order.symbol);
+    if (!isOpenStatus(order.status) || strays.has(order.clientOrderId) || (state !== undefined && (state.entry?.clientOrderId === order.clientOrderId || state.exit === order.clientOrderId))) continue;
+    const opening = isOpening(order.side, order.positionSide);
+    if (state !== undefined && opening && state.entry === undefined && order.type === 'LIMIT') {
+      state.entry = { clientOrderId: order.clientOrderId, positionSide: order.positionSide, price: order.price, cancelling: false };
+    } else if (state !== undefined && !opening && state.exit === undefined) {
+      state.exit = order.clientOrderId;
+    } else {
+      strays.add(order.clientOrderId);
+      intents.push({ type: 'cancel', clientOrderId: order.clientOrderId });
+    }
+  }
+  return intents;
 }
 
 /** On stop: cancel its orders; with closeOnStop also close the positions of the sides it trades. */

@@ -4,6 +4,7 @@ import type { BusEvent, HandlerContext, Intent } from '../../src/engine/strategy
 import type { ExchangeCommand } from '../../src/model/commands.js';
 import type { DenialCode } from '../../src/model/denials.js';
 import type { PositionSide, Side } from '../../src/model/instrument.js';
+import { isOpening } from '../../src/model/instrument.js';
 import type { OrderSnapshot } from '../../src/model/orders.js';
 import { isOpenStatus } from '../../src/model/orders.js';
 import type { QuoteTarget } from './ladder.js';
@@ -170,6 +171,9 @@ export class MarketMaker {
   }
 
   private place(symbol: string, book: SymbolQuotes, target: QuoteTarget): void {
+    // A close waits until the closing orders ahead of it (being cancelled or replaced) are gone: the
+    // exchange counts them against the position (-2010), and so does the risk engine. Their end requotes.
+    if (target.reduceOnly && target.quantity.gt(this.availableToClose(symbol, target.positionSide, book))) return;
     const key = this.nextKey();
     const id = this.ctx.clientOrderIdFor(key);
     book.add({ slot: target.slot, id, side: target.side, positionSide: target.positionSide, reduceOnly: target.reduceOnly, price: target.price, quantity: target.quantity, pending: 'place' });
@@ -185,6 +189,19 @@ export class MarketMaker {
       timeInForce: 'POST_ONLY',
       ...(target.reduceOnly ? { reduceOnly: true } : {}),
     });
+  }
+
+  /** The position side minus what open closing orders reserve: the account's, and our closes still on their way. */
+  private availableToClose(symbol: string, positionSide: PositionSide, book: SymbolQuotes): Decimal {
+    const { cache } = this.ctx;
+    let available = cache.position(symbol, positionSide)?.qty ?? dec(0);
+    for (const order of cache.openOrders(symbol)) {
+      if (order.positionSide === positionSide && !isOpening(order.side, order.positionSide)) available = available.minus(order.quantity.minus(order.filledQty));
+    }
+    for (const quote of book.bySlot.values()) {
+      if (quote.reduceOnly && quote.positionSide === positionSide && cache.order(quote.id) === undefined) available = available.minus(quote.quantity);
+    }
+    return available;
   }
 
   /** In place when the exchange has acknowledged the order; until then the quote waits. */

@@ -1,8 +1,10 @@
-import { endWith, mergeMap } from 'rxjs';
+import { concatWith, defer, endWith, mergeMap } from 'rxjs';
 import { z } from 'zod';
 import { Decimal, dec } from '../../src/core/decimal.js';
 import type { Intent } from '../../src/model/intents.js';
 import type { Side } from '../../src/model/instrument.js';
+import type { OrderSnapshot } from '../../src/model/orders.js';
+import { isOpenStatus } from '../../src/model/orders.js';
 import type { BusEvent, StrategyContext } from '../../src/engine/strategy-api.js';
 import { decimalParam, defineStreamStrategy } from '../../src/engine/strategy-api.js';
 
@@ -41,35 +43,77 @@ export default defineStreamStrategy({
   params,
   run: (ctx, events$) => {
     const quotes = new Map<string, Quote>();
+    /** Untracked orders of ours being cancelled (one cancel each). */
+    const strays = new Set<string>();
     const cleanup: Intent[] = ctx.symbols.map((symbol) => ({ type: 'cancel-all', symbol }));
-    return events$.pipe(
-      mergeMap((event) => decide(ctx, quotes, event)),
+    // Quotes an earlier life left resting (a crash, a restart) are this instance's: adopted or cancelled at once.
+    return defer(() => adoptOrCancel(ctx, quotes, strays, ctx.openOrders())).pipe(
+      concatWith(events$.pipe(mergeMap((event) => decide(ctx, quotes, strays, event)))),
       endWith(...cleanup),
     );
   },
 });
 
-function decide(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, event: BusEvent): Intent[] {
+/**
+ * Own open orders no slot tracks (an earlier life's, or ones a disconnect hid): the first on each
+ * free side of a symbol is adopted as that side's quote (the next price requotes it if it drifted),
+ * any other is cancelled. None is left resting unmanaged.
+ */
+function adoptOrCancel(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, strays: Set<string>, open: readonly OrderSnapshot[]): Intent[] {
+  const tracked = new Set([...quotes.values()].map((q) => q.clientOrderId));
+  const intents: Intent[] = [];
+  for (const order of open) {
+    if (tracked.has(order.clientOrderId) || strays.has(order.clientOrderId) || !isOpenStatus(order.status)) continue;
+    const slot = `${order.symbol}/${order.side}`;
+    const adoptable = ctx.symbols.includes(order.symbol) && order.type === 'LIMIT' && !quotes.has(slot);
+    if (adoptable) {
+      quotes.set(slot, { clientOrderId: order.clientOrderId, price: order.price, cancelling: false });
+      ctx.logger.info({ clientOrderId: order.clientOrderId, symbol: order.symbol, side: order.side }, 'spread-quoter: adopted a quote of an earlier life');
+    } else {
+      strays.add(order.clientOrderId);
+      intents.push({ type: 'cancel', clientOrderId: order.clientOrderId });
+      ctx.logger.info({ clientOrderId: order.clientOrderId, symbol: order.symbol, side: order.side }, 'spread-quoter: cancelling an order no quote slot claims');
+    }
+    tracked.add(order.clientOrderId);
+  }
+  return intents;
+}
+
+function decide(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, strays: Set<string>, event: BusEvent): Intent[] {
   switch (event.type) {
     case 'market.book':
     case 'market.bookTicker':
       return requote(ctx, quotes, event.symbol);
     case 'account.order':
-      if (event.order.status === 'FILLED' || event.order.status === 'CANCELED' || event.order.status === 'REJECTED') forget(quotes, event.order.clientOrderId);
-      return [];
+      if (!isOpenStatus(event.order.status)) {
+        forget(quotes, event.order.clientOrderId);
+        strays.delete(event.order.clientOrderId);
+        return [];
+      }
+      // An open order of ours that no slot tracks (reported late, or reconciled after a start).
+      return adoptOrCancel(ctx, quotes, strays, [event.order]);
     case 'intent.denied':
       if (event.intent.type === 'place' && event.intent.key !== undefined) forget(quotes, ctx.clientOrderIdFor(event.intent.key));
       // A refused cancel (e.g. the order is not acknowledged yet) is tried again on the next price.
-      if (event.intent.type === 'cancel') for (const quote of quotes.values()) if (quote.clientOrderId === event.intent.clientOrderId) quote.cancelling = false;
+      if (event.intent.type === 'cancel') {
+        for (const quote of quotes.values()) if (quote.clientOrderId === event.intent.clientOrderId) quote.cancelling = false;
+        strays.delete(event.intent.clientOrderId);
+      }
       return [];
     case 'command.failed':
       if (event.command.type === 'place-order') forget(quotes, event.command.clientOrderId);
-      if (event.command.type === 'cancel-order') for (const quote of quotes.values()) if (quote.clientOrderId === event.command.clientOrderId) quote.cancelling = false;
+      if (event.command.type === 'cancel-order') {
+        for (const quote of quotes.values()) if (quote.clientOrderId === event.command.clientOrderId) quote.cancelling = false;
+        strays.delete(event.command.clientOrderId);
+      }
       return [];
-    case 'account.resynced':
-      // Our view may have missed changes while disconnected: trust only what the exchange shows open.
-      for (const [slot, quote] of quotes) if (!ctx.openOrders().some((o) => o.clientOrderId === quote.clientOrderId)) quotes.delete(slot);
-      return [];
+    case 'account.resynced': {
+      // Our view may have missed changes while disconnected: trust only what the exchange shows open,
+      // and take charge of what it shows that no quote tracks.
+      const open = ctx.openOrders();
+      for (const [slot, quote] of quotes) if (!open.some((o) => o.clientOrderId === quote.clientOrderId)) quotes.delete(slot);
+      return adoptOrCancel(ctx, quotes, strays, open);
+    }
     case 'timer':
       return ctx.symbols.flatMap((symbol) => {
         const last = ctx.cache.lastMarketTime(symbol);

@@ -45,6 +45,11 @@ export default defineStrategy({
       ]),
     );
     return {
+      // Entries and exits are market orders: one an earlier life left open is stale, and cancelled (its
+      // attached TP/SL orders stay: they guard the position).
+      onStart: () => {
+        for (const symbol of ctx.symbols) cancelStrays(ctx, symbol, new Set());
+      },
       onEvent: (event) => {
         const kline = indicators.onEvent(event);
         const state = kline === undefined ? undefined : states.get(kline.symbol);
@@ -124,11 +129,17 @@ function settle(ctx: Ctx, states: ReadonlyMap<string, SymbolState>, event: BusEv
     case 'account.resynced': {
       const open = new Set(ctx.openOrders().map((o) => o.clientOrderId));
       for (const state of states.values()) for (const id of state.inFlight) if (!open.has(id)) state.inFlight.delete(id);
+      for (const [symbol, state] of states) cancelStrays(ctx, symbol, state.inFlight);
       return;
     }
     default:
       return;
   }
+}
+
+/** Own open regular orders of the symbol that nothing in flight accounts for (an earlier life's) are cancelled. */
+function cancelStrays(ctx: Ctx, symbol: string, inFlight: ReadonlySet<string>): void {
+  for (const order of ctx.openOrders(symbol)) if (!inFlight.has(order.clientOrderId)) ctx.emit({ type: 'cancel', clientOrderId: order.clientOrderId });
 }
 
 /** Cancels own orders; positions stay under their TP/SL unless closeOnStop. */

@@ -98,8 +98,8 @@ describe('stratd call', () => {
 
   it('reads the secret from a file named in the config; a YAML error names file, line and path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stratd-call-'));
-    writeFileSync(join(dir, 'secret'), `${venue.secret}\n`);
-    writeFileSync(join(dir, 'key'), TEST_KEY);
+    writeFileSync(join(dir, 'secret'), `${venue.secret}\n`, { mode: 0o600 });
+    writeFileSync(join(dir, 'key'), TEST_KEY, { mode: 0o600 });
     const good = join(dir, 'good.yml');
     writeFileSync(good, `exchange:\n  baseUrl: ${venue.url}\n  apiKeyFile: ${join(dir, 'key')}\n  apiSecretFile: ${join(dir, 'secret')}\n`);
     venue.reply('GET /api/v1/futures/positions', { body: [] });

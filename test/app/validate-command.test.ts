@@ -119,6 +119,23 @@ describe('stratd validate', () => {
     expect(ran.stderr).not.toContain('validate-test-key');
   });
 
+  it('health settings run refuses: a host beyond loopback without STRATD_HEALTH_TOKEN, a short token', async () => {
+    const { file, text } = configWith({ from: 'health: { host: 127.0.0.1, port: 0 }', to: 'health: { host: 0.0.0.0, port: 0 }' });
+    const at = positionOf(text, '0.0.0.0');
+    expectLocated(await stratd(['--config', file]), file, at, 'health.host', 'set a bearer token in STRATD_HEALTH_TOKEN');
+    expectLocated(await stratd(['--config', file], { STRATD_HEALTH_TOKEN: 'short' }), file, at, 'health.host', 'STRATD_HEALTH_TOKEN must be at least 16 characters');
+    expect((await stratd(['--config', file], { STRATD_HEALTH_TOKEN: 'a-token-long-enough-for-it' })).code).toBe(0);
+  });
+
+  it('a recursive alias, /dev/zero: exit 2 with the location', async () => {
+    const recursive = writeConfig(dir, 'recursive.yml', 'mode: paper\nrisk: &r { nested: [*r] }\n');
+    const ran = await stratd(['--config', recursive]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(new RegExp(`^stratd: ${recursive}:2:21: invalid YAML: the alias \\*r refers to a node that contains it`));
+    const zero = await stratd(['--config', '/dev/zero']);
+    expect(zero).toEqual({ code: 2, stdout: '', stderr: 'stratd: /dev/zero: not a regular file (a character device): a config is read from a regular file only\n' });
+  });
+
   it('--print-schema prints the published JSON Schema', async () => {
     const ran = await stratd(['--print-schema']);
     expect(ran.code).toBe(0);

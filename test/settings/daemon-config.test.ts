@@ -209,8 +209,8 @@ follower: {}
   it('falls back to STRATD_API_KEY / STRATD_API_SECRET, and to key files relative to the file', () => {
     const bare = 'mode: live\nexchange: { baseUrl: "https://api.example.com", streamUrl: "wss://s.example.com" }\n';
     expect(load(bare, { env: { STRATD_API_KEY: 'ek', STRATD_API_SECRET: 'es' } }).venue).toMatchObject({ credentials: { apiKey: 'ek', apiSecret: 'es' } });
-    writeFileSync(join(dir, 'key.txt'), 'file-key\n');
-    writeFileSync(join(dir, 'secret.txt'), 'file-secret\n');
+    writeFileSync(join(dir, 'key.txt'), 'file-key\n', { mode: 0o600 });
+    writeFileSync(join(dir, 'secret.txt'), 'file-secret\n', { mode: 0o400 });
     const files = 'mode: live\nexchange: { baseUrl: "https://api.example.com", streamUrl: "wss://s.example.com", apiKeyFile: key.txt, apiSecretFile: ./secret.txt }\n';
     expect(load(files).venue).toMatchObject({ credentials: { apiKey: 'file-key', apiSecret: 'file-secret' } });
   });

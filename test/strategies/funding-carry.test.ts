@@ -123,6 +123,26 @@ describe('funding-carry strategy (RxJS style)', () => {
     await setup.rig.stop(false);
   });
 
+  test('a restart takes over the resting entry of the earlier life: no second entry beside it, and it is requoted', async () => {
+    const first = await setUp();
+    await funding(first, '0.0005');
+    expect(first.world.openIds()).toEqual(['carry-c1']);
+    first.rig.detach(); // a crash: the entry stays on the exchange
+    const { definition, intents } = recorded(carry);
+    const rig = new KernelRig(first.world, { strategies: [instanceOf('carry', definition, BASE)] });
+    await rig.start();
+    const second: Setup = { world: first.world, rig, intents };
+    await funding(second, '0.0005');
+    // The adopted entry works: nothing new is placed while it rests at the touch.
+    expect(summary(intents)).toEqual([]);
+    expect(second.world.openIds()).toEqual(['carry-c1']);
+    second.world.book([['99899.9', '5']], [['99900', '5']]);
+    await rig.settle();
+    expect(summary(intents)).toEqual(['cancel carry-c1', 'SELL SHORT LIMIT 99900 2']);
+    expect(second.world.openIds()).toEqual(['carry-c2']);
+    await rig.stop(false);
+  });
+
   test('basis filter: with minPremiumBps, a short also needs the mark that far above the index', async () => {
     const setup = await setUp({ minPremiumBps: 5 });
     await index(setup, '100000'); // mark 100000: no premium

@@ -152,6 +152,11 @@ export class Executor {
     return this.tracker.openOf(strategyId, kind);
   }
 
+  /** The command that placed a live order, while the executor tracks it (it may not be in the cache yet). */
+  submittedCommand(clientOrderId: string): ExchangeCommand | undefined {
+    return this.tracker.get(clientOrderId)?.command;
+  }
+
   /** Submissions without a known outcome yet: on the wire, or unknown and awaiting settlement. */
   pendingCount(): number {
     return this.tracker.awaitingCount();

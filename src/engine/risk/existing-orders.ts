@@ -7,6 +7,7 @@ import type { CancelAllIntent, ModifyAlgoIntent, ModifyIntent } from '../../mode
 import type { AlgoOrderSnapshot, OrderSnapshot, TrailingStop } from '../../model/orders.js';
 import { isOpenAlgoStatus, isOpenStatus } from '../../model/orders.js';
 import { admit } from './admission.js';
+import { availableToClose } from './available-position.js';
 import type { Checked } from './denial.js';
 import { deny } from './denial.js';
 import { checkGate } from './gates.js';
@@ -89,6 +90,14 @@ export function checkModify(ctx: RiskContext, intent: ModifyIntent): Checked<rea
     if (!checked.ok) return checked;
     if (checked.value.lte(order.filledQty)) return deny('INVALID_QUANTITY', `quantity ${checked.value.toFixed()} is not above the filled ${order.filledQty.toFixed()}`);
     qty = checked.value;
+    if (!opening && grows(qty, order.quantity)) {
+      // A closing order may grow only into what the other closing orders leave available (else -2010).
+      const available = availableToClose(ctx, order.symbol, order.positionSide, order.clientOrderId);
+      const remaining = qty.sub(order.filledQty);
+      if (remaining.gt(available)) {
+        return deny('CLOSE_ABOVE_AVAILABLE', `${order.clientOrderId} would close ${remaining.toFixed()} more of the ${order.positionSide} position on ${order.symbol}: ${available.toFixed()} available`);
+      }
+    }
   }
   const refused = admit(ctx, {
     instrument: instrument.value,

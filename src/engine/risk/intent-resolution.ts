@@ -4,6 +4,7 @@ import type { AttachedStop } from '../../model/commands.js';
 import type { Instrument, PositionSide, Side, TimeInForce, TriggerBy } from '../../model/instrument.js';
 import { isOpening } from '../../model/instrument.js';
 import type { AttachedStopIntent, PlaceIntent, PlanIntent, TpSlIntent } from '../../model/intents.js';
+import { availableToClose } from './available-position.js';
 import type { Checked } from './denial.js';
 import { deny } from './denial.js';
 import { limitPrice, quantity, quantizeQty, triggerPrice } from './quantize.js';
@@ -56,19 +57,30 @@ export function resolveDirection(side: Side, positionSide: PositionSide | undefi
 /**
  * Contracts of a closing order: the whole position (`whole`, or no quantity given), or the requested
  * quantity capped at the position (hedge mode cannot close more than it holds). Flat: NO_POSITION.
+ * A `regular` order (not a plan or TP/SL, which reserve nothing until they trigger) must also fit in
+ * what the open closing orders leave available: the whole position then means what is available, and
+ * a quantity above it is CLOSE_ABOVE_AVAILABLE (the exchange would refuse it with -2010).
  */
-function closingQuantity(ctx: RiskContext, instrument: Instrument, positionSide: PositionSide, requested: unknown, whole: boolean): Checked<Decimal> {
-  const held = ctx.cache.position(instrument.symbol, positionSide)?.qty;
-  if (held === undefined || held.lte(0)) return deny('NO_POSITION', `no ${positionSide} position on ${instrument.symbol} to close`);
+function closingQuantity(ctx: RiskContext, instrument: Instrument, positionSide: PositionSide, requested: unknown, whole: boolean, regular: boolean): Checked<Decimal> {
+  const { symbol } = instrument;
+  const held = ctx.cache.position(symbol, positionSide)?.qty;
+  if (held === undefined || held.lte(0)) return deny('NO_POSITION', `no ${positionSide} position on ${symbol} to close`);
   const size = quantizeQty(held, instrument.qtyStep);
-  if (whole || requested === undefined) return size.gt(0) ? ok(size) : deny('INVALID_QUANTITY', `the ${positionSide} position ${held.toFixed()} is below one step`);
+  const available = regular ? quantizeQty(availableToClose(ctx, symbol, positionSide), instrument.qtyStep) : size;
+  const reserved = (): string => `${size.sub(available).toFixed()} of ${size.toFixed()} reserved by open closing orders`;
+  if (whole || requested === undefined) {
+    if (size.lte(0)) return deny('INVALID_QUANTITY', `the ${positionSide} position ${held.toFixed()} is below one step`);
+    return available.gt(0) ? ok(available) : deny('CLOSE_ABOVE_AVAILABLE', `nothing of the ${positionSide} position on ${symbol} is available to close (${reserved()})`);
+  }
   const asked = quantity(requested, instrument.qtyStep);
   if (!asked.ok) return asked;
-  return ok(asked.value.gt(size) ? size : asked.value);
+  const capped = asked.value.gt(size) ? size : asked.value;
+  if (capped.gt(available)) return deny('CLOSE_ABOVE_AVAILABLE', `closing ${capped.toFixed()} of the ${positionSide} position on ${symbol}: ${available.toFixed()} available (${reserved()})`);
+  return ok(capped);
 }
 
-function orderQuantity(ctx: RiskContext, instrument: Instrument, direction: Direction, requested: unknown, whole: boolean): Checked<Decimal> {
-  return direction.opening ? quantity(requested, instrument.qtyStep) : closingQuantity(ctx, instrument, direction.positionSide, requested, whole);
+function orderQuantity(ctx: RiskContext, instrument: Instrument, direction: Direction, requested: unknown, whole: boolean, regular: boolean): Checked<Decimal> {
+  return direction.opening ? quantity(requested, instrument.qtyStep) : closingQuantity(ctx, instrument, direction.positionSide, requested, whole, regular);
 }
 
 /** A TP/SL attached to an order of `side`: it closes, so its limit price rounds for the opposite side. */
@@ -90,7 +102,7 @@ function orderPrice(intent: { readonly orderType: 'LIMIT' | 'MARKET'; readonly p
 export function resolvePlace(ctx: RiskContext, intent: PlaceIntent, instrument: Instrument, direction: Direction): Checked<OrderDraft> {
   const price = orderPrice(intent, instrument, direction.side);
   if (!price.ok) return price;
-  const qty = orderQuantity(ctx, instrument, direction, intent.quantity, intent.closePosition === true);
+  const qty = orderQuantity(ctx, instrument, direction, intent.quantity, intent.closePosition === true, true);
   if (!qty.ok) return qty;
   const takeProfit = attachedStop(intent.takeProfit, 'take-profit', instrument, direction.side);
   if (!takeProfit.ok) return takeProfit;
@@ -115,7 +127,7 @@ export function resolvePlan(ctx: RiskContext, intent: PlanIntent, instrument: In
   if (!trigger.ok) return trigger;
   const price = orderPrice(intent, instrument, direction.side);
   if (!price.ok) return price;
-  const qty = orderQuantity(ctx, instrument, direction, intent.quantity, false);
+  const qty = orderQuantity(ctx, instrument, direction, intent.quantity, false, false);
   if (!qty.ok) return qty;
   const takeProfit = attachedStop(intent.takeProfit, 'take-profit', instrument, direction.side);
   if (!takeProfit.ok) return takeProfit;
@@ -141,7 +153,7 @@ export function resolveTpSl(ctx: RiskContext, intent: TpSlIntent, instrument: In
   if (!trigger.ok) return trigger;
   const price = intent.limitPrice === undefined ? ok(undefined) : limitPrice(intent.limitPrice, 'limit price', instrument.tickSize, direction.side);
   if (!price.ok) return price;
-  const qty = closingQuantity(ctx, instrument, direction.positionSide, intent.quantity, false);
+  const qty = closingQuantity(ctx, instrument, direction.positionSide, intent.quantity, false, false);
   if (!qty.ok) return qty;
   return ok({
     algo: true,

@@ -1,4 +1,5 @@
 import type { CacheView } from '../../model/cache-view.js';
+import type { ExchangeCommand } from '../../model/commands.js';
 import type { GlobalRiskLimits, RiskLimits } from '../../model/risk-limits.js';
 import { isOpenAlgoStatus, isOpenStatus } from '../../model/orders.js';
 import { allOpenOrderIds } from './exposure.js';
@@ -26,6 +27,8 @@ export interface RiskContextParts {
   readonly strategyIds: Iterable<string>;
   readonly ordersOf: (strategyId: string) => readonly string[];
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
+  /** The command that placed an order still on its way (not in the cache yet); undefined when unknown. */
+  readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
 }
 
 /** What one check sees: the strategy, the read model and the engine's state at this moment. */
@@ -78,6 +81,11 @@ export class RiskContext {
     if (order !== undefined && isOpenStatus(order.status)) return true;
     const algo = this.cache.algoOrder(clientOrderId);
     return algo !== undefined && isOpenAlgoStatus(algo.status);
+  }
+
+  /** The placing command of an order on its way (sent, not acknowledged yet), when the executor knows it. */
+  submitted(clientOrderId: string): ExchangeCommand | undefined {
+    return this.parts.submitted?.(clientOrderId);
   }
 
   clientOrderId(key: string | undefined): string {

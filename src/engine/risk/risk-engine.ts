@@ -32,6 +32,8 @@ export interface RiskEngineOptions {
   readonly ordersOf: (strategyId: string) => readonly string[];
   /** The executor's deterministic client order id for a strategy and intent key (a fresh one without key). */
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
+  /** The placing command of an order the executor sent and the cache does not show yet (its quantity reserves a position too). */
+  readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
   /** Why the order journal cannot be written now (opening orders wait), or undefined. */
   readonly journalUnavailable?: () => string | undefined;
 }
@@ -48,6 +50,7 @@ export class RiskEngine {
   private readonly strategies: ReadonlyMap<string, StrategyRisk>;
   private readonly ordersOf: (strategyId: string) => readonly string[];
   private readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
+  private readonly submitted: ((clientOrderId: string) => ExchangeCommand | undefined) | undefined;
   private readonly journalUnavailable: () => string | undefined;
   private readonly kill = new KillSwitch();
   private readonly day: DayPnl;
@@ -63,6 +66,7 @@ export class RiskEngine {
     this.strategies = options.strategies;
     this.ordersOf = options.ordersOf;
     this.clientOrderId = options.clientOrderId;
+    this.submitted = options.submitted;
     this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
     this.day = new DayPnl(options.cache, options.clock.now());
   }
@@ -150,6 +154,7 @@ export class RiskEngine {
       strategyIds: this.strategies.keys(),
       ordersOf: this.ordersOf,
       clientOrderId: this.clientOrderId,
+      ...(this.submitted === undefined ? {} : { submitted: this.submitted }),
     });
   }
 

@@ -9,6 +9,7 @@ import type { RestTransport } from '../rest-transport.js';
 import { requireText } from '../validate.js';
 import type { VenueError } from '../venue-error.js';
 import type { Category } from '../wire/enums.js';
+import { knownSecrets } from '../../core/secret-text.js';
 
 /**
  * Listen-key lifecycle of the user data stream (document 001). USER_STREAM endpoints: signed by the
@@ -21,7 +22,10 @@ export class UserStreamApi {
   /** POST /api/v1/listenKey: the account's listen key. */
   async createListenKey(category?: Category): Promise<Result<string, VenueError>> {
     const reply = await callParsed(this.rest, { endpoint: ENDPOINTS.listenKeyCreate, query: orderedParams({ category }) }, listenKeySchema);
-    return reply.ok ? ok(reply.value.listenKey) : reply;
+    if (!reply.ok) return reply;
+    // A listen key is a bearer credential for the account's stream: never printed from here on.
+    knownSecrets.add(reply.value.listenKey, true);
+    return ok(reply.value.listenKey);
   }
 
   /** PUT /api/v1/listenKey: extends the key by 60 minutes. */

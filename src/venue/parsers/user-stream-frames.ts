@@ -7,6 +7,7 @@ import { executionReportSchema, orderItem, ticketItem, ticketSchema } from '../s
 import { planItem, planReportSchema, willExpireNotice, willExpireSchema } from '../stream/frames/plan-frames.js';
 import { parseWireJson } from '../wire-json.js';
 import { parseWire } from '../wire/schema.js';
+import { redactSecretText } from '../../core/secret-text.js';
 
 export type { FillTicket, FrameContext, ListenKeyWillExpire, StreamAccountItem, UserStreamFrame, UserStreamFrameError } from '../stream/frames/frame-types.js';
 export { toOrderFilled } from '../stream/frames/frame-types.js';
@@ -30,7 +31,7 @@ export function parseUserStreamFrame(text: string, context: FrameContext = {}): 
   if (!isRecord(value)) return err({ kind: 'unknown-event', message: 'expected a JSON array or object' });
   if ('eventType' in value) return objectEvent(value, context);
   if ('pong' in value) return ok({ kind: 'pong', value: textOf(value['pong']) });
-  if ('code' in value) return ok({ kind: 'error', code: textOf(value['code']), message: textOf(value['desc'] ?? value['msg'] ?? '') });
+  if ('code' in value) return ok({ kind: 'error', code: textOf(value['code']), message: redactSecretText(textOf(value['desc'] ?? value['msg'] ?? '')) });
   return err({ kind: 'unknown-event', message: 'an object without eventType, pong or code' });
 }
 

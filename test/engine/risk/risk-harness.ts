@@ -87,6 +87,7 @@ export class RiskHarness {
   readonly cache = new Cache();
   readonly engine: RiskEngine;
   private readonly owned = new Map<string, Set<string>>();
+  private readonly submitted = new Map<string, ExchangeCommand>();
   private sequence = 0;
   private exchangeIds = 0;
 
@@ -107,6 +108,7 @@ export class RiskHarness {
       strategies,
       ordersOf: (id) => [...(this.owned.get(id) ?? [])],
       clientOrderId: (id, key) => (key !== undefined ? `${id}-${key}` : `${id}-${++this.sequence}`),
+      submitted: (clientOrderId) => this.submitted.get(clientOrderId),
     });
   }
 
@@ -233,9 +235,10 @@ export class RiskHarness {
     if (owner !== undefined && (spec.status ?? 'ORDER_NEW') === 'ORDER_NEW') this.owned.get(owner)?.add(clientOrderId);
   }
 
-  /** An id the executor has for the strategy but the cache has not seen yet (submitted, not acknowledged). */
-  pending(owner: string, clientOrderId: string): void {
+  /** An id the executor has for the strategy but the cache has not seen yet (submitted, not acknowledged), with its command when given. */
+  pending(owner: string, clientOrderId: string, command?: ExchangeCommand): void {
     this.owned.get(owner)?.add(clientOrderId);
+    if (command !== undefined) this.submitted.set(clientOrderId, command);
   }
 
   check(strategyId: string, intent: Intent): ReturnType<RiskEngine['check']> {

@@ -1,0 +1,28 @@
+import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
+import type { PositionSide } from '../../model/instrument.js';
+import { isOpening } from '../../model/instrument.js';
+import type { RiskContext } from './risk-context.js';
+
+/**
+ * The part of a position side that a new closing order may still close: the position minus what the
+ * account's open closing regular orders reserve (their remaining quantity, those still on their way
+ * included), as the exchange counts it (`available`; above it, a close is refused with -2010). Plan and
+ * TP/SL orders reserve nothing until they trigger. `exclude`: an order being modified.
+ */
+export function availableToClose(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude?: string): Decimal {
+  const held = ctx.cache.position(symbol, positionSide)?.qty ?? dec(0);
+  let reserved = dec(0);
+  for (const order of ctx.cache.openOrders(symbol)) {
+    if (order.clientOrderId === exclude || order.positionSide !== positionSide || isOpening(order.side, order.positionSide)) continue;
+    reserved = reserved.add(order.quantity.sub(order.filledQty));
+  }
+  for (const id of ctx.allOpenIds()) {
+    if (id === exclude || ctx.cache.order(id) !== undefined) continue;
+    const command = ctx.submitted(id);
+    if (command?.type !== 'place-order' || command.symbol !== symbol || command.positionSide !== positionSide || isOpening(command.side, command.positionSide)) continue;
+    reserved = reserved.add(command.quantity);
+  }
+  const available = held.sub(reserved);
+  return available.gt(0) ? available : dec(0);
+}
