@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Subscription } from 'rxjs';
 import type { TimeSource } from '../core/clock.js';
@@ -26,10 +27,13 @@ import { categoriesOf } from '../venue/port/category.js';
 import { VenueExchangePort } from '../venue/port/venue-exchange-port.js';
 import { MarketPoller } from '../venue/sources/market-poller.js';
 import { UserStreamSession } from '../venue/stream/user-stream-session.js';
-import { healthToken } from './control-auth.js';
+import { isLoopbackHost } from './control-auth.js';
+import { ControlMetrics } from './control-metrics.js';
+import { ensureControlToken } from './control-token.js';
+import type { ControlToken } from './control-token.js';
 import { LiveSettings } from './control-live-settings.js';
 import { controlRoutes } from './control-routes.js';
-import type { KillSwitchView } from './control-routes.js';
+import type { KillSwitchView, ResumeRequest } from './control-routes.js';
 import { ComponentErrors, daemonStatus, readiness } from './control-status.js';
 import type { DaemonStatus, StatusSources } from './control-status.js';
 import type { CronJobs } from './cron-scheduler.js';
@@ -40,7 +44,7 @@ import { resolveStrategies } from './daemon-strategies.js';
 import { connectVenue } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
-import type { HealthReport } from './health-server.js';
+import type { Caller, HealthReport } from './health-server.js';
 import { planReload } from './reload.js';
 import type { ReloadReport } from './reload.js';
 import { DEFAULT_SIM_CONFIG } from './sim-command.js';
@@ -100,6 +104,7 @@ interface Parts {
   readonly subscriptions: readonly Subscription[];
   readonly recorder: Recorder | undefined;
   readonly metrics: DaemonMetrics;
+  readonly controlMetrics: ControlMetrics;
 }
 
 /**
@@ -151,11 +156,14 @@ export class Daemon {
 
   static async start(options: DaemonOptions): Promise<Result<Daemon, DaemonStartError>> {
     const { config, time, logger } = options;
-    const token = healthToken(config, options.env ?? process.env);
-    if (!token.ok) return err(new DaemonStartError(token.error.message));
     const opened = StateStore.open(config.stateDir, options.stateStore ?? { synchronous: config.journal.durability === 'os' ? 'NORMAL' : 'FULL' });
     if (!opened.ok) return err(new DaemonStartError(`state directory ${config.stateDir}: ${opened.error.message}`));
     const store = opened.value;
+    const token = ensureControlToken(config.stateDir, options.env ?? process.env);
+    if (!token.ok) {
+      store.close();
+      return err(new DaemonStartError(token.error));
+    }
     const cleanup: Array<() => Promise<void> | void> = [() => store.close()];
     const fail = async (message: string): Promise<Result<Daemon, DaemonStartError>> => {
       for (const undo of cleanup.reverse()) await undo();
@@ -172,6 +180,7 @@ export class Daemon {
     const errors = new ComponentErrors();
     const registry = new Registry();
     const metrics = new DaemonMetrics(registry);
+    const controlMetrics = new ControlMetrics(registry);
     cleanup.push(() => metrics.stop());
     const subscriptions: Subscription[] = [watchRest(venue, metrics, errors, time)];
     cleanup.push(() => subscriptions.forEach((s) => s.unsubscribe()));
@@ -308,16 +317,24 @@ export class Daemon {
         ];
       },
     });
-    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics }, options);
-    const listening = await daemon.listen(registry, token.value);
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, controlMetrics }, options);
+    const listening = await daemon.listen(registry, token.value.token);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
-    logger.info({ health: listening.value, strategies: options.strategies.map((s) => s.id), mode: config.venue.mode }, 'stratd running');
+    logger.info(
+      { health: listening.value, controlToken: tokenSource(token.value), strategies: options.strategies.map((s) => s.id), mode: config.venue.mode },
+      'stratd running',
+    );
+    if (!isLoopbackHost(config.health.host) && config.health.tls === undefined) {
+      logger.warn({ host: config.health.host }, 'the health/control server listens beyond loopback without TLS: its token crosses the network in clear (set health.tls)');
+    }
     return ok(daemon);
   }
 
-  private async listen(registry: Registry, token: string | undefined): Promise<Result<string, ConfigError>> {
-    const { config, logger } = this.options;
+  private async listen(registry: Registry, token: string): Promise<Result<string, ConfigError>> {
+    const { config, logger, time } = this.options;
+    const tls = readTls(config);
+    if (!tls.ok) return tls;
     const server = new HealthServer({
       host: config.health.host,
       port: config.health.port,
@@ -328,7 +345,12 @@ export class Daemon {
       ready: () => this.readiness(),
       status: () => this.status(),
       control: controlRoutes(this),
-      ...(token === undefined ? {} : { token }),
+      token,
+      clock: time.clock,
+      allowedHosts: config.health.allowedHosts,
+      limits: { maxConnections: config.health.maxConnections, maxConnectionsPerAddress: config.health.maxConnectionsPerAddress },
+      ...(tls.value === undefined ? {} : { tls: tls.value }),
+      events: this.parts.controlMetrics.serverEvents(),
     });
     const listening = await server.start();
     if (!listening.ok) return listening;
@@ -359,21 +381,35 @@ export class Daemon {
   }
 
   /** The kill switch by hand: open orders are cancelled and opening intents denied until `resume`. */
-  halt(reason: string): KillSwitchView {
-    this.options.logger.warn({ reason }, 'halt requested by operator');
+  halt(reason: string, by?: Caller): KillSwitchView {
+    this.options.logger.warn({ reason, caller: by }, 'halt requested by operator');
     this.kernel.halt(reason);
     return this.killSwitch();
   }
 
-  resume(): KillSwitchView {
-    this.options.logger.info({}, 'resume requested by operator');
-    this.kernel.resume();
-    return this.killSwitch();
+  /**
+   * Releases an operator's halt. A daily-loss halt stays until the daily reset unless the request
+   * overrides it with a reason: logged, counted, and in force for the rest of the day.
+   */
+  resume(request: ResumeRequest = {}, by?: Caller): Result<KillSwitchView, { readonly code: string; readonly message: string }> {
+    const { logger } = this.options;
+    const override = request.overrideDailyLoss === undefined ? undefined : { reason: request.overrideDailyLoss };
+    const resumed = this.kernel.resume(override);
+    if (!resumed.ok) {
+      logger.warn({ caller: by, code: resumed.error.code }, 'resume refused: the daily loss limit holds the kill switch until the daily reset');
+      return err(resumed.error);
+    }
+    if (resumed.value.overridden) {
+      this.parts.controlMetrics.dailyLossOverrides.inc();
+      logger.warn({ caller: by, reason: request.overrideDailyLoss, dayPnl: this.kernel.risk.dayPnl().toFixed() }, 'daily loss limit overridden by operator for the rest of the day');
+    } else {
+      logger.info({ caller: by }, 'resume requested by operator');
+    }
+    return ok(this.killSwitch());
   }
 
   private killSwitch(): KillSwitchView {
-    const { engaged, reason, since } = this.kernel.risk.killSwitch;
-    return { engaged, reason, ...(since === undefined ? {} : { since }) };
+    return this.status().killSwitch;
   }
 
   /** Stops one strategy instance (its clean-up intents run); undefined for an unknown id. */
@@ -462,6 +498,28 @@ export class Daemon {
     this.parts.metrics.stop();
     logger.info({}, 'stopped');
   }
+}
+
+/** Where the control token is, for the start-up line (never the token itself). */
+function tokenSource(token: ControlToken): string {
+  return token.file ?? 'STRATD_HEALTH_TOKEN';
+}
+
+/** The health server's certificate and key, read from health.tls; a file that cannot be read is a ConfigError there. */
+function readTls(config: DaemonConfig): Result<{ cert: string; key: string } | undefined, ConfigError> {
+  const tls = config.health.tls;
+  if (tls === undefined) return ok(undefined);
+  const read = (file: string, field: 'cert' | 'key'): Result<string, ConfigError> => {
+    try {
+      return ok(readFileSync(file, 'utf8'));
+    } catch (error: unknown) {
+      return err(config.errorAt(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, ['health', 'tls', field]));
+    }
+  };
+  const cert = read(tls.cert, 'cert');
+  if (!cert.ok) return cert;
+  const key = read(tls.key, 'key');
+  return key.ok ? ok({ cert: cert.value, key: key.value }) : key;
 }
 
 /** REST latency by endpoint into the metrics; failed round trips as the `rest` component's last error. */

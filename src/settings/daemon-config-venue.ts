@@ -11,6 +11,7 @@ import { locatedError, validateSection } from './daemon-config-locate.js';
 import { resolveCredentials, valueAt, withoutKeys } from './daemon-config-secrets.js';
 import type { Environment } from './secrets.js';
 import { resolveSecret } from './secrets.js';
+import { plainTextToRemote } from './transport-security.js';
 import type { YamlSource } from './yaml-source.js';
 import { readYamlFile, validateYaml } from './yaml-source.js';
 
@@ -58,6 +59,10 @@ export function liveVenue(ctx: SectionContext): Result<LiveVenue, ConfigError> {
   if (!settings.ok) return settings;
   const { baseUrl, streamUrl, recvWindowMs, timeoutMs, rateLimitShare, apiKeyFile, apiSecretFile } = settings.value;
   if (streamUrl === undefined) return err(locatedError(ctx.source, 'streamUrl is required in live mode (the user data stream, wss://…)', ['exchange']));
+  for (const [field, url] of [['baseUrl', baseUrl], ['streamUrl', streamUrl]] as const) {
+    const plain = plainTextToRemote(url);
+    if (plain !== undefined) return err(locatedError(ctx.source, plain, ['exchange', field]));
+  }
   const credentials = resolveCredentials(
     ctx.source,
     { apiKey: text(valueAt(raw, ['apiKey'])), apiSecret: text(valueAt(raw, ['apiSecret'])), apiKeyFile, apiSecretFile },
@@ -79,6 +84,8 @@ export function catalogSource(ctx: SectionContext, mode: 'paper' | 'live'): Resu
   if (raw === undefined || raw === null) return ok(mode === 'paper' ? { kind: 'sim' } : undefined);
   const settings = validateSection(ctx.source, catalogSettingsSchema, withoutKeys(raw, ['token']), ['catalog']);
   if (!settings.ok) return settings;
+  const plain = mode === 'live' ? plainTextToRemote(settings.value.baseUrl) : undefined;
+  if (plain !== undefined) return err(locatedError(ctx.source, plain, ['catalog', 'baseUrl']));
   const written = text(valueAt(raw, ['token']));
   const tokenFile = settings.value.tokenFile === undefined ? undefined : absolute(ctx.configDir, settings.value.tokenFile);
   const token = written !== undefined ? ok(written) : resolveSecret('STRATD_CATALOG_TOKEN', tokenFile, ctx.env, ctx.source.file);
