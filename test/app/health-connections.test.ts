@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { Registry } from 'prom-client';
+import type { ConnectionLimits } from '../../src/app/connection-guard.js';
 import { HealthServer } from '../../src/app/health-server.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
@@ -48,7 +49,7 @@ describe('HealthServer connection limits', () => {
   let server: HealthServer;
   let url = '';
   let refused: string[] = [];
-  const open = (limits: ConstructorParameters<typeof HealthServer>[0]['limits']): Promise<void> => {
+  const open = (limits: Partial<ConnectionLimits>): Promise<void> => {
     refused = [];
     server = new HealthServer({
       port: 0,
