@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../core/loopback.js';
+import { bearerMatches, constantTimeEquals } from '../core/secret-compare.js';
 
-export { isLoopbackHost };
+export { bearerMatches, constantTimeEquals, isLoopbackHost };
 
 /** The environment variable holding the health/control server's bearer token (else the state dir's control.token). */
 export const HEALTH_TOKEN_ENV = 'STRATD_HEALTH_TOKEN';
@@ -12,18 +12,6 @@ export const MIN_TOKEN_LENGTH = 16;
 export function isWildcardHost(host: string): boolean {
   const h = host.trim().replace(/^\[(.*)\]$/, '$1');
   return h === '0.0.0.0' || h === '::';
-}
-
-/** Compares an `Authorization` header with the token in constant time. */
-export function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match !== null && constantTimeEquals(match[1] ?? '', token);
-}
-
-/** Whether two secrets are equal, in time that depends on neither (both are hashed to one length first). */
-export function constantTimeEquals(given: string, expected: string): boolean {
-  const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /**
