@@ -156,6 +156,8 @@ export class Daemon {
 
   static async start(options: DaemonOptions): Promise<Result<Daemon, DaemonStartError>> {
     const { config, time, logger } = options;
+    const tls = readTls(config);
+    if (!tls.ok) return err(new DaemonStartError(tls.error.message));
     const opened = StateStore.open(config.stateDir, options.stateStore ?? { synchronous: config.journal.durability === 'os' ? 'NORMAL' : 'FULL' });
     if (!opened.ok) return err(new DaemonStartError(`state directory ${config.stateDir}: ${opened.error.message}`));
     const store = opened.value;
@@ -318,7 +320,7 @@ export class Daemon {
       },
     });
     const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, controlMetrics }, options);
-    const listening = await daemon.listen(registry, token.value.token);
+    const listening = await daemon.listen(registry, token.value.token, tls.value);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
     logger.info(
@@ -331,10 +333,8 @@ export class Daemon {
     return ok(daemon);
   }
 
-  private async listen(registry: Registry, token: string): Promise<Result<string, ConfigError>> {
+  private async listen(registry: Registry, token: string, tls: { readonly cert: string; readonly key: string } | undefined): Promise<Result<string, ConfigError>> {
     const { config, logger, time } = this.options;
-    const tls = readTls(config);
-    if (!tls.ok) return tls;
     const server = new HealthServer({
       host: config.health.host,
       port: config.health.port,
@@ -349,7 +349,7 @@ export class Daemon {
       clock: time.clock,
       allowedHosts: config.health.allowedHosts,
       limits: { maxConnections: config.health.maxConnections, maxConnectionsPerAddress: config.health.maxConnectionsPerAddress },
-      ...(tls.value === undefined ? {} : { tls: tls.value }),
+      ...(tls === undefined ? {} : { tls }),
       events: this.parts.controlMetrics.serverEvents(),
     });
     const listening = await server.start();
