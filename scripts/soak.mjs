@@ -153,7 +153,7 @@ async function takeSample(url, wallStart) {
   for (const row of m.rows('stratd_collection_size')) collections[row.labels.collection] = row.value;
   for (const row of m.rows('stratd_collection_limit')) limits[row.labels.collection] = row.value;
   const lagBuckets = {};
-  for (const row of m.rows('stratd_event_loop_lag_samples_total')) lagBuckets[row.labels.le] = row.value;
+  for (const row of m.rows('stratd_event_loop_lag_seconds_bucket')) lagBuckets[row.labels.le] = row.value;
   return {
     wallS: (performance.now() - wallStart) / 1000,
     marketHours: status.uptimeMs / HOUR_MS,
@@ -162,7 +162,7 @@ async function takeSample(url, wallStart) {
     external: m.value('stratd_nodejs_external_memory_bytes'),
     heapAfterGc: m.value('stratd_heap_used_after_gc_bytes') || undefined,
     rss: m.value('stratd_process_resident_memory_bytes'),
-    lag: { p50: m.value('stratd_event_loop_lag_seconds', { quantile: '0.5' }), p99: m.value('stratd_event_loop_lag_seconds', { quantile: '0.99' }), max: m.value('stratd_event_loop_lag_seconds', { quantile: '1' }) },
+    lag: { p50: m.value('stratd_event_loop_lag_recent_seconds', { quantile: '0.5' }), p99: m.value('stratd_event_loop_lag_recent_seconds', { quantile: '0.99' }), max: m.value('stratd_event_loop_lag_recent_seconds', { quantile: '1' }) },
     lagBuckets,
     orders: m.sum('stratd_orders_submitted_total'),
     ordersByStrategy: sumBy(m.rows('stratd_orders_submitted_total'), 'strategy'),

@@ -1,7 +1,6 @@
-import { constants as perfConstants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
-import type { IntervalHistogram } from 'node:perf_hooks';
+import { constants as perfConstants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram, Summary } from 'prom-client';
 import type { Registry } from 'prom-client';
 import type { StrategyHandlers } from '../engine/strategy-api.js';
 import type { RateGovernor } from '../venue/rate-governor.js';
@@ -26,7 +25,7 @@ export interface MetricSources {
 
 /** How often the event loop is sampled; a sample's lag is its delay beyond this interval. */
 const LOOP_RESOLUTION_MS = 10;
-/** Bounds (seconds) of `stratd_event_loop_lag_samples_total{le}`. */
+/** Buckets (seconds) of `stratd_event_loop_lag_seconds`. */
 const LOOP_LAG_BOUNDS = [0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 const LOOP_QUANTILES = [0.5, 0.9, 0.99, 1];
 
@@ -42,9 +41,7 @@ export class DaemonMetrics {
   readonly handlerSeconds: Histogram<'strategy'>;
   readonly restSeconds: Histogram<'endpoint' | 'status'>;
   private sources: MetricSources | undefined;
-  private readonly loop: IntervalHistogram;
-  /** Cumulative samples per bound of LOOP_LAG_BOUNDS, then all samples (+Inf). */
-  private readonly loopCounts = new Array<number>(LOOP_LAG_BOUNDS.length + 1).fill(0);
+  private readonly loopSampler: { stop(): void };
   private readonly gcObserver: PerformanceObserver;
   private heapAfterGc: number | undefined;
 
@@ -162,33 +159,25 @@ export class DaemonMetrics {
         read((s) => s.timeSync.isSynced, (synced) => this.set(synced ? 1 : 0));
       },
     });
-    // Event-loop lag over each scrape interval (what a soak reads from outside), beyond the sampling interval.
-    this.loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-    this.loop.enable();
-    const loop = this.loop;
-    const loopCounts = this.loopCounts;
-    // The counter is registered (so collected) first: it takes the interval's samples, the gauge shows its quantiles.
-    let quantiles = new Map<number, number>();
-    new Counter({
-      name: 'stratd_event_loop_lag_samples_total',
-      help: `Event-loop samples (every ${LOOP_RESOLUTION_MS} ms) whose lag was at most le seconds, as histogram buckets (le="+Inf": all samples); updated at each scrape`,
-      labelNames: ['le'],
-      registers,
-      collect() {
-        quantiles = loopInterval(loop, loopCounts);
-        loop.reset();
-        LOOP_LAG_BOUNDS.forEach((bound, i) => setCounter(this, { le: String(bound) }, loopCounts[i] ?? 0));
-        setCounter(this, { le: '+Inf' }, loopCounts[LOOP_LAG_BOUNDS.length] ?? 0);
-      },
-    });
-    new Gauge({
+    // Event-loop lag: a timer every LOOP_RESOLUTION_MS, its lateness one observation, as a histogram
+    // (cumulative buckets) and a summary (quantiles over the last minute).
+    const lagHistogram = new Histogram({
       name: 'stratd_event_loop_lag_seconds',
-      help: `Event-loop lag (delay beyond the ${LOOP_RESOLUTION_MS} ms sampling interval) at quantiles over the interval since the previous scrape`,
-      labelNames: ['quantile'],
+      help: `Event-loop lag: how late a timer due every ${LOOP_RESOLUTION_MS} ms ran`,
+      buckets: LOOP_LAG_BOUNDS,
       registers,
-      collect() {
-        for (const [q, seconds] of quantiles) this.set({ quantile: String(q) }, seconds);
-      },
+    });
+    const lagSummary = new Summary({
+      name: 'stratd_event_loop_lag_recent_seconds',
+      help: `Event-loop lag (how late a timer due every ${LOOP_RESOLUTION_MS} ms ran) at quantiles over the last minute`,
+      percentiles: LOOP_QUANTILES,
+      maxAgeSeconds: 60,
+      ageBuckets: 6,
+      registers,
+    });
+    this.loopSampler = sampleLoopLag((seconds) => {
+      lagHistogram.observe(seconds);
+      lagSummary.observe(seconds);
     });
     // Heap used right after the last major GC: the live heap, without the sawtooth of garbage between GCs.
     this.gcObserver = new PerformanceObserver((list) => {
@@ -247,7 +236,7 @@ export class DaemonMetrics {
 
   /** Stops the event-loop sampling and the GC observer. */
   stop(): void {
-    this.loop.disable();
+    this.loopSampler.stop();
     this.gcObserver.disconnect();
   }
 
@@ -285,25 +274,16 @@ export class DaemonMetrics {
   }
 }
 
-/**
- * The lag quantiles (seconds) of one interval, and its samples added to the cumulative counts per bound.
- * The histogram's percentile distribution stands in for the samples (exact to its HDR precision).
- */
-function loopInterval(histogram: IntervalHistogram, counts: number[]): Map<number, number> {
-  const resolutionNs = LOOP_RESOLUTION_MS * 1e6;
-  const lag = (ns: number): number => Math.max(0, ns - resolutionNs) / 1e9;
-  const quantiles = new Map<number, number>();
-  const total = histogram.count;
-  if (total === 0) return quantiles;
-  for (const q of LOOP_QUANTILES) quantiles.set(q, lag(q === 1 ? histogram.max : histogram.percentile(q * 100)));
-  const distribution = [...histogram.percentiles].sort((a, b) => a[0] - b[0]);
-  LOOP_LAG_BOUNDS.forEach((bound, i) => {
-    let share = 0;
-    for (const [percentile, ns] of distribution) if (lag(ns) <= bound) share = percentile / 100;
-    counts[i] = (counts[i] ?? 0) + Math.round(total * share);
-  });
-  counts[LOOP_LAG_BOUNDS.length] = (counts[LOOP_LAG_BOUNDS.length] ?? 0) + total;
-  return quantiles;
+/** Calls `observe` with the lateness (seconds) of a timer due every LOOP_RESOLUTION_MS; never keeps the process alive. */
+function sampleLoopLag(observe: (seconds: number) => void): { stop(): void } {
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    observe(Math.max(0, now - last - LOOP_RESOLUTION_MS) / 1000);
+    last = now;
+  }, LOOP_RESOLUTION_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 /** A counter mirroring a total kept elsewhere. */

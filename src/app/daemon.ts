@@ -207,6 +207,9 @@ export class Daemon {
       orphans: config.orphans,
     });
     collectDefaultMetrics({ register: registry, prefix: 'stratd_' });
+    // prom-client names three gauges `_total`, a suffix Prometheus keeps for counters; their per-type
+    // series (stratd_nodejs_active_handles{type} and the like) carry the same information.
+    for (const name of ['stratd_nodejs_active_handles_total', 'stratd_nodejs_active_requests_total', 'stratd_nodejs_active_resources_total']) registry.removeSingleMetric(name);
     subscriptions.push(
       kernel.events$.subscribe((event) => {
         if (event.type === 'command.failed') errors.record('executor', `${event.strategyId} ${event.command.type}: ${event.failure.code} ${event.failure.message}`, event.time);

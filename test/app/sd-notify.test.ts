@@ -10,6 +10,7 @@ import type { NotifyTransport } from '../../src/app/sd-notify-transport.js';
 import { startWatchdogPings } from '../../src/app/sd-notify-watchdog.js';
 import type { NotifyListener } from '../deploy/notify-listener.js';
 import { startNotifyListener } from '../deploy/notify-listener.js';
+import { describeWithTools, itWithTools } from '../support/host-tools.js';
 
 /**
  * sd_notify against a real unix datagram socket (a python3 listener standing in for systemd), sent by
@@ -40,7 +41,7 @@ function socketPath(): string {
 
 const ENV = { PATH: process.env['PATH'] };
 
-describe('SdNotifier over $NOTIFY_SOCKET (systemd-notify, unix datagram socket)', () => {
+describeWithTools(['systemd-notify', 'python3'], 'SdNotifier over $NOTIFY_SOCKET (systemd-notify, unix datagram socket)', () => {
   it('sends READY=1, WATCHDOG=1, STATUS and STOPPING=1 in call order, STATUS on one line', async () => {
     const listener = await listen(socketPath());
     const notifier = SdNotifier.fromEnv({ ...ENV, NOTIFY_SOCKET: listener.address }, silentLogger);
@@ -167,7 +168,7 @@ describe('systemdNotifyTransport', () => {
     expect(sent.ok).toBe(false);
   });
 
-  it('a refused message is an error value naming systemd-notify', async () => {
+  itWithTools(['systemd-notify'], 'a refused message is an error value naming systemd-notify', async () => {
     const transport = systemdNotifyTransport({ socket: join(dir, 'nobody-listens.sock'), path: process.env['PATH'] ?? '/usr/bin:/bin' });
     const sent = await transport.send(['READY=1']);
     expect(sent.ok ? 'sent' : sent.error.message).toMatch(/^systemd-notify exited with/);

@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { Browser } from 'puppeteer-core';
 import { pathToFileURL } from 'node:url';
 import { dec } from '../../src/core/decimal.js';
 import type { BacktestResult } from '../../src/backtest/backtest-runner.js';
@@ -12,10 +11,10 @@ import { priceSeriesOf } from '../../src/backtest/report-prices.js';
 import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
 import breakout from '../../strategies/breakout/index.js';
 import quoter from '../../strategies/spread-quoter/index.js';
+import { launchBrowser, renderedDom } from '../support/browser.js';
 import { ACCOUNT, tempDir, writeGenerated } from './backtest-support.js';
 
 /** report.html: self-contained, deterministic, escaped, and drawn by a real headless chromium. */
-const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const tmp = tempDir();
@@ -38,28 +37,12 @@ beforeAll(async () => {
   prices = await priceSeriesOf([recording]);
 });
 
-function dumpDom(file: string): Promise<string> {
-  if (!existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM; CI installs it`);
-  const args = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-dev-shm-usage',
-    `--user-data-dir=${tmp.path('chromium-profile')}`,
-    '--virtual-time-budget=5000',
-    '--dump-dom',
-    pathToFileURL(file).href,
-  ];
-  return new Promise((resolve, reject) => {
-    execFile(CHROMIUM, args, { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error !== null) reject(new Error(`chromium failed: ${error.message}\n${stderr}`));
-      else resolve(stdout);
-    });
-  });
+let browser: Browser | undefined;
+afterAll(async () => browser?.close());
+
+async function dumpDom(file: string): Promise<string> {
+  browser ??= await launchBrowser();
+  return renderedDom(browser, pathToFileURL(file).href, '[data-charts-drawn]');
 }
 
 const count = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0;

@@ -9,6 +9,7 @@ import { assignments, execForm, healthcheck, parseDockerfile } from './dockerfil
 import { DOCKER_DIR, ROOT, hostPathOf, readCompose, readEnvFile } from './deploy-files.js';
 import { startNotifyListener } from './notify-listener.js';
 import { freePort } from '../support/free-port.js';
+import { describeWithTools } from '../support/host-tools.js';
 
 /**
  * `docker compose up` without Docker: the `sim` service's command and the image's own start command
@@ -62,7 +63,7 @@ function healthCheck(url: string): Promise<number | null> {
   });
 }
 
-describe('the image’s start command with the compose configs', () => {
+describeWithTools(['systemd-notify', 'python3'], 'the image’s start command with the compose configs', () => {
   it('starts against the sim service, turns healthy, keeps state in STRATD_STATE_DIR and stops on SIGTERM with exit 0', async () => {
     expect(entrypoint).toEqual(['node', 'bin/stratd.js']);
     expect(healthCommand[0]).toBe('node');

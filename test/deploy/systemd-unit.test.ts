@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { itWithTools } from '../support/host-tools.js';
 
 /**
  * deploy/systemd/stratd.service: the keys operators rely on, the start command the CLI accepts, and
@@ -98,14 +99,14 @@ describe('deploy/systemd/stratd.service', () => {
     for (const option of argv.filter((a) => a.startsWith('--'))) expect(help.stdout).toContain(`${option} <`);
   });
 
-  it('passes `systemd-analyze verify`, with the start command pointed at this checkout', async () => {
+  itWithTools(['systemd-analyze'], 'passes `systemd-analyze verify`, with the start command pointed at this checkout', async () => {
     const copy = join(dir, 'stratd.service');
     writeFileSync(copy, text.replace('ExecStart=/usr/bin/node /opt/stratd/bin/stratd.js', `ExecStart=${process.execPath} ${join(ROOT, 'bin', 'stratd.js')}`));
     const verified = await run('systemd-analyze', ['verify', copy], { cwd: dir });
     expect(verified.stderr.trim()).toBe('');
   });
 
-  it('scores as well sandboxed in `systemd-analyze security` (exposure at most 2.5 of 10)', async () => {
+  itWithTools(['systemd-analyze'], 'scores as well sandboxed in `systemd-analyze security` (exposure at most 2.5 of 10)', async () => {
     await expect(run('systemd-analyze', ['security', '--offline=yes', '--threshold=25', UNIT_FILE], { cwd: dir })).resolves.toBeDefined();
   });
 });

@@ -49,8 +49,8 @@ describe('stratd run in accelerated time (paper)', () => {
         expect(sample(samples, 'stratd_collection_size', { collection: table })).toBeGreaterThanOrEqual(0);
       }
       expect(sample(samples, 'stratd_collection_limit', { collection: 'sim.finishedOrders' })).toBe(20_000);
-      expect(sample(samples, 'stratd_event_loop_lag_seconds', { quantile: '0.99' })).toBeGreaterThanOrEqual(0);
-      expect(sample(samples, 'stratd_event_loop_lag_samples_total', { le: '+Inf' })).toBeGreaterThan(0);
+      expect(sample(samples, 'stratd_event_loop_lag_recent_seconds', { quantile: '0.99' })).toBeGreaterThanOrEqual(0);
+      expect(sample(samples, 'stratd_event_loop_lag_seconds_bucket', { le: '+Inf' })).toBeGreaterThan(0);
       expect(samples.some((s) => s.name === 'stratd_heap_used_after_gc_bytes')).toBe(true);
     } finally {
       await daemon.stop();

@@ -111,13 +111,18 @@ describe('config/default.yml', () => {
       ['quoter-btc', 'running'],
       ['breakout-eth', 'running'],
     ]);
-    const quoterOrders = (): number => d.kernel.cache.openOrders(BTC).filter((o) => d.kernel.executor.ownerOf(o.clientOrderId) === 'quoter-btc').length;
-    await runUntil(clock, () => quoterOrders() === 2, 'two quotes of quoter-btc', { stepMs: 500 });
-    // Virtual time stands still: once the replies are in, the cache and the exchange show the same orders.
+    // The quoter's open orders, read in the same turn as the condition that waited for them: a quote can
+    // fill on the exchange at the instant it rests, its stream event arriving over real I/O afterwards.
+    const quoterSides = (): string[] =>
+      d.kernel.cache
+        .openOrders(BTC)
+        .filter((o) => d.kernel.executor.ownerOf(o.clientOrderId) === 'quoter-btc')
+        .map((o) => o.side)
+        .sort();
+    await runUntil(clock, () => quoterSides().join() === 'BUY,SELL', 'a buy and a sell quote of quoter-btc', { stepMs: 500 });
+    // Virtual time stands still: once the replies and stream events are in, the cache and the exchange show the same orders.
     const client = embeddedTrader(d, clock);
     await expectViewsAgree(d, client);
-    const quotes = cacheView(d).orders.filter((o) => o.symbol === BTC);
-    expect(quotes.map((o) => o.side).sort()).toEqual(['BUY', 'SELL']);
     const samples = await scrape(d.health.url);
     expect(sample(samples, 'stratd_orders_submitted_total', { strategy: 'quoter-btc', symbol: BTC })).toBeGreaterThanOrEqual(2);
     expect((await fetch(`${d.health.url}/healthz`)).status).toBe(200);

@@ -3,18 +3,22 @@ import { dec } from '../../../src/core/decimal.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { UserStreamEvent, UserStreamSessionOptions } from '../../../src/venue/stream/user-stream-session.js';
 import { UserStreamSession } from '../../../src/venue/stream/user-stream-session.js';
+import type { ExchangeClient } from '../../../src/venue/exchange-client.js';
 import type { RunningSim } from '../../sim/e2e/sim-harness.js';
 
 /** A session on the simulator's trader account, recording every event it emits. */
 export class RecordedSession {
   readonly session: UserStreamSession;
+  /** The client the session calls for its listen key: its requests in flight are the keepalives. */
+  readonly client: ExchangeClient;
   readonly events: UserStreamEvent[] = [];
   private readonly subscription: Subscription;
 
   constructor(s: RunningSim, extra: Partial<UserStreamSessionOptions> = {}) {
     const multipliers = new Map(s.sim.engine.instruments.map((i) => [i.symbol, dec(i.contractMultiplier)]));
+    this.client = s.client('trader');
     this.session = new UserStreamSession({
-      userStream: s.client('trader').userStream,
+      userStream: this.client.userStream,
       streamUrl: s.sim.address.streamUrl,
       time: s.clock,
       logger: silentLogger,
@@ -51,7 +55,8 @@ export async function waitFor(done: () => boolean, what: string, limitMs = 5000)
 
 /**
  * Advances virtual time in heartbeat steps, letting each pong arrive before the next step (a pong comes
- * over real I/O at the virtual time its ping went out).
+ * over real I/O at the virtual time its ping went out), and any listen-key keepalive a step started finish:
+ * on a loaded machine a keepalive still on the wire while virtual minutes pass would let the key expire.
  */
 export async function runWithHeartbeat(s: RunningSim, r: RecordedSession, totalMs: number, stepMs = 20_000): Promise<void> {
   const end = s.clock.now() + totalMs;
@@ -59,6 +64,7 @@ export async function runWithHeartbeat(s: RunningSim, r: RecordedSession, totalM
     s.clock.advanceBy(stepMs);
     const at = s.clock.now();
     await waitFor(() => (r.session.lastPongAt ?? 0) >= at || r.session.state !== 'open', `a pong at ${at}`);
+    await waitFor(() => r.client.rest.inFlight === 0, `the keepalives sent by ${at}`);
   }
   s.clock.advanceTo(end);
 }
