@@ -189,7 +189,9 @@ function sumBy(rows, label) {
 }
 
 async function fetchText(url) {
-  const reply = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  // /status wants the control token the daemon wrote into its state directory at start.
+  const token = readFileSync(join(stateDir, 'control.token'), 'utf8').trim();
+  const reply = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
   if (!reply.ok) throw new Error(`${url}: HTTP ${reply.status}`);
   return reply.text();
 }

@@ -1,44 +1,37 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { Result } from '../core/result.js';
-import { err, ok } from '../core/result.js';
-import type { ConfigError } from '../settings/config-error.js';
-import type { DaemonConfig } from '../settings/daemon-config.js';
-import type { Environment } from '../settings/secrets.js';
+import { isLoopbackHost } from '../core/loopback.js';
+import { bearerMatches, constantTimeEquals } from '../core/secret-compare.js';
 
-/** The environment variable holding the health/control server's bearer token. */
+export { bearerMatches, constantTimeEquals, isLoopbackHost };
+
+/** The environment variable holding the health/control server's bearer token (else the state dir's control.token). */
 export const HEALTH_TOKEN_ENV = 'STRATD_HEALTH_TOKEN';
-const MIN_TOKEN_LENGTH = 16;
+export const MIN_TOKEN_LENGTH = 16;
 
-/** 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost`: reachable from this machine only. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (h === 'localhost') return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  if (isIP(h) === 6) return h === '::1' || h.startsWith('::ffff:127.');
-  return false;
+/** 0.0.0.0 and :: listen on every interface. */
+export function isWildcardHost(host: string): boolean {
+  const h = host.trim().replace(/^\[(.*)\]$/, '$1');
+  return h === '0.0.0.0' || h === '::';
 }
 
 /**
- * The bearer token of the health server from the environment: required when it binds beyond loopback,
- * optional (but then enforced) on loopback. A missing or short token is a ConfigError at health.host.
+ * The `Host` values a request may carry, as `name:port` in lower case: the loopback names, the bound
+ * address (for a wildcard bind, every address of this machine's interfaces) and the names the operator
+ * allowed. Any other Host is a request meant for another server, or a web page that rebound a DNS
+ * name to this machine.
  */
-export function healthToken(config: Pick<DaemonConfig, 'health' | 'errorAt'>, env: Environment): Result<string | undefined, ConfigError> {
-  const token = env[HEALTH_TOKEN_ENV]?.trim();
-  if (token !== undefined && token !== '') {
-    if (token.length < MIN_TOKEN_LENGTH) return err(config.errorAt(`${HEALTH_TOKEN_ENV} must be at least ${MIN_TOKEN_LENGTH} characters`, ['health', 'host']));
-    return ok(token);
-  }
-  if (isLoopbackHost(config.health.host)) return ok(undefined);
-  return err(
-    config.errorAt(`the health server binds beyond loopback (${config.health.host}): set a bearer token in ${HEALTH_TOKEN_ENV}, or bind 127.0.0.1`, ['health', 'host']),
-  );
+export function allowedHosts(bound: string, port: number, interfaceAddresses: readonly string[], extra: readonly string[]): ReadonlySet<string> {
+  const names = ['127.0.0.1', 'localhost', '::1', ...extra];
+  names.push(...(isWildcardHost(bound) ? interfaceAddresses : [bound]));
+  return new Set(names.map((name) => `${bracketed(name.trim().toLowerCase())}:${port}`));
 }
 
-/** Compares an `Authorization` header with the token in constant time. */
-export function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (match === null) return false;
-  const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(match[1] ?? ''), digest(token));
+/** Whether a request's Host header is one of `allowed` (absent: not allowed). */
+export function hostAllowed(header: string | undefined, allowed: ReadonlySet<string>): boolean {
+  return header !== undefined && allowed.has(header.trim().toLowerCase());
+}
+
+function bracketed(name: string): string {
+  const bare = name.replace(/^\[(.*)\]$/, '$1');
+  return isIP(bare) === 6 ? `[${bare}]` : bare;
 }

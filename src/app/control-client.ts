@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
@@ -8,7 +8,9 @@ import { locatedError, validateSection } from '../settings/daemon-config-locate.
 import { healthSchema } from '../settings/daemon-config-schema.js';
 import type { Environment } from '../settings/secrets.js';
 import { readYamlFile } from '../settings/yaml-source.js';
-import { HEALTH_TOKEN_ENV } from './control-auth.js';
+import { resolveStateDir } from '../settings/daemon-config.js';
+import { HEALTH_TOKEN_ENV, isLoopbackHost } from './control-auth.js';
+import { readControlToken } from './control-token.js';
 
 /** `--url` and `--config` of the control commands. */
 export interface ControlFlags {
@@ -30,10 +32,17 @@ export interface ControlReplyBody {
 const DEFAULT_URL = 'http://127.0.0.1:9464';
 const TIMEOUT_MS = 30_000;
 
-/** --url, else the `health` section of --config (a wildcard bind address means this machine), else 127.0.0.1:9464. */
+/**
+ * --url, else the `health` section of --config (a wildcard bind address means this machine), else
+ * 127.0.0.1:9464. The token: STRATD_HEALTH_TOKEN, else the daemon's `control.token` in the state
+ * directory --config names. A token is never sent over plain HTTP to another machine.
+ */
 export function controlAddress(flags: ControlFlags, env: Environment, cwd: string = process.cwd()): Result<ControlAddress, ConfigError> {
-  const token = env[HEALTH_TOKEN_ENV]?.trim();
-  const withToken = (url: string): ControlAddress => ({ url: url.replace(/\/+$/, ''), ...(token === undefined || token === '' ? {} : { token }) });
+  const fromConfig = flags.config === undefined ? ok(undefined) : readControlConfig(resolve(cwd, flags.config), env, cwd);
+  if (!fromConfig.ok) return fromConfig;
+  const token = readControlToken(fromConfig.value?.stateDir, env);
+  if (!token.ok) return err(new ConfigError(token.error, { path: flags.config === undefined ? HEALTH_TOKEN_ENV : 'stateDir' }));
+  let url: string;
   if (flags.url !== undefined) {
     let parsed: URL;
     try {
@@ -42,21 +51,40 @@ export function controlAddress(flags: ControlFlags, env: Environment, cwd: strin
       return err(new ConfigError(`--url ${flags.url}: not a URL such as ${DEFAULT_URL}`, { path: '--url' }));
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return err(new ConfigError(`--url ${flags.url}: http or https`, { path: '--url' }));
-    return ok(withToken(`${parsed.origin}${parsed.pathname}`));
+    url = `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
+  } else if (fromConfig.value !== undefined) {
+    const health = fromConfig.value.health;
+    if (!health.ok) return health;
+    url = health.value;
+  } else {
+    url = DEFAULT_URL;
   }
-  if (flags.config === undefined) return ok(withToken(DEFAULT_URL));
-  const read = readYamlFile(resolve(cwd, flags.config));
+  const parsed = new URL(url);
+  if (token.value !== undefined && parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+    return err(new ConfigError(`${url}: the control token is never sent over plain HTTP to another machine: use https (health.tls) or run the command on the daemon's machine`, { path: '--url' }));
+  }
+  return ok({ url, ...(token.value === undefined ? {} : { token: token.value }) });
+}
+
+/** The state directory and the server's URL a daemon config names (the URL may be an error about its port). */
+function readControlConfig(
+  file: string,
+  env: Environment,
+  cwd: string,
+): Result<{ readonly stateDir: string; readonly health: Result<string, ConfigError> }, ConfigError> {
+  const read = readYamlFile(file);
   if (!read.ok) return read;
   const source = read.value;
-  const raw = isRecord(source.value) ? source.value['health'] : undefined;
-  const { value, missing } = interpolateEnv(raw, env);
+  const top = isRecord(source.value) ? source.value : {};
+  const { value, missing } = interpolateEnv({ health: top['health'], stateDir: top['stateDir'] }, env);
   const unset = missing[0];
-  if (unset !== undefined) return err(locatedError(source, `environment variable ${unset.name} is not set`, ['health', ...unset.path]));
-  const section = validateSection(source, z.looseObject({ health: healthSchema }), { health: value }, []);
+  if (unset !== undefined) return err(locatedError(source, `environment variable ${unset.name} is not set`, unset.path));
+  const section = validateSection(source, z.looseObject({ health: healthSchema, stateDir: z.string().min(1).optional() }), value, []);
   if (!section.ok) return section;
-  const { host, port } = section.value.health;
-  if (port === 0) return err(locatedError(source, 'the daemon listens on any free port (0): pass --url with the port it logged', ['health', 'port']));
-  return ok(withToken(`http://${connectHost(host)}:${port}`));
+  const { host, port, tls } = section.value.health;
+  const stateDir = resolveStateDir(section.value.stateDir, { env, cwd, configDir: dirname(file) });
+  if (port === 0) return ok({ stateDir, health: err(locatedError(source, 'the daemon listens on any free port (0): pass --url with the port it logged', ['health', 'port'])) });
+  return ok({ stateDir, health: ok(`${tls === undefined ? 'http' : 'https'}://${connectHost(host)}:${port}`) });
 }
 
 /** A wildcard bind address is reached over loopback; an IPv6 literal needs brackets. */
@@ -95,7 +123,7 @@ export async function controlCall(address: ControlAddress, method: 'GET' | 'POST
 /** The `error` of a reply body, or its status. */
 export function replyError(reply: ControlReplyBody): string {
   const message = isRecord(reply.body) && typeof reply.body['error'] === 'string' ? reply.body['error'] : `HTTP ${reply.status}`;
-  if (reply.status === 401) return `${message} (the daemon wants the token of ${HEALTH_TOKEN_ENV})`;
+  if (reply.status === 401) return `${message} (the daemon wants its token: --config names its state directory, whose control.token is read, or set ${HEALTH_TOKEN_ENV})`;
   return message;
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../settings/config-error.js';
 import type { Environment } from '../settings/secrets.js';
 import { controlAddress, controlCall, isRecord, replyError } from './control-client.js';
 import type { ControlFlags } from './control-client.js';
@@ -16,8 +17,8 @@ export interface ControlCommandDeps {
   readonly cwd?: string;
 }
 
-const URL_FLAG = ['--url <url>', 'the daemon\'s health/control server (default: from --config, else http://127.0.0.1:9464); token from STRATD_HEALTH_TOKEN'] as const;
-const CONFIG_FLAG = ['--config <file>', 'the daemon\'s config: its health section says where the server listens'] as const;
+const URL_FLAG = ['--url <url>', 'the daemon\'s health/control server (default: from --config, else http://127.0.0.1:9464)'] as const;
+const CONFIG_FLAG = ['--config <file>', 'the daemon\'s config: where the server listens, and the state directory whose control.token is sent (STRATD_HEALTH_TOKEN wins)'] as const;
 
 /**
  * `stratd status|halt|resume|reload|strategies stop ID|strategies start ID`: talks to a running
@@ -64,10 +65,17 @@ export function registerControlCommands(program: Command, deps: ControlCommandDe
 
   program
     .command('resume')
-    .description('release the kill switch')
+    .description('release the kill switch (a daily-loss halt lasts until the daily reset unless overridden)')
+    .option('--override-daily-loss', 'also lift a halt of the daily loss limit, for the rest of the day (logged and counted; needs --reason)')
+    .option('--reason <text>', 'why the daily loss limit is overridden')
     .option(...URL_FLAG)
     .option(...CONFIG_FLAG)
-    .action(async (flags: ControlFlags) => print(await call('resume', flags, 'POST', '/control/resume')));
+    .action(async (flags: ControlFlags & { overrideDailyLoss?: boolean; reason?: string }) => {
+      if (flags.overrideDailyLoss !== true && flags.reason !== undefined) throw new ConfigError('--reason goes with --override-daily-loss (a plain resume needs none)', { path: '--reason' });
+      const reason = flags.reason?.trim() ?? '';
+      if (flags.overrideDailyLoss === true && reason.length < 3) throw new ConfigError('--override-daily-loss needs --reason "why" (it is logged)', { path: '--reason' });
+      print(await call('resume', flags, 'POST', '/control/resume', flags.overrideDailyLoss === true ? { overrideDailyLoss: reason } : {}));
+    });
 
   program
     .command('reload')

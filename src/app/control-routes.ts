@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import type { RunnerState } from '../engine/strategy-runner.js';
-import type { ControlHandler, ControlReply } from './health-server.js';
+import type { Result } from '../core/result.js';
+import type { Caller, ControlHandler, ControlReply } from './health-server.js';
 import type { ReloadReport } from './reload.js';
 
 /** What the control endpoint acts on (the Daemon). */
 export interface ControlTarget {
   /** Engages the kill switch: open orders are cancelled, opening intents denied until resume. */
-  halt(reason: string): KillSwitchView;
-  resume(): KillSwitchView;
+  halt(reason: string, by: Caller): KillSwitchView;
+  /** Refused (a value) when the daily loss limit holds the switch and the request does not override it. */
+  resume(request: ResumeRequest, by: Caller): Result<KillSwitchView, { readonly code: string; readonly message: string }>;
   /** Undefined for an unknown strategy id. */
   stopStrategy(id: string): Promise<RunnerState | undefined>;
   startStrategy(id: string): Promise<RunnerState | undefined>;
@@ -18,27 +20,43 @@ export interface KillSwitchView {
   readonly engaged: boolean;
   readonly reason: string;
   readonly since?: number;
+  /** Present (true) while the daily loss limit holds it: a plain resume does not lift it. */
+  readonly dailyLoss?: true;
+  /** Today's override of the daily loss limit. */
+  readonly override?: { readonly reason: string; readonly at: number; readonly dayPnl: string };
+}
+
+/** POST /control/resume: `overrideDailyLoss` is the operator's reason for lifting a daily-loss halt. */
+export interface ResumeRequest {
+  readonly overrideDailyLoss?: string;
 }
 
 export const DEFAULT_HALT_REASON = 'halted by operator';
 
 const haltBody = z.strictObject({ reason: z.string().trim().min(1).max(200).optional() });
 const emptyBody = z.strictObject({});
+const resumeBody = z.strictObject({ overrideDailyLoss: z.string().trim().min(3, 'the reason for the override, at least 3 characters').max(200).optional() });
 const STRATEGY_PATH = /^\/strategies\/([^/]+)\/(stop|start)$/;
 
 /**
- * POST /control/halt {reason?}, /control/resume, /control/strategies/{id}/stop|start, /control/reload.
- * Replies are JSON: 200 with the new state, 400 for a bad body, 404 for an unknown path or strategy.
+ * POST /control/halt {reason?}, /control/resume {overrideDailyLoss?}, /control/strategies/{id}/stop|start,
+ * /control/reload. Replies are JSON: 200 with the new state, 400 for a bad body, 404 for an unknown path
+ * or strategy, 409 for a resume the daily loss limit refuses.
  */
 export function controlRoutes(target: ControlTarget): ControlHandler {
-  return async ({ path, body }): Promise<ControlReply> => {
+  return async ({ path, body, caller }): Promise<ControlReply> => {
     if (path === '/halt') {
       const parsed = haltBody.safeParse(body);
       if (!parsed.success) return badBody(parsed.error);
-      return { status: 200, body: { killSwitch: target.halt(parsed.data.reason ?? DEFAULT_HALT_REASON) } };
+      return { status: 200, body: { killSwitch: target.halt(parsed.data.reason ?? DEFAULT_HALT_REASON, caller) } };
+    }
+    if (path === '/resume') {
+      const parsed = resumeBody.safeParse(body);
+      if (!parsed.success) return badBody(parsed.error);
+      const resumed = target.resume(parsed.data.overrideDailyLoss === undefined ? {} : { overrideDailyLoss: parsed.data.overrideDailyLoss }, caller);
+      return resumed.ok ? { status: 200, body: { killSwitch: resumed.value } } : { status: 409, body: { error: resumed.error.message, code: resumed.error.code } };
     }
     const empty = emptyBody.safeParse(body);
-    if (path === '/resume') return empty.success ? { status: 200, body: { killSwitch: target.resume() } } : badBody(empty.error);
     if (path === '/reload') return empty.success ? { status: 200, body: { reload: await target.reload() } } : badBody(empty.error);
     const strategy = STRATEGY_PATH.exec(path);
     if (strategy !== null) {

@@ -10,6 +10,7 @@ import type { TimeSync } from '../venue/time-sync.js';
 import { DEFAULT_TIME_SYNC } from '../venue/time-sync.js';
 import type { CronJobs, JobStats } from './cron-scheduler.js';
 import type { HealthReport } from './health-server.js';
+import type { KillSwitchView } from './control-routes.js';
 import type { ReloadReport } from './reload.js';
 
 /** The newest error of each component, as it happened (later successes do not clear it). */
@@ -80,7 +81,7 @@ export interface DaemonStatus {
   readonly uptimeMs: number;
   readonly state: KernelState;
   readonly ready: { readonly ready: boolean; readonly reasons: readonly string[] };
-  readonly killSwitch: { readonly engaged: boolean; readonly reason: string; readonly since?: number };
+  readonly killSwitch: KillSwitchView;
   readonly pnlToday: string;
   readonly strategies: readonly StrategyStatus[];
   readonly positions: ReadonlyArray<Record<string, string | number | undefined>>;
@@ -116,7 +117,13 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
     uptimeMs: now - s.startedAt,
     state: kernel.state,
     ready: { ready: ready.healthy, reasons: ready.reasons ?? [] },
-    killSwitch: { engaged: kill.engaged, reason: kill.reason, ...(kill.since === undefined ? {} : { since: kill.since }) },
+    killSwitch: {
+      engaged: kill.engaged,
+      reason: kill.reason,
+      ...(kill.since === undefined ? {} : { since: kill.since }),
+      ...(kill.dailyLoss ? { dailyLoss: true as const } : {}),
+      ...(kill.override === undefined ? {} : { override: kill.override }),
+    },
     pnlToday: decText(kernel.risk.dayPnl()),
     strategies: kernel.strategies.status().map((st) => ({ ...st, params: s.params(st.id), limits: { ...s.limits(st.id) } })),
     positions: kernel.cache

@@ -27,10 +27,14 @@ import { categoriesOf } from '../venue/port/category.js';
 import { VenueExchangePort } from '../venue/port/venue-exchange-port.js';
 import { MarketPoller } from '../venue/sources/market-poller.js';
 import { UserStreamSession } from '../venue/stream/user-stream-session.js';
-import { healthToken } from './control-auth.js';
+import { isLoopbackHost } from './control-auth.js';
+import { ControlMetrics } from './control-metrics.js';
+import { ensureControlToken } from './control-token.js';
+import { readHealthTls } from './health-settings.js';
+import type { ControlToken } from './control-token.js';
 import { LiveSettings } from './control-live-settings.js';
 import { controlRoutes } from './control-routes.js';
-import type { KillSwitchView } from './control-routes.js';
+import type { KillSwitchView, ResumeRequest } from './control-routes.js';
 import { ComponentErrors, daemonStatus, readiness } from './control-status.js';
 import type { DaemonStatus, StatusSources } from './control-status.js';
 import type { CronJobs } from './cron-scheduler.js';
@@ -43,7 +47,7 @@ import { connectVenue } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
 import { Notifier } from './notify/index.js';
-import type { HealthReport } from './health-server.js';
+import type { Caller, HealthReport } from './health-server.js';
 import { planReload } from './reload.js';
 import type { ReloadReport } from './reload.js';
 import { DEFAULT_SIM_CONFIG } from './sim-command.js';
@@ -106,6 +110,7 @@ interface Parts {
   readonly recorder: Recorder | undefined;
   readonly metrics: DaemonMetrics;
   readonly notifier: Notifier | undefined;
+  readonly controlMetrics: ControlMetrics;
 }
 
 /**
@@ -157,11 +162,16 @@ export class Daemon {
 
   static async start(options: DaemonOptions): Promise<Result<Daemon, DaemonStartError>> {
     const { config, time, logger } = options;
-    const token = healthToken(config, options.env ?? process.env);
-    if (!token.ok) return err(new DaemonStartError(token.error.message));
+    const tls = readHealthTls(config);
+    if (!tls.ok) return err(new DaemonStartError(tls.error.message));
     const opened = StateStore.open(config.stateDir, options.stateStore ?? { synchronous: config.journal.durability === 'os' ? 'NORMAL' : 'FULL' });
     if (!opened.ok) return err(new DaemonStartError(`state directory ${config.stateDir}: ${opened.error.message}`));
     const store = opened.value;
+    const token = ensureControlToken(config.stateDir, options.env ?? process.env);
+    if (!token.ok) {
+      store.close();
+      return err(new DaemonStartError(token.error));
+    }
     const cleanup: Array<() => Promise<void> | void> = [() => store.close()];
     const fail = async (message: string): Promise<Result<Daemon, DaemonStartError>> => {
       for (const undo of cleanup.reverse()) await undo();
@@ -178,6 +188,7 @@ export class Daemon {
     const errors = new ComponentErrors();
     const registry = new Registry();
     const metrics = new DaemonMetrics(registry);
+    const controlMetrics = new ControlMetrics(registry);
     cleanup.push(() => metrics.stop());
     const subscriptions: Subscription[] = [watchRest(venue, metrics, errors, time), watchSkippedRows(venue, metrics, logger.child({ component: 'venue' }))];
     cleanup.push(() => subscriptions.forEach((s) => s.unsubscribe()));
@@ -330,17 +341,23 @@ export class Daemon {
         ];
       },
     });
-    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, notifier }, options);
-    const listening = await daemon.listen(registry, token.value);
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier }, options);
+    const listening = await daemon.listen(registry, token.value.token, tls.value);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
-    logger.info({ health: listening.value, strategies: options.strategies.map((s) => s.id), mode: config.venue.mode }, 'stratd running');
+    logger.info(
+      { health: listening.value, controlToken: tokenSource(token.value), strategies: options.strategies.map((s) => s.id), mode: config.venue.mode },
+      'stratd running',
+    );
+    if (!isLoopbackHost(config.health.host) && config.health.tls === undefined) {
+      logger.warn({ host: config.health.host }, 'the health/control server listens beyond loopback without TLS: its token crosses the network in clear (set health.tls)');
+    }
     notifier?.started(config.venue.mode, options.strategies.map((s) => s.id));
     return ok(daemon);
   }
 
-  private async listen(registry: Registry, token: string | undefined): Promise<Result<string, ConfigError>> {
-    const { config, logger } = this.options;
+  private async listen(registry: Registry, token: string, tls: { readonly cert: string; readonly key: string } | undefined): Promise<Result<string, ConfigError>> {
+    const { config, logger, time } = this.options;
     const server = new HealthServer({
       host: config.health.host,
       port: config.health.port,
@@ -351,7 +368,12 @@ export class Daemon {
       ready: () => this.readiness(),
       status: () => this.status(),
       control: controlRoutes(this),
-      ...(token === undefined ? {} : { token }),
+      token,
+      clock: time.clock,
+      allowedHosts: config.health.allowedHosts,
+      limits: { maxConnections: config.health.maxConnections, maxConnectionsPerAddress: config.health.maxConnectionsPerAddress },
+      ...(tls === undefined ? {} : { tls }),
+      events: this.parts.controlMetrics.serverEvents(),
     });
     const listening = await server.start();
     if (!listening.ok) return listening;
@@ -382,21 +404,35 @@ export class Daemon {
   }
 
   /** The kill switch by hand: open orders are cancelled and opening intents denied until `resume`. */
-  halt(reason: string): KillSwitchView {
-    this.options.logger.warn({ reason }, 'halt requested by operator');
+  halt(reason: string, by?: Caller): KillSwitchView {
+    this.options.logger.warn({ reason, caller: by }, 'halt requested by operator');
     this.kernel.halt(reason);
     return this.killSwitch();
   }
 
-  resume(): KillSwitchView {
-    this.options.logger.info({}, 'resume requested by operator');
-    this.kernel.resume();
-    return this.killSwitch();
+  /**
+   * Releases an operator's halt. A daily-loss halt stays until the daily reset unless the request
+   * overrides it with a reason: logged, counted, and in force for the rest of the day.
+   */
+  resume(request: ResumeRequest = {}, by?: Caller): Result<KillSwitchView, { readonly code: string; readonly message: string }> {
+    const { logger } = this.options;
+    const override = request.overrideDailyLoss === undefined ? undefined : { reason: request.overrideDailyLoss };
+    const resumed = this.kernel.resume(override);
+    if (!resumed.ok) {
+      logger.warn({ caller: by, code: resumed.error.code }, 'resume refused: the daily loss limit holds the kill switch until the daily reset');
+      return err(resumed.error);
+    }
+    if (resumed.value.overridden) {
+      this.parts.controlMetrics.dailyLossOverrides.inc();
+      logger.warn({ caller: by, reason: request.overrideDailyLoss, dayPnl: this.kernel.risk.dayPnl().toFixed() }, 'daily loss limit overridden by operator for the rest of the day');
+    } else {
+      logger.info({ caller: by }, 'resume requested by operator');
+    }
+    return ok(this.killSwitch());
   }
 
   private killSwitch(): KillSwitchView {
-    const { engaged, reason, since } = this.kernel.risk.killSwitch;
-    return { engaged, reason, ...(since === undefined ? {} : { since }) };
+    return this.status().killSwitch;
   }
 
   /** Stops one strategy instance (its clean-up intents run); undefined for an unknown id. */
@@ -517,6 +553,11 @@ function watchSkippedRows(venue: VenueConnection, metrics: DaemonMetrics, logger
 
 /** Rows named in one warning; the count says how many more there were. */
 const MAX_SKIPPED_LOGGED = 10;
+
+/** Where the control token is, for the start-up line (never the token itself). */
+function tokenSource(token: ControlToken): string {
+  return token.file ?? 'STRATD_HEALTH_TOKEN';
+}
 
 /** REST latency by endpoint into the metrics; failed round trips as the `rest` component's last error. */
 function watchRest(venue: VenueConnection, metrics: DaemonMetrics, errors: ComponentErrors, time: TimeSource): Subscription {

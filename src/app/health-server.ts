@@ -1,12 +1,18 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { Registry } from 'prom-client';
+import type { Clock } from '../core/clock.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { Logger } from '../core/logger.js';
 import { ConfigError } from '../settings/config-error.js';
-import { bearerMatches } from './control-auth.js';
+import { AuthThrottle } from './auth-throttle.js';
+import { allowedHosts, bearerMatches, hostAllowed, isLoopbackHost } from './control-auth.js';
+import type { ConnectionLimits } from './connection-guard.js';
+import { DEFAULT_CONNECTION_LIMITS, guardConnections } from './connection-guard.js';
 import { plainJson } from './follower-output.js';
 
 export interface HealthReport {
@@ -15,10 +21,17 @@ export interface HealthReport {
   readonly reasons?: readonly string[];
 }
 
+/** Who sent a request: its remote address and port (every control request has authenticated). */
+export interface Caller {
+  readonly address: string;
+  readonly port: number;
+}
+
 /** A POST under /control/, its JSON body parsed (`{}` when empty). */
 export interface ControlRequest {
   readonly path: string;
   readonly body: unknown;
+  readonly caller: Caller;
 }
 
 export interface ControlReply {
@@ -42,9 +55,27 @@ export interface HealthServerOptions {
   readonly status?: () => unknown;
   /** POST /control/…; absent: no control endpoint. */
   readonly control?: ControlHandler;
-  /** Bearer token every endpoint except /healthz then requires. */
-  readonly token?: string;
+  /**
+   * The bearer token /status and /control/… always require; /readyz and /metrics too when bound beyond
+   * loopback. /healthz never does.
+   */
+  readonly token: string;
+  /** Failed authentications back off on this clock. */
+  readonly clock: Clock;
+  /** Host names (besides loopback and the bound address) that requests may name in `Host`. */
+  readonly allowedHosts?: readonly string[];
+  readonly limits?: Partial<ConnectionLimits>;
+  /** PEM certificate and key: the server speaks HTTPS. */
+  readonly tls?: { readonly cert: string; readonly key: string };
+  /** Counters for refused requests and connections. */
+  readonly events?: HealthServerEvents;
   readonly logger: Logger;
+}
+
+export interface HealthServerEvents {
+  authFailed?(caller: Caller): void;
+  hostRefused?(caller: Caller): void;
+  connectionRefused?(address: string): void;
 }
 
 export interface HealthAddress {
@@ -57,25 +88,39 @@ const MAX_BODY_BYTES = 64 * 1024;
 const JSON_TYPE = 'application/json';
 
 /**
- * The daemon's HTTP face over node:http: `/healthz` (liveness, never behind the token), `/readyz`,
- * `/status`, Prometheus `/metrics` and `POST /control/…`. Control requests must be JSON, which a web
- * page cannot send to loopback without a CORS preflight this server never grants.
+ * The daemon's HTTP face over node:http (or https): `/healthz` (liveness, never behind the token),
+ * `/readyz`, `/status`, Prometheus `/metrics` and `POST /control/…`. Trusts no one: every request but
+ * /healthz must name this server in `Host` (DNS rebinding), /status and /control/… need the bearer
+ * token (also on loopback), failed tokens back off per address (429), and connections are bounded in
+ * number (in all and per address) and in time. Control requests must be JSON, which a web page cannot
+ * send without a CORS preflight this server never grants.
  */
 export class HealthServer {
   private server: Server | undefined;
+  private hosts: ReadonlySet<string> = new Set();
+  private readonly throttle: AuthThrottle;
+  private readonly loopback: boolean;
 
-  constructor(private readonly options: HealthServerOptions) {}
+  constructor(private readonly options: HealthServerOptions) {
+    this.throttle = new AuthThrottle({ clock: options.clock });
+    this.loopback = isLoopbackHost(options.host ?? '127.0.0.1');
+  }
 
   /** Listens; a port in use or a bad host comes back as a ConfigError about health.host/port. */
   start(): Promise<Result<HealthAddress, ConfigError>> {
     const host = this.options.host ?? '127.0.0.1';
     const port = this.options.port ?? 9464;
-    const server = createServer((req, res) => {
+    const listener = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch((error: unknown) => {
         this.options.logger.error({ error: error instanceof Error ? error.message : String(error), url: req.url }, 'health server handler failed');
         if (!res.headersSent) sendJson(res, 500, { status: 'error' });
         else res.destroy();
       });
+    };
+    const { tls } = this.options;
+    const server: Server = tls === undefined ? createServer(listener) : createTlsServer({ cert: tls.cert, key: tls.key }, listener);
+    guardConnections(server, { ...DEFAULT_CONNECTION_LIMITS, ...this.options.limits }, (address) => {
+      this.options.events?.connectionRefused?.(address);
     });
     return new Promise((resolve) => {
       const onError = (error: NodeJS.ErrnoException): void => {
@@ -87,7 +132,8 @@ export class HealthServer {
         this.server = server;
         const bound = server.address() as AddressInfo;
         const urlHost = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
-        resolve(ok({ host: bound.address, port: bound.port, url: `http://${urlHost}:${bound.port}` }));
+        this.hosts = allowedHosts(bound.address, bound.port, interfaceAddresses(), this.options.allowedHosts ?? []);
+        resolve(ok({ host: bound.address, port: bound.port, url: `${tls === undefined ? 'http' : 'https'}://${urlHost}:${bound.port}` }));
       });
     });
   }
@@ -104,15 +150,19 @@ export class HealthServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const { token, control } = this.options;
+    const { control, logger } = this.options;
     if (path === '/healthz') {
       if (!allowGet(req, res)) return;
       return sendReport(res, await this.ask(this.options.check));
     }
-    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
-      res.setHeader('www-authenticate', 'Bearer realm="stratd"');
-      return sendJson(res, 401, { error: 'unauthorized: send Authorization: Bearer <token>' });
+    const caller: Caller = { address: req.socket.remoteAddress ?? 'unknown', port: req.socket.remotePort ?? 0 };
+    if (!hostAllowed(req.headers.host, this.hosts)) {
+      logger.warn({ caller, host: req.headers.host ?? null, path }, 'request refused: its Host is not this server');
+      this.options.events?.hostRefused?.(caller);
+      return sendJson(res, 421, { error: `misdirected request: Host ${req.headers.host ?? '(none)'} is not this server` });
     }
+    const open = this.loopback && (path === '/readyz' || path === '/metrics');
+    if (!open && !this.authenticate(req, res, caller, path)) return;
     if (control !== undefined && path.startsWith('/control/')) {
       if (req.method !== 'POST') {
         res.setHeader('allow', 'POST');
@@ -120,7 +170,8 @@ export class HealthServer {
       }
       const body = await readJsonBody(req);
       if (!body.ok) return sendJson(res, body.error.status, { error: body.error.message });
-      const reply = await control({ path: path.slice('/control'.length), body: body.value });
+      const reply = await control({ path: path.slice('/control'.length), body: body.value, caller });
+      logger.info({ caller, authenticated: true, path, status: reply.status }, 'control call');
       return sendJson(res, reply.status, reply.body);
     }
     const { ready, status, registry } = this.options;
@@ -139,6 +190,26 @@ export class HealthServer {
     return sendJson(res, 404, { error: 'not found' });
   }
 
+  /** The bearer token, unless the address is backing off from failures (429); a failure is logged and answered 401. */
+  private authenticate(req: IncomingMessage, res: ServerResponse, caller: Caller, path: string): boolean {
+    const wait = this.throttle.waitMs(caller.address);
+    if (wait > 0) {
+      res.setHeader('retry-after', String(Math.ceil(wait / 1000)));
+      sendJson(res, 429, { error: `too many failed authentications from ${caller.address}: retry in ${Math.ceil(wait / 1000)} s` });
+      return false;
+    }
+    if (bearerMatches(req.headers.authorization, this.options.token)) {
+      this.throttle.succeeded(caller.address);
+      return true;
+    }
+    const failures = this.throttle.failed(caller.address);
+    this.options.logger.warn({ caller, path, failures, sentToken: req.headers.authorization !== undefined }, 'authentication failed');
+    this.options.events?.authFailed?.(caller);
+    res.setHeader('www-authenticate', 'Bearer realm="stratd"');
+    sendJson(res, 401, { error: 'unauthorized: send Authorization: Bearer <token>' });
+    return false;
+  }
+
   private async ask(check: (() => HealthReport | Promise<HealthReport>) | undefined): Promise<HealthReport> {
     if (check === undefined) return { healthy: true };
     try {
@@ -147,6 +218,11 @@ export class HealthServer {
       return { healthy: false, reasons: [`health check failed: ${error instanceof Error ? error.message : String(error)}`] };
     }
   }
+}
+
+/** Every address of this machine's interfaces (what a wildcard bind answers on). */
+function interfaceAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
 }
 
 function allowGet(req: IncomingMessage, res: ServerResponse): boolean {

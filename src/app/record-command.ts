@@ -170,7 +170,7 @@ function passive(config: DaemonConfig, ownStateDir: boolean): DaemonConfig {
     orphans: 'adopt',
     risk: {},
     shutdown: { ...config.shutdown, cancelOpenOrders: false },
-    health: { host: '127.0.0.1', port: 0 },
+    health: { host: '127.0.0.1', port: 0, allowedHosts: [], maxConnections: config.health.maxConnections, maxConnectionsPerAddress: config.health.maxConnectionsPerAddress },
   };
 }
 

@@ -1,7 +1,7 @@
 import type { TimeSource } from '../core/clock.js';
 import { MAX_TIME_SCALE, ScaledTime } from '../core/scaled-time.js';
 import { systemTime } from '../core/system-time.js';
-import { healthToken } from './control-auth.js';
+import { checkHealthSettings } from './health-settings.js';
 import { crashPointsFromEnv } from './crash-points.js';
 import { ConfigError } from '../settings/config-error.js';
 import { loadDaemonConfig } from '../settings/daemon-config.js';
@@ -53,9 +53,9 @@ export async function prepareRun(flags: RunFlags, env: Environment): Promise<Res
     ...(flags.stateDir === undefined ? {} : { stateDirFlag: flags.stateDir }),
   });
   if (!loaded.ok) return loaded;
-  // The health server's settings with its environment (the token): Daemon.start refuses them otherwise.
-  const token = healthToken(loaded.value, env);
-  if (!token.ok) return token;
+  // The health server's settings with its environment (the token, TLS files): Daemon.start refuses them otherwise.
+  const health = checkHealthSettings(loaded.value, env);
+  if (!health.ok) return health;
   const crashPoints = crashPointsFromEnv(env);
   if (!crashPoints.ok) return crashPoints;
   const strategies = await resolveStrategies(loaded.value);

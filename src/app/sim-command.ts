@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { systemTime } from '../core/system-time.js';
 import { ConfigError } from '../settings/config-error.js';
 import { readYamlFile, validateYaml } from '../settings/yaml-source.js';
@@ -59,10 +60,24 @@ export function loadSimConfig(flags: SimFlags): Result<SimConfig, ConfigError> {
   return ok({ ...result, faults: checked.data });
 }
 
-/** `stratd sim`: runs the simulated exchange until SIGINT or SIGTERM. */
-export async function runSim(flags: SimFlags, write: (text: string) => void): Promise<void> {
+/**
+ * The warning `stratd sim` prints when it listens beyond loopback: its keys, secrets and admin token
+ * are published in its config, so anyone who reaches the port can trade its accounts and set its faults.
+ */
+export function exposureWarning(host: string): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  return (
+    `stratd sim: WARNING: listening on ${host}, beyond loopback: anyone who can reach this machine can trade the simulator's accounts ` +
+    'with the keys of its config, and read its metrics and set its faults with the admin token (sent in clear). Bind 127.0.0.1 unless a private network needs it.\n'
+  );
+}
+
+/** `stratd sim`: runs the simulated exchange until SIGINT or SIGTERM; warnings go to `warn` (stderr). */
+export async function runSim(flags: SimFlags, write: (text: string) => void, warn: (text: string) => void = (text) => process.stderr.write(text)): Promise<void> {
   const config = loadSimConfig(flags);
   if (!config.ok) throw config.error;
+  const exposed = exposureWarning(config.value.host);
+  if (exposed !== undefined) warn(exposed);
   const sim = await SimulatedExchange.start({
     config: config.value,
     time: systemTime,

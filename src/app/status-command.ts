@@ -8,7 +8,13 @@ const statusShape = z.looseObject({
   uptimeMs: z.number(),
   state: z.string(),
   ready: z.looseObject({ ready: z.boolean(), reasons: z.array(z.string()) }),
-  killSwitch: z.looseObject({ engaged: z.boolean(), reason: z.string(), since: z.number().optional() }),
+  killSwitch: z.looseObject({
+    engaged: z.boolean(),
+    reason: z.string(),
+    since: z.number().optional(),
+    dailyLoss: z.boolean().optional(),
+    override: z.looseObject({ reason: z.string(), at: z.number() }).optional(),
+  }),
   pnlToday: z.string(),
   strategies: z.array(
     z.looseObject({ id: z.string(), state: z.string(), symbols: z.array(z.string()), queued: z.number(), delivered: z.number(), lastError: z.string().optional() }),
@@ -36,6 +42,8 @@ export function formatStatus(body: unknown): string | undefined {
   lines.push(`stratd ${s.mode} · ${s.state} · ${ready} · up ${duration(s.uptimeMs)}`);
   const kill = s.killSwitch.engaged ? `ENGAGED${s.killSwitch.since === undefined ? '' : ` since ${iso(s.killSwitch.since)}`}: ${s.killSwitch.reason}` : 'off';
   lines.push(`PnL today ${s.pnlToday} · kill switch ${kill}`);
+  if (s.killSwitch.dailyLoss === true) lines.push('  the daily loss limit holds it until the daily reset (or: stratd resume --override-daily-loss --reason "…")');
+  if (s.killSwitch.override !== undefined) lines.push(`  daily loss limit overridden at ${iso(s.killSwitch.override.at)} until the daily reset: ${s.killSwitch.override.reason}`);
   lines.push(`strategies (${s.strategies.length}):`);
   for (const st of s.strategies) {
     const error = st.lastError === undefined ? '' : ` · error: ${st.lastError}`;

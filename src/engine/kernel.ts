@@ -18,6 +18,7 @@ import { Reconciler } from './execution/reconciler.js';
 import { instrumentChanges } from './instrument-changes.js';
 import { KernelMetrics } from './kernel-metrics.js';
 import { RiskEngine } from './risk/risk-engine.js';
+import type { DailyLossOverride, ResumeRefused, Resumed } from './risk/risk-engine.js';
 import { StrategyHost } from './strategy-host.js';
 import type { StrategyInstance } from './strategy-instance.js';
 import type { RunnerLimits } from './strategy-runner.js';
@@ -333,9 +334,14 @@ export class Kernel {
     this.publishKillSwitch();
   }
 
-  resume(): void {
-    this.risk.reset();
-    this.publishKillSwitch();
+  /**
+   * Operator resume: releases a halt; a daily-loss halt only with `override` (the operator's reason),
+   * else the refusal comes back and the switch stays engaged.
+   */
+  resume(override?: { readonly reason: string }): Result<Resumed, ResumeRefused> {
+    const resumed = this.risk.resumeTrading(override);
+    if (resumed.ok) this.publishKillSwitch();
+    return resumed;
   }
 
   private publishKillSwitch(): void {
@@ -391,7 +397,14 @@ export class Kernel {
 export interface KernelStatus {
   readonly state: KernelState;
   readonly resyncing: boolean;
-  readonly killSwitch: { readonly engaged: boolean; readonly reason: string; readonly dayPnl: string };
+  readonly killSwitch: {
+    readonly engaged: boolean;
+    readonly reason: string;
+    readonly dayPnl: string;
+    /** The daily loss limit holds it (a plain resume does not lift it). */
+    readonly dailyLoss: boolean;
+    readonly override: DailyLossOverride | undefined;
+  };
   readonly strategies: ReturnType<StrategyHost['status']>;
   readonly openOrders: number;
   readonly openAlgoOrders: number;

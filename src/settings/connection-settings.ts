@@ -20,6 +20,11 @@ export const exchangeSettingsSchema = noInlineSecrets('STRATD_API_KEY/STRATD_API
       rateLimitShare: z.number().gt(0).lte(1).default(0.8),
       apiKeyFile: z.string().min(1).optional(),
       apiSecretFile: z.string().min(1).optional(),
+      /**
+       * Host names live mode may reach over http:// and ws:// (a simulator on a private container
+       * network); any other remote host needs TLS. Also applies to the catalog's baseUrl.
+       */
+      plainTextHosts: z.array(z.string().min(1)).default([]),
     })
     .strict(),
 );

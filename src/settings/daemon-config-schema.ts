@@ -134,7 +134,18 @@ const recordSchema = z
 const port = z.number().int().min(0).max(65_535);
 
 /** `health:`, the health, metrics and control server (also read alone by `stratd status` and the other control commands). */
-export const healthSchema = z.strictObject({ host: z.string().min(1).default('127.0.0.1'), port: port.default(9464) }).prefault({});
+export const healthSchema = z
+  .strictObject({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: port.default(9464),
+    /** Host names (besides loopback and the bound address) requests may name in their Host header. */
+    allowedHosts: z.array(z.string().min(1)).default([]),
+    maxConnections: z.number().int().min(1).max(10_000).default(64),
+    maxConnectionsPerAddress: z.number().int().min(1).max(10_000).default(16),
+    /** PEM files (relative to the config file): the server speaks HTTPS. */
+    tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
+  })
+  .prefault({});
 
 export const daemonFileSchema = z.strictObject({
   mode: modeSchema,

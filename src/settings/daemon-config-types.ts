@@ -134,6 +134,12 @@ export interface HealthSettings {
   readonly host: string;
   /** 0: any free port. */
   readonly port: number;
+  /** Host names (besides loopback and the bound address) requests may name in their Host header. */
+  readonly allowedHosts: readonly string[];
+  readonly maxConnections: number;
+  readonly maxConnectionsPerAddress: number;
+  /** PEM certificate and key files (absolute): the server speaks HTTPS. */
+  readonly tls?: { readonly cert: string; readonly key: string };
 }
 
 export interface FollowerSettings {

@@ -11,6 +11,7 @@ import { locatedError, validateSection } from './daemon-config-locate.js';
 import { resolveCredentials, valueAt, withoutKeys } from './daemon-config-secrets.js';
 import type { Environment } from './secrets.js';
 import { resolveSecret } from './secrets.js';
+import { plainTextToRemote } from './transport-security.js';
 import type { YamlSource } from './yaml-source.js';
 import { readYamlFile, validateYaml } from './yaml-source.js';
 import { knownSecrets } from '../core/secret-text.js';
@@ -57,8 +58,12 @@ export function liveVenue(ctx: SectionContext): Result<LiveVenue, ConfigError> {
   if (raw === undefined || raw === null) return err(locatedError(ctx.source, 'live mode needs an exchange section (baseUrl, streamUrl and the API keys)', ['mode']));
   const settings = validateSection(ctx.source, exchangeSettingsSchema, withoutKeys(raw, ['apiKey', 'apiSecret', 'follower']), ['exchange']);
   if (!settings.ok) return settings;
-  const { baseUrl, streamUrl, recvWindowMs, timeoutMs, rateLimitShare, apiKeyFile, apiSecretFile } = settings.value;
+  const { baseUrl, streamUrl, recvWindowMs, timeoutMs, rateLimitShare, apiKeyFile, apiSecretFile, plainTextHosts } = settings.value;
   if (streamUrl === undefined) return err(locatedError(ctx.source, 'streamUrl is required in live mode (the user data stream, wss://…)', ['exchange']));
+  for (const [field, url] of [['baseUrl', baseUrl], ['streamUrl', streamUrl]] as const) {
+    const plain = plainTextToRemote(url, plainTextHosts);
+    if (plain !== undefined) return err(locatedError(ctx.source, plain, ['exchange', field]));
+  }
   const credentials = resolveCredentials(
     ctx.source,
     { apiKey: text(valueAt(raw, ['apiKey'])), apiSecret: text(valueAt(raw, ['apiSecret'])), apiKeyFile, apiSecretFile },
@@ -80,6 +85,8 @@ export function catalogSource(ctx: SectionContext, mode: 'paper' | 'live'): Resu
   if (raw === undefined || raw === null) return ok(mode === 'paper' ? { kind: 'sim' } : undefined);
   const settings = validateSection(ctx.source, catalogSettingsSchema, withoutKeys(raw, ['token']), ['catalog']);
   if (!settings.ok) return settings;
+  const plain = mode === 'live' ? plainTextToRemote(settings.value.baseUrl, plainTextHostsOf(ctx)) : undefined;
+  if (plain !== undefined) return err(locatedError(ctx.source, plain, ['catalog', 'baseUrl']));
   const written = text(valueAt(raw, ['token']));
   knownSecrets.add(written);
   const tokenFile = settings.value.tokenFile === undefined ? undefined : absolute(ctx.configDir, settings.value.tokenFile);
@@ -129,6 +136,12 @@ export function followerSettings(
     );
   }
   return ok({ credentials: credentials.value });
+}
+
+/** exchange.plainTextHosts as written (the catalog's URL follows the same list). */
+function plainTextHostsOf(ctx: SectionContext): string[] {
+  const hosts = valueAt(ctx.value, ['exchange', 'plainTextHosts']);
+  return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === 'string') : [];
 }
 
 function keyNames(sim: SimConfig): string {

@@ -13,7 +13,7 @@ import { daemonFileSchema, modeSchema } from './daemon-config-schema.js';
 import type { DaemonFile } from './daemon-config-schema.js';
 import { checkNotifySecretReferences, notifySettings } from './daemon-config-notify.js';
 import { checkSecretReferences } from './daemon-config-secrets.js';
-import type { DaemonConfig, StrategySettings } from './daemon-config-types.js';
+import type { DaemonConfig, HealthSettings, StrategySettings } from './daemon-config-types.js';
 import type { SectionContext } from './daemon-config-venue.js';
 import { catalogSource, followerSettings, liveVenue, paperVenue } from './daemon-config-venue.js';
 import type { Environment } from './secrets.js';
@@ -89,7 +89,7 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
     orphans: top.orphans,
     shutdown: top.shutdown,
     journal: top.journal,
-    health: top.health,
+    health: healthSettings(top.health, configDir),
     ...(follower.value === undefined ? {} : { follower: follower.value }),
     log: { level: level.value },
     ...(notify.value === undefined ? {} : { notify: notify.value }),
@@ -99,11 +99,25 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
 }
 
 function stateDir(top: DaemonFile, options: LoadDaemonConfigOptions, cwd: string, configDir: string): string {
-  const fromEnv = options.env['STRATD_STATE_DIR'];
-  if (options.stateDirFlag !== undefined && options.stateDirFlag !== '') return resolve(cwd, options.stateDirFlag);
-  if (fromEnv !== undefined && fromEnv.trim() !== '') return resolve(cwd, fromEnv.trim());
-  if (top.stateDir !== undefined) return isAbsolute(top.stateDir) ? top.stateDir : resolve(configDir, top.stateDir);
-  return resolve(cwd, DEFAULT_STATE_DIR);
+  return resolveStateDir(top.stateDir, { ...options, cwd, configDir });
+}
+
+/** --state-dir, else STRATD_STATE_DIR, else `stateDir:` (relative to the config file), else ./state (also what the control commands read). */
+export function resolveStateDir(
+  written: string | undefined,
+  where: { readonly env: Environment; readonly stateDirFlag?: string; readonly cwd: string; readonly configDir: string },
+): string {
+  const fromEnv = where.env['STRATD_STATE_DIR'];
+  if (where.stateDirFlag !== undefined && where.stateDirFlag !== '') return resolve(where.cwd, where.stateDirFlag);
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return resolve(where.cwd, fromEnv.trim());
+  if (written !== undefined) return isAbsolute(written) ? written : resolve(where.configDir, written);
+  return resolve(where.cwd, DEFAULT_STATE_DIR);
+}
+
+function healthSettings(health: DaemonFile['health'], configDir: string): HealthSettings {
+  const { tls, ...rest } = health;
+  const path = (file: string): string => (isAbsolute(file) ? file : resolve(configDir, file));
+  return { ...rest, ...(tls === undefined ? {} : { tls: { cert: path(tls.cert), key: path(tls.key) } }) };
 }
 
 type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };

@@ -2,6 +2,9 @@ import { Counter, Registry } from 'prom-client';
 import { HealthServer } from '../../src/app/health-server.js';
 import type { HealthReport } from '../../src/app/health-server.js';
 import { silentLogger } from '../../src/core/logger.js';
+import { VirtualClock } from '../../src/core/virtual-time.js';
+
+const AUTH = { token: 'a-test-token-of-32-characters-xx', clock: new VirtualClock(0) };
 
 function registryWithOrders(): Registry {
   const registry = new Registry();
@@ -13,7 +16,7 @@ function registryWithOrders(): Registry {
 describe('HealthServer over loopback', () => {
   let health: HealthReport = { healthy: true };
   const registry = registryWithOrders();
-  const server = new HealthServer({ host: '127.0.0.1', port: 0, registry, logger: silentLogger, check: () => health });
+  const server = new HealthServer({ host: '127.0.0.1', port: 0, registry, logger: silentLogger, ...AUTH, check: () => health });
   let url = '';
 
   beforeAll(async () => {
@@ -42,6 +45,7 @@ describe('HealthServer over loopback', () => {
       port: 0,
       registry,
       logger: silentLogger,
+      ...AUTH,
       check: () => {
         throw new Error('cache not ready');
       },
@@ -65,14 +69,14 @@ describe('HealthServer over loopback', () => {
   });
 
   it('anything else is 404; other methods are 405', async () => {
-    expect((await fetch(`${url}/`)).status).toBe(404);
-    expect((await fetch(`${url}/healthz/extra`)).status).toBe(404);
+    expect((await fetch(`${url}/`, { headers: { authorization: `Bearer ${AUTH.token}` } })).status).toBe(404);
+    expect((await fetch(`${url}/healthz/extra`, { headers: { authorization: `Bearer ${AUTH.token}` } })).status).toBe(404);
     expect((await fetch(`${url}/healthz`, { method: 'POST' })).status).toBe(405);
   });
 
   it('a port in use is a ConfigError naming the health section', async () => {
     const port = Number(new URL(url).port);
-    const second = new HealthServer({ host: '127.0.0.1', port, registry, logger: silentLogger });
+    const second = new HealthServer({ host: '127.0.0.1', port, registry, logger: silentLogger, ...AUTH });
     const started = await second.start();
     expect(started.ok).toBe(false);
     if (started.ok) return;

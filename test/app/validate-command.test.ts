@@ -119,12 +119,14 @@ describe('stratd validate', () => {
     expect(ran.stderr).not.toContain('validate-test-key');
   });
 
-  it('health settings run refuses: a host beyond loopback without STRATD_HEALTH_TOKEN, a short token', async () => {
+  it('health settings run refuses: a short STRATD_HEALTH_TOKEN, a TLS file that cannot be read', async () => {
     const { file, text } = configWith({ from: 'health: { host: 127.0.0.1, port: 0 }', to: 'health: { host: 0.0.0.0, port: 0 }' });
-    const at = positionOf(text, '0.0.0.0');
-    expectLocated(await stratd(['--config', file]), file, at, 'health.host', 'set a bearer token in STRATD_HEALTH_TOKEN');
-    expectLocated(await stratd(['--config', file], { STRATD_HEALTH_TOKEN: 'short' }), file, at, 'health.host', 'STRATD_HEALTH_TOKEN must be at least 16 characters');
+    expectLocated(await stratd(['--config', file], { STRATD_HEALTH_TOKEN: 'short' }), file, positionOf(text, '{ host: 0.0.0.0'), 'health', 'STRATD_HEALTH_TOKEN must be at least 16 characters');
+    // Beyond loopback without a token in the environment: the daemon writes its token file at its first start.
+    expect((await stratd(['--config', file])).code).toBe(0);
     expect((await stratd(['--config', file], { STRATD_HEALTH_TOKEN: 'a-token-long-enough-for-it' })).code).toBe(0);
+    const tls = configWith({ from: 'health: { host: 127.0.0.1, port: 0 }', to: 'health: { host: 0.0.0.0, port: 0, tls: { cert: no-such-cert.pem, key: no-such-key.pem } }' });
+    expectLocated(await stratd(['--config', tls.file]), tls.file, positionOf(tls.text, 'no-such-cert.pem'), 'health.tls.cert', 'cannot read');
   });
 
   it('a recursive alias, /dev/zero: exit 2 with the location', async () => {

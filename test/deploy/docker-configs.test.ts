@@ -57,7 +57,7 @@ describe('deploy/docker/stratd.yml (the `stratd` service)', () => {
     });
     expect(config.catalog).toMatchObject({ kind: 'service', baseUrl: `http://sim:${sim.port}/catalog`, token: sim.catalog.token });
     expect(config.stateDir).toBe('/var/lib/stratd');
-    expect(config.health).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(config.health).toMatchObject({ host: '127.0.0.1', port: 9464 });
   });
 
   it('prepares as `stratd run` does: every strategy module found and its params valid', async () => {

@@ -129,7 +129,7 @@ describe('loadDaemonConfig: a valid paper config', () => {
     expect(config.orphans).toBe('cancel');
     expect(config.shutdown).toEqual({ cancelOpenOrders: true, timeoutMs: 8000 });
     expect(config.journal).toEqual({ durability: 'os' });
-    expect(config.health).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(config.health).toEqual({ host: '127.0.0.1', port: 0, allowedHosts: [], maxConnections: 64, maxConnectionsPerAddress: 16 });
     expect(config.follower).toEqual({ key: 'copy-trading', credentials: { apiKey: COPY_KEY, apiSecret: expect.any(String) } });
     expect(config.log).toEqual({ level: 'debug' });
   });
@@ -149,7 +149,7 @@ describe('loadDaemonConfig: a valid paper config', () => {
     expect(config.jobs).toEqual({ listenKeyKeepalive: '*/30 * * * *', exchangeInfoRefresh: '0 * * * *', reconcile: '*/5 * * * *', dailyReset: '0 0 * * *' });
     expect(config.userStream).toEqual({ pingEveryMs: 20_000, pongTimeoutMs: 10_000, backoff: { initialMs: 500, maxMs: 30_000 } });
     expect(config.shutdown).toEqual({ cancelOpenOrders: false, timeoutMs: 10_000 });
-    expect(config.health).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(config.health).toEqual({ host: '127.0.0.1', port: 9464, allowedHosts: [], maxConnections: 64, maxConnectionsPerAddress: 16 });
     expect(config.orphans).toBe('adopt');
     expect(config.follower).toBeUndefined();
     expect(config.catalog).toEqual({ kind: 'sim' });

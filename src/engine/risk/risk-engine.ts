@@ -13,14 +13,14 @@ import { DayPnl } from './day-pnl.js';
 import type { Checked } from './denial.js';
 import { DenialCounters } from './denial-counters.js';
 import { checkCancel, checkCancelAll, checkModify, checkModifyAlgo } from './existing-orders.js';
-import type { KillSwitchState } from './kill-switch.js';
+import type { KillSwitchState, ResumeRefused, Resumed } from './kill-switch.js';
 import { KillSwitch } from './kill-switch.js';
 import { checkNewOrder } from './new-orders.js';
 import { OrderRateWindow } from './order-rate.js';
 import type { StrategyRisk } from './risk-context.js';
 import { RiskContext } from './risk-context.js';
 
-export type { KillSwitchState } from './kill-switch.js';
+export type { DailyLossOverride, KillSwitchState, ResumeRefused, Resumed } from './kill-switch.js';
 export type { StrategyRisk } from './risk-context.js';
 
 export interface RiskEngineOptions {
@@ -93,14 +93,17 @@ export class RiskEngine {
     return this.day.value();
   }
 
-  /** Engages by hand; stays engaged across days until `reset`. Undefined when it already was engaged. */
+  /** Engages by hand; stays engaged across days until `resume`. Undefined when it already was engaged. */
   engage(reason: string): KillSwitchChanged | undefined {
     return this.kill.engage(reason, this.clock.now(), this.day.value());
   }
 
-  /** Manual resume; the daily loss limit then counts from today's PnL at the reset. */
-  reset(): KillSwitchChanged | undefined {
-    return this.kill.reset(this.clock.now(), this.day.value());
+  /**
+   * Manual resume: releases the operator's hold; a daily-loss hold only with `override` (the operator's
+   * reason), else the refusal. The loss is still measured from the day's start.
+   */
+  resumeTrading(override?: { readonly reason: string }): Result<Resumed, ResumeRefused> {
+    return this.kill.resume(this.clock.now(), this.day.value(), override);
   }
 
   /** The daily job: today's PnL restarts at zero; a kill switch engaged by the daily loss is released. */

@@ -3,6 +3,7 @@ import { methodNotAllowed, unauthorized } from './catalog-failure.js';
 import { failureReply } from './catalog-envelopes.js';
 import * as handlers from './catalog-handlers.js';
 import type { CatalogHttpReply, CatalogHttpRequest } from './catalog-http.js';
+import { constantTimeEquals } from '../../core/secret-compare.js';
 import type { SimCatalog } from './sim-catalog.js';
 
 export interface CatalogRouterOptions {
@@ -88,7 +89,8 @@ export function createCatalogRouter(catalog: SimCatalog, options: CatalogRouterO
     handle(req) {
       const target = matchPath(req.path);
       if (target === undefined) return undefined;
-      if (bearer(req.headers) !== options.token) return failureReply(unauthorized(), { 'www-authenticate': 'Bearer' });
+      const given = bearer(req.headers);
+      if (given === undefined || !constantTimeEquals(given, options.token)) return failureReply(unauthorized(), { 'www-authenticate': 'Bearer' });
       const method = req.method.toUpperCase();
       const allowed = ALLOWED[target.resource];
       return dispatch(target, method, req) ?? failureReply(methodNotAllowed(method, allowed), { allow: allowed.join(', ') });

@@ -1,3 +1,4 @@
+import { bearerMatches } from '../../core/secret-compare.js';
 import type { FaultState } from './fault-state.js';
 import type { RawRequest } from './raw-request.js';
 import type { ServerReply } from './server-reply.js';
@@ -7,10 +8,11 @@ export const ADMIN_FAULTS_PATH = '/admin/faults';
 
 /**
  * `GET /admin/faults` answers the settings in force; `PUT /admin/faults` applies a partial JSON update
- * (400 with zod's message when invalid). Both need `Authorization: Bearer <admin token>` (else 401).
+ * (400 with zod's message when invalid). Both need `Authorization: Bearer <admin token>` (else 401),
+ * compared in constant time.
  */
 export function handleAdminFaults(raw: RawRequest, faults: FaultState, adminToken: string): ServerReply {
-  if (raw.headers['authorization'] !== `Bearer ${adminToken}`) {
+  if (!bearerMatches(raw.headers['authorization'], adminToken)) {
     return jsonReply(401, { error: 'unauthorized: send Authorization: Bearer <admin token>' }, { 'WWW-Authenticate': 'Bearer' });
   }
   if (raw.method === 'GET') return jsonReply(200, faults.current);

@@ -3,6 +3,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { TimeSource } from '../../core/clock.js';
+import { isLoopbackHost } from '../../core/loopback.js';
+import { bearerMatches } from '../../core/secret-compare.js';
 import { endpointLabel } from '../../venue/endpoints.js';
 import type { FaultSettingsInput } from '../config/fault-settings.js';
 import { faultSettingsSchema } from '../config/fault-settings.js';
@@ -25,7 +27,7 @@ import type { PrefixHandler, SimRoute } from './route-types.js';
 import { ScheduledDelays } from './scheduled-delays.js';
 import { SimServerMetrics } from './server-metrics.js';
 import type { ServerReply } from './server-reply.js';
-import { garbledReply, notFoundReply, plainReply } from './server-reply.js';
+import { garbledReply, jsonReply, notFoundReply, plainReply } from './server-reply.js';
 import { TraceIds } from './trace-ids.js';
 
 export interface SimHttpServerOptions {
@@ -205,6 +207,11 @@ export class SimHttpServer {
     }
     const raw = read.request;
     if (raw.path === METRICS_PATH && raw.method === 'GET') {
+      // Open on loopback (Prometheus convention); beyond it the admin token guards it, as the daemon's.
+      if (!isLoopbackHost(this.options.host ?? '127.0.0.1') && !bearerMatches(raw.headers['authorization'], this.options.adminToken)) {
+        this.send(res, traceId, 'metrics', jsonReply(401, { error: 'unauthorized: send Authorization: Bearer <admin token>' }, { 'WWW-Authenticate': 'Bearer' }));
+        return;
+      }
       const body = await this.metrics.registry.metrics();
       this.send(res, traceId, 'metrics', { status: 200, headers: { 'Content-Type': this.metrics.registry.contentType }, body });
       return;

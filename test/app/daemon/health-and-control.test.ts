@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Daemon } from '../../../src/app/daemon.js';
@@ -6,6 +6,7 @@ import type { DaemonStatus } from '../../../src/app/control-status.js';
 import type { Decimal } from '../../../src/core/decimal.js';
 import { dec } from '../../../src/core/decimal.js';
 import type { VirtualClock } from '../../../src/core/virtual-time.js';
+import type { Environment } from '../../../src/settings/secrets.js';
 import type { Intent } from '../../../src/model/intents.js';
 import type { RunningSim } from '../../sim/e2e/sim-harness.js';
 import { BTC, MINUTE, startSim, value } from '../../sim/e2e/sim-harness.js';
@@ -47,8 +48,18 @@ function restingBuy(key: string): Intent {
   return { type: 'place', key, symbol: BTC, side: 'BUY', orderType: 'LIMIT', price: mid.mul('0.95').toDecimalPlaces(1), quantity: dec(1) };
 }
 
+/** The token the daemon wrote into its state directory at start. */
+function token(): string {
+  return readFileSync(join(dir, 'state', 'control.token'), 'utf8').trim();
+}
+
+/** The control commands with the daemon's token in the environment. */
+function withToken(): Environment {
+  return { STRATD_HEALTH_TOKEN: token() };
+}
+
 async function get(path: string): Promise<{ status: number; body: unknown }> {
-  const reply = await fetch(`${d.health.url}${path}`);
+  const reply = await fetch(`${d.health.url}${path}`, { headers: { authorization: `Bearer ${token()}` } });
   return { status: reply.status, body: await reply.json() };
 }
 
@@ -143,19 +154,19 @@ describe('control commands against the running daemon', () => {
     probe.emit(restingBuy('h-1'));
     await runUntil(clock, () => d.kernel.cache.openOrders().length === 1, 'the resting order');
 
-    const halted = await stratd(['halt', '--reason', 'maintenance window', '--url', d.health.url]);
+    const halted = await stratd(['halt', '--reason', 'maintenance window', '--url', d.health.url], withToken());
     expect(halted).toMatchObject({ code: 0, stderr: '' });
     expect(jsonOf(halted)).toEqual({ killSwitch: { engaged: true, reason: 'maintenance window', since: clock.now() } });
     await runUntil(clock, () => d.kernel.cache.openOrders().length === 0, 'the order cancelled');
     expect(value(await s.client('trader', { recvWindowMs: 60_000 }).ordersV2.openOrders({}))).toEqual([]);
     probe.emit(restingBuy('h-2'));
     expect(probe.of('intent.denied').map((e) => e.denial.code)).toEqual(['KILL_SWITCH']);
-    const shown = await stratd(['status', '--url', d.health.url]);
+    const shown = await stratd(['status', '--url', d.health.url], withToken());
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('kill switch ENGAGED');
     expect(shown.stdout).toContain('maintenance window');
 
-    const resumed = await stratd(['resume', '--url', d.health.url]);
+    const resumed = await stratd(['resume', '--url', d.health.url], withToken());
     expect(jsonOf(resumed)).toEqual({ killSwitch: { engaged: false, reason: 'reset by hand' } });
     probe.emit(restingBuy('h-3'));
     await runUntil(clock, () => d.kernel.cache.order(probe.clientOrderId('h-3'))?.status === 'NEW', 'the order after resume');
@@ -163,20 +174,20 @@ describe('control commands against the running daemon', () => {
   });
 
   it('stratd strategies stop|start NAME; an unknown name is an error', async () => {
-    const stopped = await stratd(['strategies', 'stop', 'probe', '--url', d.health.url]);
+    const stopped = await stratd(['strategies', 'stop', 'probe', '--url', d.health.url], withToken());
     expect(jsonOf(stopped)).toEqual({ strategy: { id: 'probe', state: 'stopped' } });
     expect(d.kernel.strategies.state('probe')).toBe('stopped');
     expect(d.status().strategies[0]?.state).toBe('stopped');
-    const started = await stratd(['strategies', '--url', d.health.url, 'start', 'probe']);
+    const started = await stratd(['strategies', '--url', d.health.url, 'start', 'probe'], withToken());
     expect(jsonOf(started)).toEqual({ strategy: { id: 'probe', state: 'running' } });
     expect(d.kernel.strategies.state('probe')).toBe('running');
 
-    const unknown = await stratd(['strategies', 'stop', 'nobody', '--url', d.health.url]);
+    const unknown = await stratd(['strategies', 'stop', 'nobody', '--url', d.health.url], withToken());
     expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'stratd strategies stop: no strategy nobody\n' });
   });
 
   it('stratd status: a summary, --json the whole status; the address from --config; an unreachable daemon is exit 1', async () => {
-    const summary = await stratd(['status', '--url', d.health.url]);
+    const summary = await stratd(['status', '--url', d.health.url], withToken());
     expect(summary.code).toBe(0);
     expect(summary.stdout.split('\n')[0]).toMatch(/^stratd live · running · ready · up /);
     expect(summary.stdout).toContain('  probe  running  BTC-SWAP-USDT');

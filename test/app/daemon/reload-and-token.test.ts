@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -119,7 +119,7 @@ describe('SIGHUP reloads the configuration', () => {
 
     // A broken file: the running configuration stays, the error is reported.
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nrisk: [`);
-    const failed = await stratd(['reload', '--url', d.health.url]);
+    const failed = await stratd(['reload', '--url', d.health.url], { STRATD_HEALTH_TOKEN: readFileSync(join(dir, 'state', 'control.token'), 'utf8') });
     expect(failed.code).toBe(1);
     const body = jsonOf(failed)['reload'] as { ok: boolean; error: string };
     expect(body.ok).toBe(false);
@@ -130,7 +130,7 @@ describe('SIGHUP reloads the configuration', () => {
 
     // Back to the first file: everything that changed changes back.
     writeFileSync(file, liveYaml(join(dir, 'state')) + STRATEGIES);
-    const again = await stratd(['reload', '--url', d.health.url]);
+    const again = await stratd(['reload', '--url', d.health.url, '--config', file]);
     expect(again.code).toBe(0);
     expect(jsonOf(again)['reload']).toMatchObject({ ok: true, applied: ['risk', 'log.level', 'strategies[brk-btc].params', 'strategies[brk-btc].risk'], rejected: [] });
     expect(logger.level).toBe('silent');
@@ -153,7 +153,7 @@ describe('SIGHUP reloads the configuration', () => {
 describe('a bearer token in STRATD_HEALTH_TOKEN', () => {
   const TOKEN = 'token-for-the-control-endpoint';
 
-  it('guards /status, /metrics and control (not /healthz); the control commands send it from the environment', async () => {
+  it('replaces the state directory\'s token: it guards /status and control (not /healthz, nor /readyz and /metrics on loopback); the control commands send it from the environment', async () => {
     const env = { ...liveEnv(s), STRATD_HEALTH_TOKEN: TOKEN };
     const prepared = await prepareRun({ config: writeConfig(dir, 'live.yml', liveYaml(join(dir, 'state'))) }, env);
     if (!prepared.ok) throw prepared.error;
@@ -161,8 +161,9 @@ describe('a bearer token in STRATD_HEALTH_TOKEN', () => {
     if (!started.ok) throw started.error;
     const d = started.value;
     daemons.push(d);
-    expect((await fetch(`${d.health.url}/healthz`)).status).toBe(200);
-    for (const path of ['/readyz', '/status', '/metrics']) expect((await fetch(`${d.health.url}${path}`)).status).toBe(401);
+    expect(existsSync(join(dir, 'state', 'control.token'))).toBe(false);
+    for (const path of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`${d.health.url}${path}`)).status).toBe(200);
+    expect((await fetch(`${d.health.url}/status`)).status).toBe(401);
     expect((await fetch(`${d.health.url}/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
 
     const refused = await stratd(['halt', '--url', d.health.url]);

@@ -29,7 +29,7 @@ describe('risk engine: daily-loss kill switch', () => {
     h.clock.advanceBy(3_600_000);
     const released = h.engine.startNewDay();
     expect(released).toMatchObject({ type: 'risk.killSwitch', engaged: false, time: h.clock.now() });
-    expect(h.engine.killSwitch).toEqual({ engaged: false, reason: 'new trading day', since: undefined });
+    expect(h.engine.killSwitch).toEqual({ engaged: false, reason: 'new trading day', since: undefined, dailyLoss: false, override: undefined });
     expect(h.engine.dayPnl().toFixed()).toBe('0');
     expect(code(h.check('s1', openBuy))).toBe('ok');
   });
@@ -73,24 +73,58 @@ describe('risk engine: daily-loss kill switch', () => {
     expect(h.engine.dayPnl().toFixed()).toBe('-50');
   });
 
-  it('engaged by hand: stays engaged over a new day until reset', () => {
+  it('engaged by hand: stays engaged over a new day until resumed', () => {
     const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
     expect(h.engine.engage('operator')).toMatchObject({ type: 'risk.killSwitch', engaged: true, reason: 'operator' });
     expect(h.engine.engage('again')).toBeUndefined();
     expect(h.engine.startNewDay()).toBeUndefined();
     expect(code(h.check('s1', openBuy))).toBe('KILL_SWITCH');
-    expect(h.engine.reset()).toMatchObject({ engaged: false });
-    expect(h.engine.reset()).toBeUndefined();
+    expect(h.engine.resumeTrading()).toEqual({ ok: true, value: { change: expect.objectContaining({ engaged: false, reason: 'reset by hand' }), overridden: false } });
+    expect(h.engine.resumeTrading()).toEqual({ ok: true, value: { change: undefined, overridden: false } });
     expect(code(h.check('s1', openBuy))).toBe('ok');
   });
 
-  it('after a manual reset the limit counts from the day’s PnL at the reset', () => {
+  it('a daily-loss halt is not lifted by a resume: it lasts until the new day, and the loss baseline stays put', () => {
     const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
     expect(h.fill(BTC, 't1', '-120', '0')?.engaged).toBe(true);
-    h.engine.reset();
-    expect(h.fill(BTC, 't2', '-50', '0')).toBeUndefined();
+    const refused = h.engine.resumeTrading();
+    expect(refused).toEqual({ ok: false, error: { code: 'DAILY_LOSS_HALT', message: expect.stringContaining('daily reset'), retryable: false } });
+    expect(h.engine.killSwitch).toMatchObject({ engaged: true, dailyLoss: true });
+    expect(code(h.check('s1', openBuy))).toBe('KILL_SWITCH');
+    expect(h.engine.dayPnl().toFixed()).toBe('-120');
+    // A hand on top of it, then a plain resume: the hand's hold goes, the daily loss's stays.
+    h.engine.engage('operator');
+    expect(h.engine.resumeTrading().ok).toBe(false);
+    expect(h.engine.killSwitch).toMatchObject({ engaged: true, dailyLoss: true });
+    expect(h.engine.startNewDay()).toMatchObject({ engaged: false, reason: 'new trading day' });
     expect(code(h.check('s1', openBuy))).toBe('ok');
-    expect(h.fill(BTC, 't3', '-50', '0')?.engaged).toBe(true);
+  });
+
+  it('an override with a reason lifts a daily-loss halt for the rest of the day; the baseline does not move; the new day ends the override', () => {
+    const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
+    expect(h.fill(BTC, 't1', '-120', '0')?.engaged).toBe(true);
+    h.engine.engage('operator');
+    const resumed = h.engine.resumeTrading({ reason: 'hedge the book by hand' });
+    expect(resumed).toEqual({
+      ok: true,
+      value: { change: expect.objectContaining({ engaged: false, reason: 'daily loss limit overridden by hand: hedge the book by hand' }), overridden: true },
+    });
+    expect(h.engine.killSwitch).toEqual({
+      engaged: false,
+      reason: 'daily loss limit overridden by hand: hedge the book by hand',
+      since: undefined,
+      dailyLoss: false,
+      override: { reason: 'hedge the book by hand', at: h.clock.now(), dayPnl: '-120' },
+    });
+    expect(code(h.check('s1', openBuy))).toBe('ok');
+    // The day's PnL still counts from the day's start.
+    expect(h.fill(BTC, 't2', '-50', '0')).toBeUndefined();
+    expect(h.engine.dayPnl().toFixed()).toBe('-170');
+    // The new day: a fresh budget, no override, the limit in force again.
+    h.engine.startNewDay();
+    expect(h.engine.killSwitch.override).toBeUndefined();
+    expect(h.fill(BTC, 't3', '-99', '0')).toBeUndefined();
+    expect(h.fill(BTC, 't4', '-1', '0')?.engaged).toBe(true);
   });
 
   it('without a daily loss limit it never engages by itself', () => {

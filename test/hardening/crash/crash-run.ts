@@ -112,9 +112,12 @@ function isStatusPosition(value: unknown): value is StatusPosition {
   return typeof value === 'object' && value !== null && 'symbol' in value && 'side' in value && 'qty' in value;
 }
 
+/** The daemon's control token (its /status needs one): set in the environment of every life. */
+const CONTROL_TOKEN = 'crash-suite-control-token-0123456789';
+
 async function daemonPositions(url: string): Promise<string[] | undefined> {
   try {
-    const body: unknown = await (await fetch(`${url}/status`)).json();
+    const body: unknown = await (await fetch(`${url}/status`, { headers: { authorization: `Bearer ${CONTROL_TOKEN}` } })).json();
     const positions = typeof body === 'object' && body !== null && 'positions' in body ? body.positions : undefined;
     if (!Array.isArray(positions)) return undefined;
     return positions.filter(isStatusPosition).map((p) => positionRow(p.symbol, p.side, p.qty)).sort();
@@ -185,7 +188,13 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
   const url = `http://127.0.0.1:${port}`;
   const stateDir = join(options.dir, 'state');
   const file = writeConfig(options.dir, 'crash.yml', chaosYaml({ stateDir, timeoutMs: 2000, healthPort: port }));
-  const env = { TEST_SIM_BASE_URL: sim.address.baseUrl, TEST_SIM_STREAM_URL: sim.address.streamUrl, TEST_API_KEY: trader.apiKey, TEST_API_SECRET: trader.secret };
+  const env = {
+    TEST_SIM_BASE_URL: sim.address.baseUrl,
+    TEST_SIM_STREAM_URL: sim.address.streamUrl,
+    TEST_API_KEY: trader.apiKey,
+    TEST_API_SECRET: trader.secret,
+    STRATD_HEALTH_TOKEN: CONTROL_TOKEN,
+  };
 
   const kills: Record<KillKind, number> = { random: 0, journaled: 0, written: 0 };
   const audit = { unjournaled: new Set<string>(), contradictions: new Set<string>(), leftUnsettled: new Set<string>() };
