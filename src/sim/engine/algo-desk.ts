@@ -273,7 +273,9 @@ export class AlgoDesk {
       row.tpsl.stopType = stopType ?? 'FIXED_STOP';
       row.tpsl.trailing = trailing;
       row.tpsl.wholePosition = lots === 0;
-    } else if (command.newClientOrderId !== undefined) row.clientOrderId = command.newClientOrderId;
+    }
+    // "newClientOrderId: default generated" (document 000); a v1 TP/SL update ignores it.
+    if (command.keepClientOrderId !== true) row.clientOrderId = command.newClientOrderId ?? this.s.ids.clientOrder.next();
     row.updateTime = this.s.time;
     this.triggers.update(row.orderId, spec);
     this.emit(row);

@@ -88,6 +88,8 @@ describe('regular orders', () => {
     const modified = ok(await port.modifyOrder({ type: 'modify-order', symbol: BTC, clientOrderId: 'port-1', price: lower, quantity: dec(3) }));
     expect(modified.price.eq(lower)).toBe(true);
     expect(modified.quantity.eq(3)).toBe(true);
+    // The update repeats the client id: omitted, the exchange would generate a new one (document 000).
+    expect(modified.clientOrderId).toBe('port-1');
     expect(modified.updateTime).toBeGreaterThan(placed.updateTime);
     expect(value(await trader.ordersV2.getOrder({ orderId: placed.orderId })).price.eq(lower)).toBe(true);
 
