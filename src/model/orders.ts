@@ -64,6 +64,11 @@ export interface AlgoOrderSnapshot {
   readonly status: AlgoStatus;
   /** The regular order created when it triggered. */
   readonly executedOrderId?: string;
+  /**
+   * A TP/SL row created by the takeProfit/stopLoss attached to a regular order: that order's exchange id
+   * (the stream's openOrdinaryOrderId). The row belongs to the strategy that placed that order.
+   */
+  readonly parentOrderId?: string;
   readonly updateTime: number;
 }
 

@@ -47,6 +47,8 @@ export class OrderTracker {
   /** Regular orders created by our plan rows (orderId → owner), and unknown snapshots waiting for that link. */
   private readonly childOwners = new Map<string, string>();
   private readonly strays = new Map<string, OrderSnapshot>();
+  /** Exchange ids of our regular orders (orderId → owner): the TP/SL rows their attached stops create are the owner's too. */
+  private readonly parentOwners = new Map<string, string>();
 
   constructor(
     private readonly journal: OrderJournal,
@@ -98,13 +100,14 @@ export class OrderTracker {
     if (tracked === undefined) return this.adoptChild(snapshot) ? 'applied' : 'foreign';
     if (tracked.order !== undefined && !supersedes(tracked.order, snapshot)) return 'stale';
     tracked.order = snapshot;
+    if (isPlacing(tracked.command)) this.rememberParent(snapshot.orderId, tracked.strategyId);
     this.advance(tracked.id, { kind: 'exists', finished: isFinishedOrder(snapshot) });
     return 'applied';
   }
 
   applyAlgo(snapshot: AlgoOrderSnapshot): 'applied' | 'stale' | 'foreign' {
     const tracked = this.trackedFor(snapshot.clientOrderId, snapshot.orderId, 'algo');
-    if (tracked === undefined) return 'foreign';
+    if (tracked === undefined) return this.adoptAttached(snapshot) ? 'applied' : 'foreign';
     if (snapshot.executedOrderId !== undefined) this.linkChild(snapshot.executedOrderId, tracked.strategyId);
     if (tracked.algo !== undefined && !algoSupersedes(tracked.algo, snapshot)) return 'stale';
     tracked.algo = snapshot;
@@ -178,7 +181,30 @@ export class OrderTracker {
       { name: 'tracker.live', size: this.live.size },
       { name: 'tracker.childOwners', size: this.childOwners.size, limit: CHILD_LIMIT },
       { name: 'tracker.strays', size: this.strays.size, limit: STRAY_LIMIT },
+      { name: 'tracker.parentOwners', size: this.parentOwners.size, limit: CHILD_LIMIT },
     ];
+  }
+
+  private rememberParent(orderId: string, strategyId: string): void {
+    if (this.parentOwners.get(orderId) === strategyId) return;
+    this.parentOwners.set(orderId, strategyId);
+    if (this.parentOwners.size > CHILD_LIMIT) {
+      const oldest = this.parentOwners.keys().next().value;
+      if (oldest !== undefined) this.parentOwners.delete(oldest);
+    }
+  }
+
+  /**
+   * A TP/SL row that an order's attached takeProfit/stopLoss created carries an exchange-generated client
+   * id; it belongs to the strategy that placed that order (found by the row's parent order id).
+   */
+  private adoptAttached(snapshot: AlgoOrderSnapshot): boolean {
+    const parent = snapshot.parentOrderId;
+    if (parent === undefined || snapshot.kind === 'PLAN') return false;
+    const owner = this.parentOwners.get(parent) ?? [...this.live.values()].find((t) => t.order?.orderId === parent)?.strategyId;
+    if (owner === undefined) return false;
+    this.adopt(owner, snapshot);
+    return true;
   }
 
   private linkChild(orderId: string, strategyId: string): void {

@@ -43,6 +43,7 @@ function trailingOf(view: AlgoOrderView): TrailingStop | undefined {
 export function algoSnapshotOf(view: AlgoOrderView, updateTime = view.updateTime): AlgoOrderSnapshot {
   const trailing = trailingOf(view);
   const executed = view.executedOrderId !== '' && view.executedOrderId !== '0' ? view.executedOrderId : undefined;
+  const parent = view.parentOrderId !== '' && view.parentOrderId !== '0' ? view.parentOrderId : undefined;
   return {
     symbol: view.symbol,
     orderId: view.orderId,
@@ -58,6 +59,7 @@ export function algoSnapshotOf(view: AlgoOrderView, updateTime = view.updateTime
     ...(trailing === undefined ? {} : { trailing }),
     status: view.status,
     ...(executed === undefined ? {} : { executedOrderId: executed }),
+    ...(parent === undefined ? {} : { parentOrderId: parent }),
     updateTime,
   };
 }

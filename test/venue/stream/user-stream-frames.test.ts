@@ -130,6 +130,8 @@ describe('user-stream frames: the API-NOTES §7 examples', () => {
         price: dec(0),
         quantity: dec(10),
         status: 'ORDER_NEW',
+        // openOrdinaryOrderId: the order whose attached take-profit created this row.
+        parentOrderId: '2120518481434695937',
         updateTime: 1767521529483,
       },
     });

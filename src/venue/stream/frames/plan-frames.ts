@@ -23,6 +23,8 @@ export const planReportSchema = z.object({
   status: algoStatus,
   triggerPrice: decimal,
   executedOrderId: id64.optional(),
+  /** The regular order whose attached TP/SL created this row; "0" for other rows. */
+  openOrdinaryOrderId: id64.optional(),
   priceType: z.string(),
   quotePriceType: intLike.optional(),
   triggerType: intLike.optional(),
@@ -51,6 +53,7 @@ export function planItem(p: z.output<typeof planReportSchema>): AlgoOrderUpdated
     ...(trailing === undefined ? {} : { trailing }),
     status: p.status,
     ...(p.executedOrderId === undefined || p.executedOrderId === '0' ? {} : { executedOrderId: p.executedOrderId }),
+    ...(p.openOrdinaryOrderId === undefined || /^0*$/.test(p.openOrdinaryOrderId) ? {} : { parentOrderId: p.openOrdinaryOrderId }),
     updateTime: p.updateTime,
   };
   return { type: 'account.algo', source: 'stream', time: p.updateTime, order };
