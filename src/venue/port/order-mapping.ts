@@ -77,6 +77,7 @@ export function toAlgoSnapshot(row: OrderV2): Mapped<AlgoOrderSnapshot> {
     quantity: row.origQty,
     ...(trailing === undefined ? {} : { trailing }),
     status,
+    ...(row.executedOrderId === undefined || /^0*$/.test(row.executedOrderId) ? {} : { executedOrderId: row.executedOrderId }),
     updateTime: row.updateTime,
   });
 }
