@@ -67,6 +67,13 @@ describe('loadInstruments', () => {
     expect(instruments.find((i) => i.symbol === ETH)?.qtyStep.eq(1)).toBe(true);
     expect(instruments.find((i) => i.symbol === BTC_USDC)).toMatchObject({ category: 'USDC', marginAsset: 'USDC' });
   });
+
+  it('carries each contract\'s index token, so a refresh of the instruments refreshes the index channels', async () => {
+    const instruments = ok(await port.loadInstruments());
+    const info = value(await trader.market.exchangeInfo()).contracts;
+    expect(instruments.map((i) => [i.symbol, i.indexToken]).sort()).toEqual(info.map((c) => [c.symbol, c.indexToken]).sort());
+    expect(instruments.find((i) => i.symbol === BTC_USDC)?.indexToken).toBe('BTCUSDC');
+  });
 });
 
 describe('regular orders', () => {
