@@ -1,8 +1,8 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
-import type { Balance, Position } from '../../model/account.js';
+import type { Balance, FundingPayment, Position } from '../../model/account.js';
 import type { AlgoKind, AlgoOrderSnapshot, Fill, OrderSnapshot, TrailingStop } from '../../model/orders.js';
-import type { AlgoOrderView, FuturesBalanceView, OrderView, PositionView, UserTradeView } from '../engine/types.js';
+import type { AlgoOrderView, BalanceFlowView, FuturesBalanceView, OrderView, PositionView, UserTradeView } from '../engine/types.js';
 
 /**
  * Engine views (exact decimal text, string ids) as the kernel's snapshots. One mapping for REST-like
@@ -86,6 +86,11 @@ export function positionOf(view: PositionView, updateTime: number): Position {
     ...(markPrice === undefined ? {} : { markPrice }),
     updateTime,
   };
+}
+
+/** A FUNDING flow (type 32) as a funding payment: `change` is signed (received positive). */
+export function fundingOf(view: BalanceFlowView): FundingPayment {
+  return { flowId: view.id, symbol: view.symbol, asset: view.coin, amount: dec(view.change), time: view.created };
 }
 
 export function balanceOf(view: FuturesBalanceView, updateTime: number): Balance {

@@ -304,3 +304,18 @@ describe('fetchAccount on a skewed exchange clock', () => {
     }
   });
 });
+
+describe('fetchAccount lists the day of funding payments', () => {
+  it('from the futures balance flow (type 32): the simulator settles funding on the held position', async () => {
+    ok(await port.placeOrder({ type: 'place-order', clientOrderId: 'port-funding-1', symbol: ETH, side: 'BUY', positionSide: 'LONG', orderType: 'MARKET', quantity: dec(5), timeInForce: 'IOC' }));
+    // A funding event whose next time is past the pending one settles the pending rate now.
+    s.sim.engine.applyMarketEvent({ type: 'funding', ts: s.clock.now(), symbol: ETH, rate: '0.0001', nextFundingTime: s.clock.now() + 30 * 86_400_000, period: '8H' });
+    const flows = s.sim.engine.balanceFlows({ userId: '879141111', kind: 'FUNDING', limit: 10 }).filter((f) => f.symbol === ETH);
+    expect(flows.length).toBeGreaterThan(0);
+    const account = ok(await port.fetchAccount([ETH]));
+    const funding = (account.funding ?? []).filter((f) => f.symbol === ETH);
+    expect(funding.map((f) => [f.flowId, f.asset, f.amount.toFixed()])).toEqual(flows.reverse().map((f) => [f.id, 'USDT', dec(f.change).toFixed()]));
+    expect(funding.every((f) => f.time <= account.fetchedAt && f.time > account.fetchedAt - 86_400_000)).toBe(true);
+    ok(await port.placeOrder({ type: 'place-order', clientOrderId: 'port-funding-2', symbol: ETH, side: 'SELL', positionSide: 'LONG', orderType: 'MARKET', quantity: dec(5), timeInForce: 'IOC' }));
+  });
+});
