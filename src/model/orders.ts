@@ -43,6 +43,8 @@ export interface TrailingStop {
   readonly callbackType: 'RATE' | 'PRICE';
   /** A ratio (RATE, 0.01 = 1%) or a price distance (PRICE). */
   readonly callbackValue: Decimal;
+  /** The activation price was reached (activeStatus 1): it tracks the peak now. Absent when not reported. */
+  readonly activated?: boolean;
 }
 
 /** A plan (conditional) order or a TP/SL order as the exchange last reported it. */

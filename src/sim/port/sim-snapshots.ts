@@ -37,7 +37,7 @@ function trailingOf(view: AlgoOrderView): TrailingStop | undefined {
   const tpsl = view.tpsl;
   if (tpsl === undefined || tpsl.stopType !== 'TRAILING_STOP' || tpsl.fallbackType === undefined) return undefined;
   const active = dec(tpsl.activePrice);
-  return { ...(active.gt(0) ? { activePrice: active } : {}), callbackType: tpsl.fallbackType, callbackValue: dec(tpsl.fallbackQuantity) };
+  return { ...(active.gt(0) ? { activePrice: active } : {}), callbackType: tpsl.fallbackType, callbackValue: dec(tpsl.fallbackQuantity), activated: tpsl.activeStatus === 1 };
 }
 
 export function algoSnapshotOf(view: AlgoOrderView, updateTime = view.updateTime): AlgoOrderSnapshot {

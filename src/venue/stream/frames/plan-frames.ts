@@ -31,6 +31,7 @@ export const planReportSchema = z.object({
   activePrice: optDecimal,
   fallType: intLike.optional(),
   fallQuantity: optDecimal,
+  activeStatus: intLike.optional(),
 });
 
 /** `time` is the plan's creation; `updateTime` orders its states. */
@@ -69,7 +70,12 @@ function algoKind(planOrderType: string): AlgoKind {
 /** This event's own coding (API-NOTES §7): fallType 0 ratio, 1 spread. `fallQuantity` is documented as always 0. */
 function trailingOf(p: z.output<typeof planReportSchema>): TrailingStop {
   const active = p.activePrice === undefined || p.activePrice.isZero() ? {} : { activePrice: p.activePrice };
-  return { ...active, callbackType: p.fallType === 1 ? 'PRICE' : 'RATE', callbackValue: p.fallQuantity ?? dec(0) };
+  return {
+    ...active,
+    callbackType: p.fallType === 1 ? 'PRICE' : 'RATE',
+    callbackValue: p.fallQuantity ?? dec(0),
+    ...(p.activeStatus === undefined ? {} : { activated: p.activeStatus === 1 }),
+  };
 }
 
 export const willExpireSchema = z.object({ eventTime: epochMs, listenKey: z.string().min(1) });
