@@ -51,4 +51,21 @@ describe('attached TP/SL rows belong to the strategy that placed the order', () 
     expect(rig.kernel.cache.position(BTC, 'LONG')).toBeUndefined();
     await rig.stop(false);
   });
+
+  test('with the stream down, the reconciliation finds the rows and they are still the strategy\'s, not orphans', async () => {
+    const world = new World();
+    const alpha = scripted('alpha', { onStart: (ctx) => ctx.emit(entryWithStops) });
+    const rig = new KernelRig(world, { strategies: [alpha], orphans: 'cancel', stream: false });
+    await rig.start();
+    // The entry's reply told its fill; the rows' creation events were lost with the stream.
+    const rows = world.ex.openAlgoOrders(ACCOUNT, { limit: 100, stopCategory: 'STOP_PROFIT_LOSS' });
+    expect(rows).toHaveLength(2);
+    const reconciled = await rig.kernel.reconcile(0);
+    expect(reconciled.ok).toBe(true);
+    await rig.settle();
+    for (const row of rows) expect(rig.kernel.executor.ownerOf(row.clientOrderId)).toBe('alpha');
+    // Adopted, not cancelled as orphans.
+    expect(world.ex.openAlgoOrders(ACCOUNT, { limit: 100, stopCategory: 'STOP_PROFIT_LOSS' }).map((r) => r.status)).toEqual(['ORDER_NEW', 'ORDER_NEW']);
+    await rig.stop(false);
+  });
 });
