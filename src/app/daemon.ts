@@ -250,7 +250,14 @@ export class Daemon {
       }),
     }));
     const sessions = streams.map((s) => s.session);
-    const poller = new MarketPoller({ market: venue.client.market, time, logger: logger.child({ component: 'market' }), channels: pollChannels(config.market) });
+    const poller = new MarketPoller({
+      market: venue.client.market,
+      time,
+      logger: logger.child({ component: 'market' }),
+      channels: pollChannels(config.market),
+      // From the instruments the kernel holds: refreshed with every exchangeInfo refresh (daily job, reload).
+      indexTokenOf: (symbol) => kernel.cache.instrument(symbol)?.indexToken,
+    });
     for (const { category, session } of streams) {
       subscriptions.push(
         session.events$.subscribe((event) => {

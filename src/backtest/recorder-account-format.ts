@@ -13,6 +13,7 @@ import type { AlgoOrderSnapshot } from '../model/orders.js';
  * REST replies and stream events interleave):
  *   {"e":"order","t":…,"src":"stream","o":{…OrderSnapshot}}   {"e":"algo",…,"o":{…AlgoOrderSnapshot}}
  *   {"e":"fill",…,"f":{…Fill}}   {"e":"position",…,"p":{…Position}}   {"e":"balance",…,"b":{…Balance}}
+ *   {"e":"funding",…,"u":{…FundingPayment}}
  * Payloads use the model's field names (quantities in contracts); decimals are exact plain text.
  */
 export const ACCOUNT_STREAM_FORMAT = 'stratd-account-stream';
@@ -56,6 +57,8 @@ export function encodeAccountLine(event: AccountEvent): string {
       return JSON.stringify({ e: 'position', ...head, p: plain(event.position) });
     case 'account.balance':
       return JSON.stringify({ e: 'balance', ...head, b: plain(event.balance) });
+    case 'account.funding':
+      return JSON.stringify({ e: 'funding', ...head, u: plain(event.funding) });
     default:
       return assertNever(event, 'account event');
   }
@@ -108,9 +111,10 @@ const algoSchema = z.object({
   triggerBy: z.enum(['CONTRACT_PRICE', 'MARK_PRICE']),
   price: decimal,
   quantity: decimal,
-  trailing: z.object({ activePrice: decimal.optional(), callbackType: z.enum(['RATE', 'PRICE']), callbackValue: decimal }).optional(),
+  trailing: z.object({ activePrice: decimal.optional(), callbackType: z.enum(['RATE', 'PRICE']), callbackValue: decimal, activated: z.boolean().optional() }).optional(),
   status: z.enum(['ORDER_NEW', 'ORDER_FILLED', 'ORDER_CANCELED', 'ORDER_REJECTED', 'ORDER_FAILED', 'ORDER_NOT_EFFECTIVE']),
   executedOrderId: z.string().optional(),
+  parentOrderId: z.string().optional(),
   updateTime: epochMs,
 });
 
@@ -154,6 +158,14 @@ const balanceSchema = z.object({
   updateTime: epochMs,
 });
 
+const fundingSchema = z.object({
+  flowId: z.string(),
+  symbol: z.string(),
+  asset: z.string(),
+  amount: z.string().regex(/^-?\d+(\.\d+)?$/, 'expected decimal text').transform((text) => dec(text)),
+  time: epochMs,
+});
+
 const head = { t: epochMs, src: source };
 
 /** The reference definition of an account line, yielding the model event. */
@@ -163,6 +175,7 @@ export const accountLineSchema = z.discriminatedUnion('e', [
   z.object({ e: z.literal('fill'), ...head, f: fillSchema }).transform((l): AccountEvent => ({ type: 'account.fill', source: l.src, time: l.t, fill: l.f })),
   z.object({ e: z.literal('position'), ...head, p: positionSchema }).transform((l): AccountEvent => ({ type: 'account.position', source: l.src, time: l.t, position: positionOf(l.p) })),
   z.object({ e: z.literal('balance'), ...head, b: balanceSchema }).transform((l): AccountEvent => ({ type: 'account.balance', source: l.src, time: l.t, balance: l.b })),
+  z.object({ e: z.literal('funding'), ...head, u: fundingSchema }).transform((l): AccountEvent => ({ type: 'account.funding', source: l.src, time: l.t, funding: l.u })),
 ]);
 
 /** The event of a parsed line, or why it is not one. */
@@ -177,7 +190,7 @@ export function decodeAccountLine(raw: unknown): { readonly ok: true; readonly e
 // Optional fields: absent in the model rather than present as undefined (exactOptionalPropertyTypes).
 
 function algoOf(o: z.output<typeof algoSchema>): AlgoOrderSnapshot {
-  const { trailing, executedOrderId, ...rest } = o;
+  const { trailing, executedOrderId, parentOrderId, ...rest } = o;
   return {
     ...rest,
     ...(trailing === undefined
@@ -187,9 +200,11 @@ function algoOf(o: z.output<typeof algoSchema>): AlgoOrderSnapshot {
             callbackType: trailing.callbackType,
             callbackValue: trailing.callbackValue,
             ...(trailing.activePrice === undefined ? {} : { activePrice: trailing.activePrice }),
+            ...(trailing.activated === undefined ? {} : { activated: trailing.activated }),
           },
         }),
     ...(executedOrderId === undefined ? {} : { executedOrderId }),
+    ...(parentOrderId === undefined ? {} : { parentOrderId }),
   };
 }
 

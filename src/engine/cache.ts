@@ -32,6 +32,10 @@ export interface CacheOptions {
   readonly fillMemoryMaxAgeMs?: number;
 }
 
+
+/** Funding payments remembered (a few a day per symbol) and for how long: longer than a resync looks back (a day). */
+const FUNDING_MEMORY = 10_000;
+const FUNDING_MEMORY_MS = 2 * 86_400_000;
 /**
  * The single read model: instruments, balances, positions, orders, plan/TP-SL orders and market state.
  * `apply` answers whether an event changed anything: stale order events (older exchange time, less
@@ -49,6 +53,8 @@ export class Cache implements CacheView {
   private readonly closedAlgos: RecentKeys;
   /** Fill trade ids per symbol. */
   private readonly fillIds = new Map<string, RecentKeys>();
+  /** Funding flow ids already passed on: resyncs list the last day's payments each time. */
+  private readonly fundingIds = new RecentKeys(FUNDING_MEMORY);
   private readonly fillMemory: number;
   private readonly markets = new Map<string, SymbolMarket>();
   private readonly klineHistory: number;
@@ -81,6 +87,7 @@ export class Cache implements CacheView {
       case 'account.fill':
       case 'account.position':
       case 'account.balance':
+      case 'account.funding':
         return this.applyAccount(event);
       case 'instruments.loaded':
         for (const instrument of event.instruments) this.instrumentsBySymbol.set(instrument.symbol, instrument);
@@ -149,6 +156,11 @@ export class Cache implements CacheView {
         this.balancesByAsset.set(event.balance.asset, event.balance);
         return true;
       }
+      case 'account.funding':
+        // Once per payment: a resync lists the day's payments again.
+        if (!this.fundingIds.add(event.funding.flowId, event.funding.time)) return false;
+        this.fundingIds.forgetBefore(event.funding.time - FUNDING_MEMORY_MS);
+        return true;
       default:
         return assertNever(event, 'account event');
     }

@@ -21,6 +21,8 @@ export function interestedIn(event: BusEvent, strategyId: string, symbols: Reado
       return symbols.has(event.fill.symbol) && owns(event.fill.clientOrderId);
     case 'account.position':
       return symbols.has(event.position.symbol);
+    case 'account.funding':
+      return symbols.has(event.funding.symbol);
     case 'instrument.status':
       return symbols.has(event.symbol);
     case 'intent.denied':

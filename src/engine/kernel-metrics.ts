@@ -145,6 +145,7 @@ export function sourceOf(event: BusEvent): EventSource {
     case 'account.fill':
     case 'account.position':
     case 'account.balance':
+    case 'account.funding':
       return event.source;
     case 'stream.connected':
     case 'stream.disconnected':

@@ -1,4 +1,4 @@
-import type { Balance, Position } from './account.js';
+import type { Balance, FundingPayment, Position } from './account.js';
 import type { AlgoOrderSnapshot, Fill, OrderSnapshot } from './orders.js';
 
 /** Where an account event came from: the user data stream, or a REST reply or resync. */
@@ -39,5 +39,13 @@ export interface BalanceUpdated {
   readonly balance: Balance;
 }
 
+/** A funding payment was settled (received or paid); the same payment may arrive again from a resync. */
+export interface FundingSettled {
+  readonly type: 'account.funding';
+  readonly source: AccountEventSource;
+  readonly time: number;
+  readonly funding: FundingPayment;
+}
+
 /** Account events are never dropped or conflated on the bus. */
-export type AccountEvent = OrderUpdated | AlgoOrderUpdated | OrderFilled | PositionUpdated | BalanceUpdated;
+export type AccountEvent = OrderUpdated | AlgoOrderUpdated | OrderFilled | PositionUpdated | BalanceUpdated | FundingSettled;

@@ -13,6 +13,18 @@ export interface Balance {
   readonly updateTime: number;
 }
 
+/**
+ * One funding settlement of a position (balance flow type 32, FUNDING_FEE): `amount` is signed, positive
+ * when the account received funding, negative when it paid. `flowId` is the exchange's balance-flow id.
+ */
+export interface FundingPayment {
+  readonly flowId: string;
+  readonly symbol: string;
+  readonly asset: string;
+  readonly amount: Decimal;
+  readonly time: number;
+}
+
 /** One side of a hedge-mode position. `qty` is in contracts and never negative; zero means flat. */
 export interface Position {
   readonly symbol: string;

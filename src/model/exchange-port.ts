@@ -1,5 +1,5 @@
 import type { Result } from '../core/result.js';
-import type { Balance, Position } from './account.js';
+import type { Balance, FundingPayment, Position } from './account.js';
 import type {
   CancelAlgoCommand,
   CancelAllCommand,
@@ -39,6 +39,8 @@ export interface AccountSnapshot {
   readonly openAlgoOrders: readonly AlgoOrderSnapshot[];
   readonly positions: readonly Position[];
   readonly balances: readonly Balance[];
+  /** Funding payments of the last day (balance flow 32), for the day's PnL: the user stream does not push them. */
+  readonly funding?: readonly FundingPayment[];
   /** Exchange time (the server's clock) the fetch started: stream events newer than this still apply on top. */
   readonly fetchedAt: number;
 }

@@ -32,6 +32,8 @@ export interface Instrument {
   readonly marginAsset: string;
   /** Coins per contract. */
   readonly contractMultiplier: Decimal;
+  /** The index it tracks (exchangeInfo `indexToken ?? index`, e.g. BTCUSDT): the key of GET /quote/v1/index. */
+  readonly indexToken?: string;
   readonly tickSize: Decimal;
   readonly minPrice: Decimal;
   readonly maxPrice: Decimal;

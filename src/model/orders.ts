@@ -43,6 +43,8 @@ export interface TrailingStop {
   readonly callbackType: 'RATE' | 'PRICE';
   /** A ratio (RATE, 0.01 = 1%) or a price distance (PRICE). */
   readonly callbackValue: Decimal;
+  /** The activation price was reached (activeStatus 1): it tracks the peak now. Absent when not reported. */
+  readonly activated?: boolean;
 }
 
 /** A plan (conditional) order or a TP/SL order as the exchange last reported it. */
@@ -64,6 +66,11 @@ export interface AlgoOrderSnapshot {
   readonly status: AlgoStatus;
   /** The regular order created when it triggered. */
   readonly executedOrderId?: string;
+  /**
+   * A TP/SL row created by the takeProfit/stopLoss attached to a regular order: that order's exchange id
+   * (the stream's openOrdinaryOrderId). The row belongs to the strategy that placed that order.
+   */
+  readonly parentOrderId?: string;
   readonly updateTime: number;
 }
 

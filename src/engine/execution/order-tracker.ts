@@ -1,6 +1,8 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import type { ExchangeCommand } from '../../model/commands.js';
+import type { Decimal } from '../../core/decimal.js';
+import type { ExchangeCommand, PlaceOrderCommand } from '../../model/commands.js';
+import type { PositionSide } from '../../model/instrument.js';
 import type { JournalEntry, JournalState, OrderJournal } from '../../model/journal.js';
 import { isStorageFailure } from './journal-health.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
@@ -10,6 +12,15 @@ import { algoSupersedes, isAwaitingAnswer, isFinishedAlgo, isFinishedOrder, isLi
 import type { TableSize } from '../../core/table-size.js';
 
 export type OrderKind = 'order' | 'algo';
+
+/** One of our regular orders as the TP/SL rows of its attached stops are traced back to it. */
+interface ParentOrder {
+  readonly strategyId: string;
+  readonly symbol: string;
+  readonly positionSide: PositionSide;
+  readonly takeProfit?: Decimal;
+  readonly stopLoss?: Decimal;
+}
 
 /** A live submission: a placed order (regular or plan) or another command awaiting its outcome. */
 export interface Tracked {
@@ -50,6 +61,8 @@ export class OrderTracker {
   private readonly strays = new Map<string, OrderSnapshot>();
   /** Inside an admission's commit: a failed write must abort it (nothing may be sent unjournaled). */
   private strict = false;
+  /** Our regular orders by exchange id (→ owner and attached stops): the TP/SL rows their attached stops create are the owner's too. */
+  private readonly parentOwners = new Map<string, ParentOrder>();
 
   constructor(
     private readonly journal: OrderJournal,
@@ -140,13 +153,14 @@ export class OrderTracker {
     if (tracked === undefined) return this.adoptChild(snapshot) ? 'applied' : 'foreign';
     if (tracked.order !== undefined && !supersedes(tracked.order, snapshot)) return 'stale';
     tracked.order = snapshot;
+    if (tracked.command.type === 'place-order') this.rememberParent(snapshot, tracked.strategyId, tracked.command);
     this.advance(tracked.id, { kind: 'exists', finished: isFinishedOrder(snapshot) });
     return 'applied';
   }
 
   applyAlgo(snapshot: AlgoOrderSnapshot): 'applied' | 'stale' | 'foreign' {
     const tracked = this.trackedFor(snapshot.clientOrderId, snapshot.orderId, 'algo');
-    if (tracked === undefined) return 'foreign';
+    if (tracked === undefined) return this.adoptAttached(snapshot) ? 'applied' : 'foreign';
     if (snapshot.executedOrderId !== undefined) this.linkChild(snapshot.executedOrderId, tracked.strategyId);
     if (tracked.algo !== undefined && !algoSupersedes(tracked.algo, snapshot)) return 'stale';
     tracked.algo = snapshot;
@@ -224,7 +238,54 @@ export class OrderTracker {
       { name: 'tracker.live', size: this.live.size },
       { name: 'tracker.childOwners', size: this.childOwners.size, limit: CHILD_LIMIT },
       { name: 'tracker.strays', size: this.strays.size, limit: STRAY_LIMIT },
+      { name: 'tracker.parentOwners', size: this.parentOwners.size, limit: CHILD_LIMIT },
     ];
+  }
+
+  private rememberParent(snapshot: OrderSnapshot, strategyId: string, command: PlaceOrderCommand): void {
+    if (this.parentOwners.has(snapshot.orderId)) return;
+    this.parentOwners.set(snapshot.orderId, {
+      strategyId,
+      symbol: snapshot.symbol,
+      positionSide: snapshot.positionSide,
+      ...(command.takeProfit === undefined ? {} : { takeProfit: command.takeProfit.triggerPrice }),
+      ...(command.stopLoss === undefined ? {} : { stopLoss: command.stopLoss.triggerPrice }),
+    });
+    if (this.parentOwners.size > CHILD_LIMIT) {
+      const oldest = this.parentOwners.keys().next().value;
+      if (oldest !== undefined) this.parentOwners.delete(oldest);
+    }
+  }
+
+  /**
+   * A TP/SL row that an order's attached takeProfit/stopLoss created carries an exchange-generated client
+   * id; it belongs to the strategy that placed that order (found by the row's parent order id).
+   */
+  private adoptAttached(snapshot: AlgoOrderSnapshot): boolean {
+    if (snapshot.kind === 'PLAN') return false;
+    const owner = snapshot.parentOrderId === undefined ? this.ownerByAttachedStop(snapshot) : this.ownerOfParent(snapshot.parentOrderId);
+    if (owner === undefined) return false;
+    this.adopt(owner, snapshot);
+    return true;
+  }
+
+  private ownerOfParent(orderId: string): string | undefined {
+    return this.parentOwners.get(orderId)?.strategyId ?? [...this.live.values()].find((t) => t.order?.orderId === orderId)?.strategyId;
+  }
+
+  /**
+   * A TP/SL row listed by REST, which names no parent (its creation event was missed while the stream was
+   * down): the owner of the one recent order whose attached stop of that kind has that trigger price.
+   * Ambiguous or unknown rows stay foreign (the orphan policy decides).
+   */
+  private ownerByAttachedStop(snapshot: AlgoOrderSnapshot): string | undefined {
+    const owners = new Set<string>();
+    for (const parent of this.parentOwners.values()) {
+      if (parent.symbol !== snapshot.symbol || parent.positionSide !== snapshot.positionSide) continue;
+      const trigger = snapshot.kind === 'TAKE_PROFIT' ? parent.takeProfit : parent.stopLoss;
+      if (trigger?.eq(snapshot.triggerPrice) === true) owners.add(parent.strategyId);
+    }
+    return owners.size === 1 ? [...owners][0] : undefined;
   }
 
   private linkChild(orderId: string, strategyId: string): void {

@@ -221,6 +221,8 @@ export class Reconciler {
       report.flattened += 1;
     }
     for (const balance of snapshot.balances) publish({ type: 'account.balance', source: 'rest', time, balance });
+    // The stream pushes no funding: the day's payments come with each reconciliation (the cache drops repeats).
+    for (const funding of snapshot.funding ?? []) publish({ type: 'account.funding', source: 'rest', time, funding });
   }
 
   /** Orders the cache holds open that the exchange's open lists lack: their final state, by query. */

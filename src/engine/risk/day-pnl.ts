@@ -7,15 +7,16 @@ import type { BusEvent } from '../../model/bus-events.js';
 import type { CacheView } from '../../model/cache-view.js';
 
 /**
- * Today's PnL in quote units: realized PnL − fees of today's fills, plus the change of each position's
- * unrealized PnL since the day's start. Funding is not on the bus as its own event, so it is not counted.
+ * Today's PnL in quote units: realized PnL − fees of today's fills, plus today's funding payments
+ * (`account.funding`: received adds, paid subtracts), plus the change of each position's unrealized
+ * PnL since the day's start.
  *
  * A position's baseline is its unrealized PnL at the day's start. For a position first seen before the
  * account was synchronised (start-up), the first value seen is its baseline (it existed before);
  * positions first seen afterwards opened today and start from zero.
  *
- * Fills come here once: the kernel hands on only those the cache applied (it drops the stream's and the
- * resync's duplicates), so this keeps no memory of fill ids of its own.
+ * Fills and funding payments come here once: the kernel hands on only those the cache applied (it drops
+ * the stream's and the resync's duplicates), so this keeps no memory of their ids of its own.
  */
 export class DayPnl {
   private dayStart: number;
@@ -54,6 +55,12 @@ export class DayPnl {
         const fill = event.fill;
         if (fill.time < this.dayStart) return false;
         this.realized = this.realized.add(fill.realizedPnl).sub(fill.fee);
+        return true;
+      }
+      case 'account.funding': {
+        const funding = event.funding;
+        if (funding.time < this.dayStart) return false;
+        this.realized = this.realized.add(funding.amount);
         return true;
       }
       case 'account.position':

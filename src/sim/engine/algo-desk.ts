@@ -26,6 +26,8 @@ import { money } from './views.js';
 export class AlgoDesk {
   readonly triggers = new TriggerBook();
   readonly rows = new Map<string, AlgoRecord>();
+  /** The row whose triggered order is being submitted, if any. */
+  private firing: string | undefined;
 
   constructor(
     private readonly s: EngineState,
@@ -162,6 +164,7 @@ export class AlgoDesk {
   /** A position went flat: its open TP/SL rows have nothing left to protect. */
   positionClosed(account: FuturesAccount, position: PositionRecord): void {
     for (const row of [...this.rows.values()]) {
+      if (row.orderId === this.firing) continue;
       if (row.isOpen && row.family === 'TPSL' && row.accountId === account.accountId && row.symbol === position.symbol && row.positionSide === position.side) this.cancelRow(row);
     }
   }
@@ -169,10 +172,23 @@ export class AlgoDesk {
   /** Price sources: called for every trade (CONTRACT_PRICE) and mark (MARK_PRICE) price. */
   onPrice(symbol: string, source: 'CONTRACT_PRICE' | 'MARK_PRICE', ticks: number): void {
     const fired = this.triggers.onPrice(symbol, source, ticks);
+    const activated = this.triggers.takeActivated();
+    // A trailing stop reaching its activation price reports it (activeStatus 1, document 001) at once.
+    for (const id of activated) {
+      const row = this.rows.get(id);
+      if (row === undefined || !row.isOpen) continue;
+      row.activated = true;
+      if (fired.includes(id)) continue;
+      row.updateTime = this.s.time;
+      this.emit(row, ticks);
+    }
     if (fired.length === 0) return;
     for (const id of [...fired]) {
       const row = this.rows.get(id);
-      if (row !== undefined && row.isOpen) this.execute(row, this.triggers.firedState(id)?.levelTicks ?? ticks, ticks);
+      if (row === undefined || !row.isOpen) continue;
+      const final = this.triggers.firedState(id);
+      row.activated = final?.activeStatus === 1;
+      this.execute(row, final?.levelTicks ?? ticks, ticks);
     }
   }
 
@@ -195,6 +211,8 @@ export class AlgoDesk {
       }
     }
     const market = row.priceTicks === 0;
+    // The row's own order may close the position: positionClosed must not cancel the row it is executing.
+    this.firing = row.orderId;
     const placed = this.desk.submit(account, {
       symbol: row.symbol,
       side: row.side,
@@ -211,6 +229,7 @@ export class AlgoDesk {
       sourceAlgoOrderId: row.orderId,
       forced: row.family === 'TPSL',
     });
+    this.firing = undefined;
     if (!placed.ok) {
       row.status = 'ORDER_FAILED';
       this.emit(row, priceTicks);
@@ -273,9 +292,12 @@ export class AlgoDesk {
       row.tpsl.stopType = stopType ?? 'FIXED_STOP';
       row.tpsl.trailing = trailing;
       row.tpsl.wholePosition = lots === 0;
-    } else if (command.newClientOrderId !== undefined) row.clientOrderId = command.newClientOrderId;
+    }
+    // "newClientOrderId: default generated" (document 000); a v1 TP/SL update ignores it.
+    if (command.keepClientOrderId !== true) row.clientOrderId = command.newClientOrderId ?? this.s.ids.clientOrder.next();
     row.updateTime = this.s.time;
     this.triggers.update(row.orderId, spec);
+    row.activated = this.triggers.get(row.orderId)?.activeStatus === 1;
     this.emit(row);
     return ok(row);
   }
@@ -318,6 +340,8 @@ export class AlgoDesk {
 
   cancelRow(row: AlgoRecord): void {
     if (!row.isOpen) return;
+    const state = this.triggers.get(row.orderId);
+    if (state !== undefined) row.activated = state.activeStatus === 1;
     this.triggers.remove(row.orderId);
     row.status = 'ORDER_CANCELED';
     row.updateTime = this.s.time;
@@ -377,7 +401,7 @@ export class AlgoDesk {
         activePrice: trailing?.activePrice ?? '0',
         ...(trailing === undefined ? {} : { fallbackType: trailing.fallbackType }),
         fallbackQuantity: trailing?.fallbackQuantity ?? '0',
-        activeStatus: state !== undefined && state.kind === 'TRAILING' ? state.activeStatus : 0,
+        activeStatus: state !== undefined && state.kind === 'TRAILING' ? state.activeStatus : trailing !== undefined && row.activated ? 1 : 0,
       },
     };
   }

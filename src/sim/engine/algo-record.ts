@@ -24,6 +24,8 @@ export class AlgoRecord {
   executedLots = 0;
   /** Price that fired the row, in ticks. */
   triggeredAtTicks = 0;
+  /** A trailing row's activation as of its trigger's last state: kept here once the trigger is gone. */
+  activated = false;
   updateTime: number;
 
   constructor(

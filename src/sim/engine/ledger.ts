@@ -172,7 +172,8 @@ export class FlowBook {
       if (q.kind !== undefined && r.kind !== q.kind) continue;
       if (q.fromId !== undefined && BigInt(r.id) < BigInt(q.fromId)) continue;
       if (q.endId !== undefined && BigInt(r.id) > BigInt(q.endId)) continue;
-      if (q.startTime !== undefined && r.created < q.startTime) continue;
+      // Rows are kept in time order: everything further back is older still.
+      if (q.startTime !== undefined && r.created < q.startTime) break;
       if (q.endTime !== undefined && r.created > q.endTime) continue;
       out.push(r);
     }

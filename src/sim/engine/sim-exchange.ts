@@ -273,7 +273,9 @@ export class SimExchange implements SimVenue {
     }
     const lots = resolveLots(book, command.quantity, undefined, priceTicks);
     if (!lots.ok) return lots;
-    const modified = this.desk.modify(account, order, lots.value, priceTicks, command.priceType, command.newClientOrderId);
+    // "newClientOrderId: generated if omitted" (document 000, v1 and v2 order/update).
+    const clientOrderId = command.newClientOrderId ?? this.s.ids.clientOrder.next();
+    const modified = this.desk.modify(account, order, lots.value, priceTicks, command.priceType, clientOrderId);
     if (!modified.ok) return modified;
     const view = orderView(this.s, modified.value);
     return ok(command.generation === 'v1' && view.status === 'NEW' ? { ...view, status: 'PENDING_NEW' } : view);

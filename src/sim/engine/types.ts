@@ -77,6 +77,7 @@ export interface ModifyOrderCommand {
   readonly quantity: Decimal;
   readonly price: Decimal;
   readonly priceType: PriceType;
+  /** The order's client id from now on; absent: the exchange generates one (document 000, "generated if omitted"). */
   readonly newClientOrderId?: string;
   readonly generation: 'v1' | 'v2';
 }
@@ -114,7 +115,10 @@ export interface ModifyAlgoCommand {
   readonly price: Decimal;
   readonly stopPrice: Decimal;
   readonly triggerBy: TriggerBy;
+  /** The row's client id from now on; absent: generated (document 000), unless `keepClientOrderId`. */
   readonly newClientOrderId?: string;
+  /** v1 update of a TP/SL row: newClientOrderId is ignored and the system-generated id stays (document 000). */
+  readonly keepClientOrderId?: boolean;
   /** TP/SL rows only: switch between fixed and trailing. */
   readonly stopType?: StopType;
   readonly trailing?: TrailingParams;

@@ -92,18 +92,26 @@ const klines: MarketHandler = (service, ctx) => {
 };
 
 /**
- * `from` and `to` are documented as required; JKorf and ccxt send startTime/endTime instead, so those
- * are accepted as aliases and, with neither, the latest `limit` candles are returned.
+ * Index and mark-price klines: `from` and `to` are required (document 001); a request without either is
+ * refused -100012 naming it. JKorf and ccxt send startTime/endTime instead, so those count as aliases.
  */
-const indexKlines: MarketHandler = (service, ctx) => {
+function priceCandleQuery(ctx: RouteContext): CandleQuery | RouteReply {
   const q = candleQuery(ctx, ['from', 'startTime'], ['to', 'endTime'], PRICE_KLINES_LIMIT);
+  if (isReply(q)) return q;
+  if (q.start === undefined) return publicErrors.missing('quote', 'from', 'Long');
+  if (q.end === undefined) return publicErrors.missing('quote', 'to', 'Long');
+  return q;
+}
+
+const indexKlines: MarketHandler = (service, ctx) => {
+  const q = priceCandleQuery(ctx);
   if (isReply(q)) return q;
   const rows = service.indexKlines(q.symbol, q.interval, q.start, q.end, q.limit, ctx.now);
   return rows === undefined ? publicErrors.unknownSymbol('quote') : routeOk({ code: 200, data: rows });
 };
 
 const markPriceKlines: MarketHandler = (service, ctx) => {
-  const q = candleQuery(ctx, ['from', 'startTime'], ['to', 'endTime'], PRICE_KLINES_LIMIT);
+  const q = priceCandleQuery(ctx);
   if (isReply(q)) return q;
   const rows = service.markKlines(q.symbol, q.interval, q.start, q.end, q.limit);
   return rows === undefined ? publicErrors.unknownSymbol('quote') : routeOk({ code: 200, data: rows });

@@ -61,6 +61,8 @@ export function orderUpdateOf(command: ModifyOrderCommand): UpdateRequest {
   return {
     type: 'LIMIT',
     ref: { clientOrderId: command.clientOrderId },
+    // As the venue client sends it: the order keeps its client id (omitted, the exchange generates one).
+    newClientOrderId: command.clientOrderId,
     ...(command.price === undefined ? {} : { price: command.price }),
     ...(command.quantity === undefined ? {} : { quantity: command.quantity }),
   };
@@ -72,6 +74,7 @@ export function algoUpdateOf(command: ModifyAlgoCommand): UpdateRequest {
   return {
     type: command.kind === 'PLAN' ? 'STOP' : 'STOP_PROFIT_LOSS',
     ref: { clientOrderId: command.clientOrderId },
+    newClientOrderId: command.clientOrderId,
     ...(command.quantity === undefined ? {} : { quantity: command.quantity }),
     ...(command.price === undefined || !command.price.gt(0) ? {} : { price: command.price, priceType: 'INPUT' as const }),
     ...(command.triggerPrice === undefined ? {} : { stopPrice: command.triggerPrice }),

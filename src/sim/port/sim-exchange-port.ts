@@ -3,7 +3,7 @@ import { Subject } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import type { Balance, Position } from '../../model/account.js';
+import type { Balance, FundingPayment, Position } from '../../model/account.js';
 import type { AccountEvent } from '../../model/account-events.js';
 import type {
   CancelAlgoCommand,
@@ -26,7 +26,7 @@ import { streamEventOf } from './sim-account-events.js';
 import { algoUpdateOf, orderUpdateOf, simPlaceOrder, simPlacePlan } from './sim-commands.js';
 import { failureOf, invalidRequest, UNKNOWN_ORDER_CODE } from './sim-failures.js';
 import { instrumentOf } from './sim-instruments.js';
-import { algoSnapshotOf, balanceOf, fillOf, orderSnapshotOf, positionOf } from './sim-snapshots.js';
+import { algoSnapshotOf, balanceOf, fillOf, fundingOf, orderSnapshotOf, positionOf } from './sim-snapshots.js';
 
 export interface SimExchangePortOptions {
   /** The engine (a SimExchange, or anything speaking its SimVenue face). */
@@ -51,6 +51,8 @@ export interface SimExchangePortOptions {
 /** Per-list row cap: far above any real open-order limit (200 per symbol) or fill page. */
 const LIST_LIMIT = 1_000_000;
 const BATCH_MAX = 10;
+/** How far back a fetched account lists funding payments: the trading day (UTC) they may belong to. */
+const FUNDING_LOOKBACK_MS = 86_400_000;
 
 /**
  * The ExchangePort over the simulated exchange's engine, in-process and in the caller's (virtual) time:
@@ -62,6 +64,7 @@ export class SimExchangePort implements ExchangePort {
   private readonly latency: LatencyModel;
   private readonly events = new Subject<AccountEvent>();
   private readonly detach: () => void;
+  private lastFundingId: bigint | undefined;
   readonly accountEvents$: Observable<AccountEvent> = this.events.asObservable();
 
   constructor(private readonly options: SimExchangePortOptions) {
@@ -69,8 +72,13 @@ export class SimExchangePort implements ExchangePort {
     this.latency = options.latency ?? NO_LATENCY;
     this.detach = this.engine.onAccountEvent((event) => {
       if (event.userId !== options.userId) return;
+      // A funding settlement shows as a balance change; its flow (type 32) is the payment itself.
+      const funding = event.type === 'balance' ? this.newFunding({ userId: event.userId, category: event.category }, event.time) : [];
       const mapped = streamEventOf(event, this.engine);
-      runAfter(options.time.scheduler, this.latency.ackLatencyMs, () => this.events.next(mapped));
+      runAfter(options.time.scheduler, this.latency.ackLatencyMs, () => {
+        for (const payment of funding) this.events.next({ type: 'account.funding', source: 'stream', time: payment.time, funding: payment });
+        this.events.next(mapped);
+      });
     });
   }
 
@@ -147,6 +155,7 @@ export class SimExchangePort implements ExchangePort {
       const openAlgoOrders: AlgoOrderSnapshot[] = [];
       const positions: Position[] = [];
       const balances: Balance[] = [];
+      const funding: FundingPayment[] = [];
       for (const category of categories.value) {
         const ref: AccountRef = { userId: this.options.userId, category };
         for (const view of this.engine.openOrders(ref, { limit: LIST_LIMIT })) openOrders.push(orderSnapshotOf(view));
@@ -156,8 +165,9 @@ export class SimExchangePort implements ExchangePort {
         const updateTime = this.engine.now();
         for (const view of this.engine.positions(ref)) positions.push(positionOf(view, updateTime));
         balances.push(balanceOf(this.engine.futuresBalance(ref), updateTime));
+        funding.push(...this.fundingOf(ref, updateTime - FUNDING_LOOKBACK_MS, updateTime));
       }
-      return ok({ openOrders, openAlgoOrders, positions, balances, fetchedAt });
+      return ok({ openOrders, openAlgoOrders, positions, balances, funding, fetchedAt });
     });
   }
 
@@ -173,6 +183,20 @@ export class SimExchangePort implements ExchangePort {
   }
 
   // ---------------------------------------------------------------- plumbing
+
+  /** The account's funding payments (flow type 32) from `from` to `to`, oldest first. */
+  private fundingOf(ref: AccountRef, from: number, to: number): FundingPayment[] {
+    const flows = this.engine.balanceFlows({ userId: ref.userId, accountType: 'FUTURES', category: ref.category, kind: 'FUNDING', startTime: from, endTime: to, limit: LIST_LIMIT });
+    return [...flows].reverse().map(fundingOf);
+  }
+
+  /** Funding payments settled at `time` not yet pushed (one balance event per payment, ids increase). */
+  private newFunding(ref: AccountRef, time: number): FundingPayment[] {
+    const fresh = this.fundingOf(ref, time, time).filter((p) => this.lastFundingId === undefined || BigInt(p.flowId) > this.lastFundingId);
+    const last = fresh.at(-1);
+    if (last !== undefined) this.lastFundingId = BigInt(last.flowId);
+    return fresh;
+  }
 
   private after(ms: number, work: () => void): void {
     if (this.options.roundTrips === true && ms <= 0) this.options.time.scheduler.schedule(work, 0);

@@ -1,6 +1,7 @@
 import { dec } from '../../core/decimal.js';
 import type { Instrument } from '../../model/instrument.js';
 import { contractFilters } from '../engine/contract-filters.js';
+import { indexTokenOf } from '../market-data/index-tokens.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 
 /**
@@ -20,6 +21,7 @@ export function instrumentOf(sim: SimInstrument): Instrument {
     baseAsset: sim.baseAsset,
     marginAsset: sim.category,
     contractMultiplier: dec(sim.contractMultiplier),
+    indexToken: indexTokenOf(sim),
     tickSize: dec(f.priceFilter.tickSize),
     minPrice: dec(f.priceFilter.minPrice),
     maxPrice: dec(f.priceFilter.maxPrice),

@@ -1,8 +1,8 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
-import type { Balance, Position } from '../../model/account.js';
+import type { Balance, FundingPayment, Position } from '../../model/account.js';
 import type { AlgoKind, AlgoOrderSnapshot, Fill, OrderSnapshot, TrailingStop } from '../../model/orders.js';
-import type { AlgoOrderView, FuturesBalanceView, OrderView, PositionView, UserTradeView } from '../engine/types.js';
+import type { AlgoOrderView, BalanceFlowView, FuturesBalanceView, OrderView, PositionView, UserTradeView } from '../engine/types.js';
 
 /**
  * Engine views (exact decimal text, string ids) as the kernel's snapshots. One mapping for REST-like
@@ -37,12 +37,13 @@ function trailingOf(view: AlgoOrderView): TrailingStop | undefined {
   const tpsl = view.tpsl;
   if (tpsl === undefined || tpsl.stopType !== 'TRAILING_STOP' || tpsl.fallbackType === undefined) return undefined;
   const active = dec(tpsl.activePrice);
-  return { ...(active.gt(0) ? { activePrice: active } : {}), callbackType: tpsl.fallbackType, callbackValue: dec(tpsl.fallbackQuantity) };
+  return { ...(active.gt(0) ? { activePrice: active } : {}), callbackType: tpsl.fallbackType, callbackValue: dec(tpsl.fallbackQuantity), activated: tpsl.activeStatus === 1 };
 }
 
 export function algoSnapshotOf(view: AlgoOrderView, updateTime = view.updateTime): AlgoOrderSnapshot {
   const trailing = trailingOf(view);
   const executed = view.executedOrderId !== '' && view.executedOrderId !== '0' ? view.executedOrderId : undefined;
+  const parent = view.parentOrderId !== '' && view.parentOrderId !== '0' ? view.parentOrderId : undefined;
   return {
     symbol: view.symbol,
     orderId: view.orderId,
@@ -58,6 +59,7 @@ export function algoSnapshotOf(view: AlgoOrderView, updateTime = view.updateTime
     ...(trailing === undefined ? {} : { trailing }),
     status: view.status,
     ...(executed === undefined ? {} : { executedOrderId: executed }),
+    ...(parent === undefined ? {} : { parentOrderId: parent }),
     updateTime,
   };
 }
@@ -84,6 +86,11 @@ export function positionOf(view: PositionView, updateTime: number): Position {
     ...(markPrice === undefined ? {} : { markPrice }),
     updateTime,
   };
+}
+
+/** A FUNDING flow (type 32) as a funding payment: `change` is signed (received positive). */
+export function fundingOf(view: BalanceFlowView): FundingPayment {
+  return { flowId: view.id, symbol: view.symbol, asset: view.coin, amount: dec(view.change), time: view.created };
 }
 
 export function balanceOf(view: FuturesBalanceView, updateTime: number): Balance {

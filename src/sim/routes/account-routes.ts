@@ -88,10 +88,10 @@ export function accountRoutes(venue: SimVenue): SimRoute[] {
     {
       endpoint: ENDPOINTS.accountLeverage,
       handle: (ctx) => {
-        // The spec lists symbol as required; the simulator answers every symbol when it is absent.
+        // symbol is required (document 000): -1102 without it.
         const r = readerOf(ctx);
-        const symbol = readSymbol(r, venue, ctx.category, false);
-        if (r.failure !== undefined) return refused(r.failure);
+        const symbol = readSymbol(r, venue, ctx.category);
+        if (r.failure !== undefined || symbol === undefined) return refused(r.failure ?? rejects.missing('symbol'));
         return routeOk(venue.symbolSettings(accountOf(ctx), symbol).map(renderAccountLeverage));
       },
     },

@@ -29,7 +29,11 @@ export function renderFuturesFlowV1(view: BalanceFlowView): Record<string, unkno
   return { ...renderFlowV1(view), symbol: view.symbol, symbolId: view.symbol };
 }
 
-/** v2 `/api/v2/account/balance-flow`: account and flow type by name, created a number, no accountId; symbol only when set. */
+/**
+ * v2 `/api/v2/account/balance-flow`: account and flow type by name, no accountId; symbol only when set.
+ * `created` is a string: the v2 wire rule sends every 64-bit time as a string (document 000
+ * Conventions), which this simulator follows over DOC-V2's example with a number (API-NOTES §5.11).
+ */
 export function renderFlowV2(view: BalanceFlowView): Record<string, unknown> {
   return {
     id: view.id,
@@ -40,7 +44,7 @@ export function renderFlowV2(view: BalanceFlowView): Record<string, unknown> {
     flowName: view.flowName,
     change: view.change,
     total: view.total,
-    created: view.created,
+    created: String(view.created),
     ...NO_VOUCHER,
   };
 }

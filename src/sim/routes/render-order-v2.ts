@@ -28,7 +28,7 @@ export function renderOrderV2(view: OrderView): Record<string, unknown> {
 }
 
 /**
- * A v2 plan or TP/SL row (§5.9): the regular fields plus stopPrice and triggerBy; TP/SL rows add
+ * A v2 plan or TP/SL row (§5.9): the regular fields plus stopPrice, triggerBy and executedOrderId; TP/SL rows add
  * stopOrderType and stopType, trailing ones activePrice, fallbackType, fallbackQuantity and a NUMERIC
  * activeStatus. Optional fields appear only when they have a value (document 000 v2 wire rule).
  */
@@ -53,6 +53,8 @@ export function renderAlgoV2(view: AlgoOrderView): Record<string, unknown> {
     contractMultiplier: view.contractMultiplier,
     stopPrice: view.stopPrice,
     triggerBy: view.triggerBy,
+    // The regular order the row created when it triggered ("0" before), as the v1 stop rows carry it.
+    executedOrderId: view.executedOrderId,
   };
   const tpsl = view.tpsl;
   if (tpsl === undefined) return row;

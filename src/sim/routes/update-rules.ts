@@ -186,7 +186,7 @@ function resolveTpSl(request: UpdateRequest, view: AlgoOrderView, market: Update
     price,
     stopPrice,
     triggerBy,
-    ...(generation === 'v2' ? newClientOrderId(request) : {}),
+    ...(generation === 'v2' ? newClientOrderId(request) : { keepClientOrderId: true }),
     stopType,
     ...(trailing.value === undefined ? {} : { trailing: trailing.value }),
   };

@@ -54,7 +54,7 @@ export const futuresBalanceFlowSchema = z.object({ ...balanceFlowFields, symbol:
 export type FuturesBalanceFlow = z.output<typeof futuresBalanceFlowSchema>;
 export const futuresBalanceFlowListSchema = tolerantList(futuresBalanceFlowSchema);
 
-/** v2 balance flow row: account and flow type by name, `created` a number. */
+/** v2 balance flow row: account and flow type by name, `created` a string (v2 wire rule) or a number (DOC-V2 example). */
 export const balanceFlowV2Schema = z.object({
   id: id64,
   accountType,

@@ -31,6 +31,8 @@ export const orderV2Schema = z.object({
   fallbackType: fallbackType.optional(),
   fallbackQuantity: optDecimal,
   activeStatus: intLike.optional(),
+  /** Plan and TP/SL rows: the regular order created on trigger; "0" (or absent) until then. */
+  executedOrderId: id64.optional(),
 });
 export type OrderV2 = z.output<typeof orderV2Schema>;
 

@@ -49,21 +49,26 @@ export function planRequest(command: PlaceAlgoCommand): PlanOrder {
   };
 }
 
-/** POST /api/v2/futures/order/update by origClientOrderId. */
+/**
+ * POST /api/v2/futures/order/update by origClientOrderId. newClientOrderId repeats the order's own id:
+ * omitted, the exchange generates a new one (document 000) and the order would lose its owner.
+ */
 export function modifyOrderRequest(command: ModifyOrderCommand): ModifyOrderV2 {
   return {
     origClientOrderId: command.clientOrderId,
+    newClientOrderId: command.clientOrderId,
     ...(command.price === undefined ? {} : { price: command.price }),
     ...(command.quantity === undefined ? {} : { quantity: command.quantity }),
     category: categoryOf(command.symbol),
   };
 }
 
-/** POST /api/v2/futures/algo-order/update: STOP for plan rows, STOP_PROFIT_LOSS for TP/SL rows. */
+/** POST /api/v2/futures/algo-order/update: STOP for plan rows, STOP_PROFIT_LOSS for TP/SL rows; keeps the row's client id. */
 export function updateAlgoRequest(command: ModifyAlgoCommand): UpdateAlgoOrder {
   return {
     type: command.kind === 'PLAN' ? 'STOP' : 'STOP_PROFIT_LOSS',
     origClientOrderId: command.clientOrderId,
+    newClientOrderId: command.clientOrderId,
     ...(command.triggerPrice === undefined ? {} : { stopPrice: command.triggerPrice }),
     ...(command.triggerBy === undefined ? {} : { triggerBy: command.triggerBy }),
     ...(command.price === undefined ? {} : { price: command.price }),

@@ -37,6 +37,7 @@ export function toInstrument(contract: ContractSymbol): Result<Instrument, strin
     baseAsset: contract.underlying,
     marginAsset: contract.marginToken,
     contractMultiplier: multiplier,
+    ...(contract.indexToken === undefined || contract.indexToken === '' ? {} : { indexToken: contract.indexToken }),
     tickSize: price.tickSize,
     minPrice: price.minPrice,
     maxPrice: price.maxPrice,

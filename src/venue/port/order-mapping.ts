@@ -61,7 +61,7 @@ export function toAlgoSnapshot(row: OrderV2): Mapped<AlgoOrderSnapshot> {
   let trailing: TrailingStop | undefined;
   if (row.stopType === 'TRAILING_STOP') {
     if (row.fallbackType === undefined || row.fallbackQuantity === undefined) return err(`trailing row ${row.orderId} lacks fallbackType or fallbackQuantity`);
-    trailing = trailingOf(row.activePrice, row.fallbackType, row.fallbackQuantity);
+    trailing = trailingOf(row.activePrice, row.fallbackType, row.fallbackQuantity, row.activeStatus);
   }
   return ok({
     symbol: row.symbol,
@@ -77,6 +77,7 @@ export function toAlgoSnapshot(row: OrderV2): Mapped<AlgoOrderSnapshot> {
     quantity: row.origQty,
     ...(trailing === undefined ? {} : { trailing }),
     status,
+    ...(row.executedOrderId === undefined || /^0*$/.test(row.executedOrderId) ? {} : { executedOrderId: row.executedOrderId }),
     updateTime: row.updateTime,
   });
 }
@@ -89,7 +90,7 @@ export function toAlgoSnapshotFromV1(row: TpSlOrderV1): Mapped<AlgoOrderSnapshot
   if (status === undefined) return err(`row ${row.orderId} has status ${row.status}, not a plan status`);
   const { side, positionSide } = sideOfV1(row.side);
   const fallback = row.fallType === 1 ? 'RATE' : row.fallType === 2 ? 'PRICE' : undefined;
-  const trailing = fallback === undefined ? undefined : trailingOf(row.activePrice, fallback, row.fallQuantity);
+  const trailing = fallback === undefined ? undefined : trailingOf(row.activePrice, fallback, row.fallQuantity, row.activeStatus);
   return ok({
     symbol: row.symbol,
     orderId: row.orderId,
@@ -109,11 +110,12 @@ export function toAlgoSnapshotFromV1(row: TpSlOrderV1): Mapped<AlgoOrderSnapshot
   });
 }
 
-function trailingOf(activePrice: Decimal | undefined, callbackType: 'RATE' | 'PRICE', callbackValue: Decimal): TrailingStop {
+function trailingOf(activePrice: Decimal | undefined, callbackType: 'RATE' | 'PRICE', callbackValue: Decimal, activeStatus: number | undefined): TrailingStop {
   return {
     ...(activePrice === undefined || activePrice.isZero() ? {} : { activePrice }),
     callbackType,
     callbackValue,
+    ...(activeStatus === undefined ? {} : { activated: activeStatus === 1 }),
   };
 }
 

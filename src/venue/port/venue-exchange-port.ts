@@ -2,7 +2,7 @@ import type { Logger } from '../../core/logger.js';
 import { silentLogger } from '../../core/logger.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import type { Balance, Position } from '../../model/account.js';
+import type { Balance, FundingPayment, Position } from '../../model/account.js';
 import type {
   CancelAlgoCommand,
   CancelAllCommand,
@@ -20,6 +20,7 @@ import type { AlgoOrdersApi } from '../api/algo-orders.js';
 import type { OrdersV1Api } from '../api/orders-v1.js';
 import type { OrdersV2Api } from '../api/orders-v2.js';
 import type { ExchangeClient } from '../exchange-client.js';
+import type { FuturesBalanceFlow } from '../parsers/account.js';
 import type { TpSlOrderV1 } from '../parsers/order-v1.js';
 import type { OrderV2 } from '../parsers/order-v2.js';
 import type { VenueError } from '../venue-error.js';
@@ -53,6 +54,9 @@ export interface VenueExchangePortOptions {
 type LegResult = Result<OrderSnapshot, ExchangeFailure>;
 
 const MAX_BATCH = 10;
+/** Balance flow type of a funding fee (API-NOTES §5.11) and how far back a fetched account lists them (a trading day). */
+const FUNDING_FLOW_TYPE = 32;
+const FUNDING_LOOKBACK_MS = 86_400_000;
 const BATCH_ENDPOINT = endpointLabel(ENDPOINTS.batchOrdersV2);
 
 /**
@@ -171,7 +175,7 @@ export class VenueExchangePort implements ExchangePort {
     return settle(reply, toAlgoSnapshot, 'read');
   }
 
-  /** Open orders, open plan and TP/SL rows, positions and balances of every category the symbols use (all their symbols). */
+  /** Open orders, open plan and TP/SL rows, positions, balances and the day's funding payments of every category the symbols use (all their symbols). */
   async fetchAccount(symbols: readonly string[]): PortResult<AccountSnapshot> {
     // On the exchange's clock, as stream events are: a local time would drop the events of the next
     // seconds as older than the snapshot whenever the local clock runs ahead of the exchange's.
@@ -181,14 +185,16 @@ export class VenueExchangePort implements ExchangePort {
     const openAlgoOrders: AlgoOrderSnapshot[] = [];
     const positions: Position[] = [];
     const balances = new Map<string, Balance>();
+    const funding: FundingPayment[] = [];
     for (const part of parts) {
       if (!part.ok) return part;
+      funding.push(...(part.value.funding ?? []));
       openOrders.push(...part.value.openOrders);
       openAlgoOrders.push(...part.value.openAlgoOrders);
       positions.push(...part.value.positions);
       for (const balance of part.value.balances) if (!balances.has(balance.asset)) balances.set(balance.asset, balance);
     }
-    return ok({ openOrders, openAlgoOrders, positions, balances: [...balances.values()], fetchedAt });
+    return ok({ openOrders, openAlgoOrders, positions, balances: [...balances.values()], funding, fetchedAt });
   }
 
   async fetchFills(symbol: string, fromTime: number): PortResult<readonly Fill[]> {
@@ -203,12 +209,13 @@ export class VenueExchangePort implements ExchangePort {
   private async fetchCategory(category: Category, fetchedAt: number): PortResult<Omit<AccountSnapshot, 'fetchedAt'>> {
     const algoRows = (stopCategory: StopCategory): Promise<Result<OrderV2[], VenueError>> =>
       allOrderPages(this.pageSize, (orderId) => this.client.algo.openAlgoOrders({ stopCategory, limit: this.pageSize, category, ...(orderId === undefined ? {} : { orderId }) }));
-    const [orders, plans, tpsl, positions, balances] = await Promise.all([
+    const [orders, plans, tpsl, positions, balances, flows] = await Promise.all([
       allOrderPages(this.pageSize, (orderId) => this.client.ordersV2.openOrders({ limit: this.pageSize, category, ...(orderId === undefined ? {} : { orderId }) })),
       algoRows('STOP'),
       algoRows('STOP_PROFIT_LOSS'),
       this.client.account.positions({ category }),
       this.client.account.futuresBalance(category),
+      this.client.account.futuresBalanceFlow({ flowType: FUNDING_FLOW_TYPE, startTime: fetchedAt - FUNDING_LOOKBACK_MS, limit: 1000, category }),
     ]);
     if (!orders.ok) return err(toExchangeFailure(orders.error, 'read'));
     if (!plans.ok) return err(toExchangeFailure(plans.error, 'read'));
@@ -224,7 +231,20 @@ export class VenueExchangePort implements ExchangePort {
       openAlgoOrders: openAlgoOrders.value,
       positions: positions.value.map((row) => toPosition(row, fetchedAt)),
       balances: balances.value.map((row) => toBalance(row, fetchedAt)),
+      funding: this.fundingOf(flows, category),
     });
+  }
+
+  /** The day's funding payments, oldest first; a failed read leaves them to the next reconciliation. */
+  private fundingOf(flows: Result<FuturesBalanceFlow[], VenueError>, category: Category): FundingPayment[] {
+    if (!flows.ok) {
+      this.logger.warn({ category, error: flows.error.message }, 'funding payments not read: the day PnL counts them at the next reconciliation');
+      return [];
+    }
+    return flows.value
+      .filter((row) => row.flowTypeValue === FUNDING_FLOW_TYPE)
+      .map((row) => ({ flowId: row.id, symbol: row.symbol ?? row.symbolId ?? '', asset: row.coin, amount: row.change, time: row.created }))
+      .sort((a, b) => a.time - b.time);
   }
 
   private async singleLeg(legs: readonly PlaceOrderCommand[]): PortResult<readonly LegResult[]> {

@@ -157,13 +157,15 @@ describe('v1 regular orders', () => {
     expect(value(await trader.ordersV1.orderV1Get({ orderId: created.orderId })).status).toBe('NEW');
 
     const lower = price.sub(5);
+    // No newClientOrderId: the exchange generates one (document 000); the old id names the order no more.
     const updated = value(await trader.ordersV1.orderV1Update({ type: 'LIMIT', orderId: created.orderId, price: lower, quantity: dec(4) }));
     expect(updated.price.eq(lower)).toBe(true);
     expect(updated.origQty.eq(4)).toBe(true);
+    expect(updated.clientOrderId).not.toBe('v1-far-1');
 
     const canceled = value(await trader.ordersV1.orderV1Cancel({ orderId: created.orderId, symbol: BTC }));
     expect(canceled.status).toBe('NEW');
-    expect(value(await trader.ordersV1.orderV1Get({ origClientOrderId: 'v1-far-1' })).status).toBe('CANCELED');
+    expect(value(await trader.ordersV1.orderV1Get({ origClientOrderId: updated.clientOrderId })).status).toBe('CANCELED');
     expect(value(await trader.ordersV2.historyOrders({ symbol: BTC })).find((o) => o.orderId === created.orderId)?.status).toBe('CANCELED');
   });
 

@@ -120,6 +120,46 @@ describe('take-profit and stop-loss', () => {
   });
 });
 
+describe('trailing activation is reported (document 001: activeStatus, planExecutionReport)', () => {
+  test('reaching the activation price pushes a plan event with activeStatus 1; the row keeps 1 once it fired', () => {
+    const { ex, events } = engine();
+    standardBook(ex);
+    open(ex, 'BUY', '1');
+    const [sl] = value(ex.setPositionStops(ACCOUNT, { symbol: BTC, positionSide: 'LONG', stopLoss: { triggerPrice: d('99000'), triggerBy: 'CONTRACT_PRICE', orderType: 'MARKET' } })) as AlgoOrderView[];
+    if (sl === undefined) throw new Error('no row');
+    value(
+      ex.modifyAlgoOrder(ACCOUNT, { orderId: sl.orderId }, 'STOP_PROFIT_LOSS', {
+        quantity: d('0'),
+        price: d('0'),
+        stopPrice: d('0'),
+        triggerBy: 'CONTRACT_PRICE',
+        stopType: 'TRAILING_STOP',
+        trailing: { activePrice: d('100500'), fallbackType: 'RATE', fallbackQuantity: d('0.01') },
+      }),
+    );
+    const planEvents = (): AlgoOrderView[] => events.flatMap((e) => (e.type === 'plan' && e.plan.orderId === sl.orderId ? [e.plan] : []));
+    const before = planEvents().length;
+    standardBook(ex, T0 + 1);
+    trade(ex, T0 + 10, '100400', '1', false); // below the activation price: nothing to report
+    expect(planEvents()).toHaveLength(before);
+    trade(ex, T0 + 20, '100500', '1', false);
+    const activation = planEvents().slice(before);
+    expect(activation.map((p) => [p.status, p.tpsl?.activeStatus, p.updateTime])).toEqual([['ORDER_NEW', 1, T0 + 20]]);
+    const quote = events.find((e) => e.type === 'plan' && e.plan.orderId === sl.orderId && e.time === T0 + 20);
+    expect(quote?.type === 'plan' ? quote.quotePrice : undefined).toBe('100500');
+    trade(ex, T0 + 30, '102000', '1', false); // a new peak moves the level but activates nothing new
+    expect(planEvents().slice(before)).toHaveLength(1);
+    standardBook(ex, T0 + 45);
+    trade(ex, T0 + 50, '100980', '1', true);
+    const filled = value(ex.getAlgoOrder(ACCOUNT, { orderId: sl.orderId }));
+    expect(filled.status).toBe('ORDER_FILLED');
+    expect(filled.tpsl?.activeStatus).toBe(1);
+    expect(planEvents().at(-1)?.tpsl?.activeStatus).toBe(1);
+    // The stop's own close order flattened the position: the row reports FILLED, never CANCELED first.
+    expect(planEvents().map((p) => p.status)).not.toContain('ORDER_CANCELED');
+  });
+});
+
 describe('funding and liquidation', () => {
   test('funding settles at each boundary on the mark price: longs pay shorts when positive', () => {
     const { ex } = engine();

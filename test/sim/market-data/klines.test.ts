@@ -199,6 +199,15 @@ describe('index and mark-price klines', () => {
     expect(all.data).toHaveLength(HOURS * 60);
   });
 
+  it('from and to are required (document 001): without either, -100012 naming it', () => {
+    for (const name of ['indexKlines', 'markPriceKlines'] as const) {
+      const symbol = name === 'indexKlines' ? 'BTCUSDT' : 'BTC-SWAP-USDT';
+      expect(errorOf(call(fed, name, { symbol, interval: '1m' }))).toMatchObject({ code: -100012, msg: 'Parameter from [Long] missing!' });
+      expect(errorOf(call(fed, name, { symbol, interval: '1m', from: '0' }))).toMatchObject({ code: -100012, msg: 'Parameter to [Long] missing!' });
+      expect(errorOf(call(fed, name, { symbol, interval: '1m', to: '1' })).code).toBe(-100012);
+    }
+  });
+
   it('unknown symbol and bad interval are refused', () => {
     expect(errorOf(call(fed, 'indexKlines', { symbol: 'XYZUSDT', interval: '1m', from: '0', to: '1' })).code).toBe(-100011);
     expect(errorOf(call(fed, 'markPriceKlines', { symbol: 'ETH-SWAP-USDT', interval: '7m', from: '0', to: '1' })).code).toBe(-1120);

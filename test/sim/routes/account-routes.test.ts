@@ -54,6 +54,8 @@ describe('account routes over the engine', () => {
     expect(await h.parsed('marginType', marginTypeResultSchema, { params: { symbol: 'ETH-SWAP-USDT', marginType: 'ISOLATED' } })).toMatchObject({ marginType: 'ISOLATED' });
     expect(await h.code('marginType', { params: { symbol: 'ETH-SWAP-USDT', marginType: 'HEDGE' } })).toBe(-1130);
     const rows = await h.parsed('accountLeverage', accountLeverageListSchema, { params: { symbol: 'ETH-SWAP-USDT' } });
+    // symbol is required (document 000).
+    expect(await h.code('accountLeverage', {})).toBe(-1102);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ symbolId: 'ETH-SWAP-USDT', marginType: 'ISOLATED' });
     expect(rows[0]?.leverage.toFixed()).toBe('5');

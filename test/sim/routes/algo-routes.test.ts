@@ -1,6 +1,7 @@
 import { conditionalOrderV1ListSchema, conditionalOrderV1Schema, regularOrderV1Schema } from '../../../src/venue/parsers/order-v1.js';
 import { orderV2ListSchema, orderV2Schema } from '../../../src/venue/parsers/order-v2.js';
 import { nullData } from '../../../src/venue/wire/schema.js';
+import { toAlgoSnapshot } from '../../../src/venue/port/order-mapping.js';
 import { RouteHarness } from './harness.js';
 
 const PLAN = { symbol: 'BTC-SWAP-USDT', side: 'BUY', positionSide: 'LONG', type: 'STOP_MARKET', stopPrice: '101000', newClientOrderId: 'p1', quantity: '2' };
@@ -18,6 +19,19 @@ describe('plan and TP/SL routes over the engine', () => {
   let h: RouteHarness;
   beforeEach(() => {
     h = new RouteHarness();
+  });
+
+  it('v2 rows carry executedOrderId: "0" until the trigger, then the order it created; the client maps it', async () => {
+    const created = await h.parsed('algoOrderCreate', orderV2Schema, { json: PLAN });
+    expect((await h.data('algoOrderGet', { params: { orderId: created.orderId } })) as Record<string, unknown>).toMatchObject({ executedOrderId: '0' });
+    h.market('BTC-SWAP-USDT', '101000');
+    const fired = await h.parsed('algoOrderGet', orderV2Schema, { params: { orderId: created.orderId } });
+    expect(fired.status).toBe('ORDER_FILLED');
+    const orders = await h.parsed('historyOrdersV2', orderV2ListSchema, { params: { symbol: 'BTC-SWAP-USDT', startTime: '0' } });
+    const child = orders.find((o) => o.orderId === fired.executedOrderId);
+    expect(child).toMatchObject({ side: 'BUY', positionSide: 'LONG', status: 'FILLED' });
+    const mapped = toAlgoSnapshot(fired);
+    expect(mapped.ok ? mapped.value.executedOrderId : mapped.error).toBe(child?.orderId);
   });
 
   it('create, get, update, list and cancel a plan row', async () => {

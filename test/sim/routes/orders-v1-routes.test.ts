@@ -39,12 +39,12 @@ describe('v1 order routes over the engine', () => {
 
   it('update applies the rules and answers the modified order', async () => {
     const created = await h.parsed('orderV1Create', regularOrderV1Schema, { params: LIMIT });
-    const modified = await h.parsed('orderV1Update', regularOrderV1Schema, { params: { orderId: created.orderId, type: 'LIMIT', price: '99100', quantity: '0' } });
+    const modified = await h.parsed('orderV1Update', regularOrderV1Schema, { params: { orderId: created.orderId, type: 'LIMIT', price: '99100', quantity: '0', newClientOrderId: 'v1-a' } });
     expect(modified.price.toFixed()).toBe('99100');
     expect(modified.origQty.toFixed()).toBe('10');
     // Rule 3: now identical.
     expect(await h.code('orderV1Update', { params: { orderId: created.orderId, type: 'LIMIT', price: '99100' } })).toBe(-1130);
-    // Rule 8 with valueQuantity: 2973 USDT at 99100 × 0.001 = 30 contracts.
+    // The client id was repeated (omitted, a new one would be generated). Rule 8 with valueQuantity: 2973 USDT at 99100 × 0.001 = 30 contracts.
     const bigger = await h.parsed('orderV1Update', regularOrderV1Schema, { params: { origClientOrderId: 'v1-a', type: 'LIMIT', valueQuantity: '2973' } });
     expect(bigger.origQty.toFixed()).toBe('30');
     // The type must match: this id is not a plan row.

@@ -213,9 +213,9 @@ describe('balance flows (API-NOTES §5.11)', () => {
     expect(asClient(futuresBalanceFlowListSchema, [row])[0]?.symbolId).toBe('BTC-SWAP-USDT');
   });
 
-  it('v2: names, created a number, symbol only when set', () => {
+  it('v2: names, created a string (v2 wire rule), symbol only when set', () => {
     const row = renderFlowV2(flow);
-    expect(row).toMatchObject({ accountType: 'FUTURES', flowType: 'REALIZED_PNL', created: 1579093587214 });
+    expect(row).toMatchObject({ accountType: 'FUTURES', flowType: 'REALIZED_PNL', created: '1579093587214' });
     expect(row).not.toHaveProperty('accountId');
     expect(renderFlowV2({ ...flow, symbol: '' })).not.toHaveProperty('symbol');
     expect(asClient(balanceFlowV2ListSchema, [row])[0]?.accountType).toBe('FUTURES');

@@ -98,13 +98,13 @@ describe('POST /api/v1/futures/order/update rules (document 000)', () => {
       '7: market TP/SL given a price becomes limit',
       { orderId: '3001', type: 'STOP_PROFIT_LOSS', stopPrice: '0', price: '91500' },
       tpsl(),
-      { family: 'STOP_PROFIT_LOSS', quantity: '1', price: '91500', stopPrice: '92000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
+      { family: 'STOP_PROFIT_LOSS', keepClientOrderId: true, quantity: '1', price: '91500', stopPrice: '92000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
     ],
     [
       '7: newClientOrderId is ignored on TP/SL',
       { orderId: '3001', type: 'STOP_PROFIT_LOSS', stopPrice: '91000', newClientOrderId: 'x' },
       tpsl(),
-      { family: 'STOP_PROFIT_LOSS', quantity: '1', price: '0', stopPrice: '91000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
+      { family: 'STOP_PROFIT_LOSS', keepClientOrderId: true, quantity: '1', price: '0', stopPrice: '91000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
     ],
     [
       '7: fixed to trailing',
@@ -112,6 +112,7 @@ describe('POST /api/v1/futures/order/update rules (document 000)', () => {
       tpsl(),
       {
         family: 'STOP_PROFIT_LOSS',
+        keepClientOrderId: true,
         quantity: '1',
         price: '0',
         stopPrice: '92000',
@@ -128,6 +129,7 @@ describe('POST /api/v1/futures/order/update rules (document 000)', () => {
       trailing,
       {
         family: 'STOP_PROFIT_LOSS',
+        keepClientOrderId: true,
         quantity: '1',
         price: '0',
         stopPrice: '0',
@@ -157,7 +159,7 @@ describe('POST /api/v1/futures/order/update rules (document 000)', () => {
       '8: fixed TP/SL quantity 0 is the whole position',
       { orderId: '3001', type: 'STOP_PROFIT_LOSS', stopPrice: '0', quantity: '0', valueQuantity: '5000' },
       tpsl(),
-      { family: 'STOP_PROFIT_LOSS', quantity: '0', price: '0', stopPrice: '92000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
+      { family: 'STOP_PROFIT_LOSS', keepClientOrderId: true, quantity: '0', price: '0', stopPrice: '92000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
     ],
     ['8: whole-position TP/SL stays whole', { orderId: '3001', type: 'STOP_PROFIT_LOSS', stopPrice: '0', quantity: '0' }, tpsl({}, { wholePosition: true }), { code: -1130 }],
     [
@@ -166,6 +168,7 @@ describe('POST /api/v1/futures/order/update rules (document 000)', () => {
       trailing,
       {
         family: 'STOP_PROFIT_LOSS',
+        keepClientOrderId: true,
         quantity: '1',
         price: '0',
         stopPrice: '0',
@@ -180,14 +183,14 @@ describe('POST /api/v1/futures/order/update rules (document 000)', () => {
       '9: fixed TP/SL limit original, price 0 keeps it',
       { orderId: '3001', type: 'STOP_PROFIT_LOSS', stopPrice: '91000', price: '0' },
       tpsl({ type: 'STOP_PROFIT_LOSS', price: '91500' }),
-      { family: 'STOP_PROFIT_LOSS', quantity: '1', price: '91500', stopPrice: '91000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
+      { family: 'STOP_PROFIT_LOSS', keepClientOrderId: true, quantity: '1', price: '91500', stopPrice: '91000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
     ],
     ['9: market TP/SL to INPUT needs an explicit price', { orderId: '3001', type: 'STOP_PROFIT_LOSS', stopPrice: '91000', priceType: 'INPUT' }, tpsl(), { code: -1102 }],
     [
       '9: TP/SL limit to MARKET',
       { orderId: '3001', type: 'STOP_PROFIT_LOSS', stopPrice: '0', priceType: 'MARKET' },
       tpsl({ type: 'STOP_PROFIT_LOSS', price: '91500' }),
-      { family: 'STOP_PROFIT_LOSS', quantity: '1', price: '0', stopPrice: '92000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
+      { family: 'STOP_PROFIT_LOSS', keepClientOrderId: true, quantity: '1', price: '0', stopPrice: '92000', triggerBy: 'CONTRACT_PRICE', stopType: 'FIXED_STOP' },
     ],
     // ---- ids
     ['orderId wins over origClientOrderId', { orderId: '1001', origClientOrderId: 'other', type: 'LIMIT', price: '101000' }, limit(), { ...LIMIT_KEEP, price: '101000' }],

@@ -67,6 +67,13 @@ describe('loadInstruments', () => {
     expect(instruments.find((i) => i.symbol === ETH)?.qtyStep.eq(1)).toBe(true);
     expect(instruments.find((i) => i.symbol === BTC_USDC)).toMatchObject({ category: 'USDC', marginAsset: 'USDC' });
   });
+
+  it('carries each contract\'s index token, so a refresh of the instruments refreshes the index channels', async () => {
+    const instruments = ok(await port.loadInstruments());
+    const info = value(await trader.market.exchangeInfo()).contracts;
+    expect(instruments.map((i) => [i.symbol, i.indexToken]).sort()).toEqual(info.map((c) => [c.symbol, c.indexToken]).sort());
+    expect(instruments.find((i) => i.symbol === BTC_USDC)?.indexToken).toBe('BTCUSDC');
+  });
 });
 
 describe('regular orders', () => {
@@ -88,6 +95,8 @@ describe('regular orders', () => {
     const modified = ok(await port.modifyOrder({ type: 'modify-order', symbol: BTC, clientOrderId: 'port-1', price: lower, quantity: dec(3) }));
     expect(modified.price.eq(lower)).toBe(true);
     expect(modified.quantity.eq(3)).toBe(true);
+    // The update repeats the client id: omitted, the exchange would generate a new one (document 000).
+    expect(modified.clientOrderId).toBe('port-1');
     expect(modified.updateTime).toBeGreaterThan(placed.updateTime);
     expect(value(await trader.ordersV2.getOrder({ orderId: placed.orderId })).price.eq(lower)).toBe(true);
 
@@ -293,5 +302,20 @@ describe('fetchAccount on a skewed exchange clock', () => {
     } finally {
       await setFaults(s, { clockSkewMs: 0 });
     }
+  });
+});
+
+describe('fetchAccount lists the day of funding payments', () => {
+  it('from the futures balance flow (type 32): the simulator settles funding on the held position', async () => {
+    ok(await port.placeOrder({ type: 'place-order', clientOrderId: 'port-funding-1', symbol: ETH, side: 'BUY', positionSide: 'LONG', orderType: 'MARKET', quantity: dec(5), timeInForce: 'IOC' }));
+    // A funding event whose next time is past the pending one settles the pending rate now.
+    s.sim.engine.applyMarketEvent({ type: 'funding', ts: s.clock.now(), symbol: ETH, rate: '0.0001', nextFundingTime: s.clock.now() + 30 * 86_400_000, period: '8H' });
+    const flows = s.sim.engine.balanceFlows({ userId: '879141111', kind: 'FUNDING', limit: 10 }).filter((f) => f.symbol === ETH);
+    expect(flows.length).toBeGreaterThan(0);
+    const account = ok(await port.fetchAccount([ETH]));
+    const funding = (account.funding ?? []).filter((f) => f.symbol === ETH);
+    expect(funding.map((f) => [f.flowId, f.asset, f.amount.toFixed()])).toEqual(flows.reverse().map((f) => [f.id, 'USDT', dec(f.change).toFixed()]));
+    expect(funding.every((f) => f.time <= account.fetchedAt && f.time > account.fetchedAt - 86_400_000)).toBe(true);
+    ok(await port.placeOrder({ type: 'place-order', clientOrderId: 'port-funding-2', symbol: ETH, side: 'SELL', positionSide: 'LONG', orderType: 'MARKET', quantity: dec(5), timeInForce: 'IOC' }));
   });
 });

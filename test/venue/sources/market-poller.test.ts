@@ -106,6 +106,30 @@ describe('index token', () => {
   });
 });
 
+describe('index token refresh', () => {
+  it('indexTokenOf is asked at every poll: a refreshed instrument list takes effect at the next poll', async () => {
+    // As the daemon wires it: the kernel's instruments, replaced at every exchangeInfo refresh.
+    const tokens = new Map([[BTC, 'BTCUSDT']]);
+    const poller = new MarketPoller({
+      market: s.publicClient().market,
+      time: s.clock,
+      logger: silentLogger,
+      channels: [{ symbol: BTC, channel: 'index', everyMs: 1000 }],
+      indexTokenOf: (symbol) => tokens.get(symbol),
+    });
+    poller.start();
+    await driveUntil(s.clock, () => poller.stats().events >= 1, 'a BTC index price');
+    // A refresh renames the index: the next poll looks for the new key in GET /quote/v1/index.
+    tokens.set(BTC, 'BTCUSDT2');
+    await driveUntil(s.clock, () => poller.stats().failures >= 1, 'a poll under the new token');
+    expect(poller.stats().channels[0]?.lastError).toContain('BTCUSDT2');
+    tokens.set(BTC, 'BTCUSDT');
+    const events = poller.stats().events;
+    await driveUntil(s.clock, () => poller.stats().events > events, 'index prices again');
+    poller.stop();
+  });
+});
+
 describe('failures and weight', () => {
   afterEach(() => setFaults(s, { http5xxRate: 0 }));
 

@@ -130,6 +130,8 @@ describe('user-stream frames: the API-NOTES §7 examples', () => {
         price: dec(0),
         quantity: dec(10),
         status: 'ORDER_NEW',
+        // openOrdinaryOrderId: the order whose attached take-profit created this row.
+        parentOrderId: '2120518481434695937',
         updateTime: 1767521529483,
       },
     });
@@ -195,6 +197,13 @@ describe('user-stream frames: exactly what the simulator emits', () => {
     expect(onlyItem(accountEventFrame(planEvent({ triggerBy: 'MARK_PRICE', type: 'STOP', price: '111000', status: 'ORDER_FILLED', executedOrderId: '77' })).text)).toMatchObject({
       order: { triggerBy: 'MARK_PRICE', orderType: 'LIMIT', status: 'ORDER_FILLED', executedOrderId: '77' },
     });
+    // A trailing stop's activation (activeStatus) reaches the model.
+    const tpsl = { stopOrderType: 'STOP_LOSS', stopType: 'TRAILING_STOP', planOrderType: 'STOP_LONG_LOSS', wholePosition: true, activePrice: '95000', fallbackType: 'RATE', fallbackQuantity: '0.01' } as const;
+    for (const activeStatus of [0, 1] as const) {
+      expect(onlyItem(accountEventFrame(planEvent({ side: 'SELL', tpsl: { ...tpsl, activeStatus } })).text)).toMatchObject({
+        order: { kind: 'STOP_LOSS', trailing: { activePrice: dec(95000), callbackType: 'RATE', activated: activeStatus === 1 } },
+      });
+    }
   });
 
   it('the expiry notice round-trips', () => {

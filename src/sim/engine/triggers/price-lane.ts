@@ -39,8 +39,11 @@ export class PriceLane {
     this.rebound();
   }
 
-  /** Applies a price outside (hi, lo); appends what fires to `fired` (unordered) and drops it from the lane. */
-  collect(ticks: number, fired: Entry[]): void {
+  /**
+   * Applies a price outside (hi, lo); appends what fires to `fired` (unordered) and drops it from the lane.
+   * Trailing entries this price activated are appended to `activated` (whether or not they also fired).
+   */
+  collect(ticks: number, fired: Entry[], activated: Entry[]): void {
     const rising = this.rising;
     for (let top = rising.top(); top !== undefined && top.stopTicks <= ticks; top = rising.top()) {
       rising.remove(top);
@@ -56,8 +59,14 @@ export class PriceLane {
     for (let i = 0; i < trailing.length; i++) {
       const entry = trailing[i];
       if (entry === undefined) continue;
-      if (ticks > entry.wakeLo && ticks < entry.wakeHi) trailing[kept++] = entry;
-      else if (entry.step(ticks)) fired.push(entry);
+      if (ticks > entry.wakeLo && ticks < entry.wakeHi) {
+        trailing[kept++] = entry;
+        continue;
+      }
+      const wasActive = entry.active;
+      const fires = entry.step(ticks);
+      if (!wasActive && entry.active) activated.push(entry);
+      if (fires) fired.push(entry);
       else trailing[kept++] = entry;
     }
     if (kept !== trailing.length) trailing.length = kept;

@@ -25,6 +25,8 @@ export class TriggerBook {
   private readonly byId = new Map<string, Entry>();
   private readonly scratch: Entry[] = [];
   private lastFired: readonly Entry[] = [];
+  /** Trailing triggers activated since the last `takeActivated`, in activation order. */
+  private activated: Entry[] = [];
   private nextSeq = 0;
 
   /** Number of registered triggers. */
@@ -74,6 +76,18 @@ export class TriggerBook {
     return this.fire(lane, ticks);
   }
 
+  /**
+   * Ids of the trailing triggers that prices activated since the last call (activation price reached),
+   * including ones that fired on the same price; the list is emptied. Activation at registration (an
+   * activation price of 0) is not reported: the trigger is active from its first state.
+   */
+  takeActivated(): readonly string[] {
+    if (this.activated.length === 0) return NONE;
+    const ids = this.activated.map((entry) => entry.id);
+    this.activated = [];
+    return ids;
+  }
+
   /** The state of a registered trigger, or undefined. */
   get(id: string): TriggerState | undefined {
     return this.byId.get(id)?.state();
@@ -101,7 +115,7 @@ export class TriggerBook {
   private fire(lane: PriceLane, ticks: number): readonly string[] {
     const fired = this.scratch;
     if (fired.length !== 0) fired.length = 0;
-    lane.collect(ticks, fired);
+    lane.collect(ticks, fired, this.activated);
     if (fired.length === 0) return NONE;
     if (fired.length > 1) fired.sort(bySeq);
     const ids: string[] = [];

@@ -23,12 +23,15 @@ export const planReportSchema = z.object({
   status: algoStatus,
   triggerPrice: decimal,
   executedOrderId: id64.optional(),
+  /** The regular order whose attached TP/SL created this row; "0" for other rows. */
+  openOrdinaryOrderId: id64.optional(),
   priceType: z.string(),
   quotePriceType: intLike.optional(),
   triggerType: intLike.optional(),
   activePrice: optDecimal,
   fallType: intLike.optional(),
   fallQuantity: optDecimal,
+  activeStatus: intLike.optional(),
 });
 
 /** `time` is the plan's creation; `updateTime` orders its states. */
@@ -51,6 +54,7 @@ export function planItem(p: z.output<typeof planReportSchema>): AlgoOrderUpdated
     ...(trailing === undefined ? {} : { trailing }),
     status: p.status,
     ...(p.executedOrderId === undefined || p.executedOrderId === '0' ? {} : { executedOrderId: p.executedOrderId }),
+    ...(p.openOrdinaryOrderId === undefined || /^0*$/.test(p.openOrdinaryOrderId) ? {} : { parentOrderId: p.openOrdinaryOrderId }),
     updateTime: p.updateTime,
   };
   return { type: 'account.algo', source: 'stream', time: p.updateTime, order };
@@ -66,7 +70,12 @@ function algoKind(planOrderType: string): AlgoKind {
 /** This event's own coding (API-NOTES §7): fallType 0 ratio, 1 spread. `fallQuantity` is documented as always 0. */
 function trailingOf(p: z.output<typeof planReportSchema>): TrailingStop {
   const active = p.activePrice === undefined || p.activePrice.isZero() ? {} : { activePrice: p.activePrice };
-  return { ...active, callbackType: p.fallType === 1 ? 'PRICE' : 'RATE', callbackValue: p.fallQuantity ?? dec(0) };
+  return {
+    ...active,
+    callbackType: p.fallType === 1 ? 'PRICE' : 'RATE',
+    callbackValue: p.fallQuantity ?? dec(0),
+    ...(p.activeStatus === undefined ? {} : { activated: p.activeStatus === 1 }),
+  };
 }
 
 export const willExpireSchema = z.object({ eventTime: epochMs, listenKey: z.string().min(1) });

@@ -1,0 +1,90 @@
+import { dec } from '../../../src/core/decimal.js';
+import { silentLogger } from '../../../src/core/logger.js';
+import { OrderTracker } from '../../../src/engine/execution/order-tracker.js';
+import type { PlaceOrderCommand } from '../../../src/model/commands.js';
+import type { AlgoKind, AlgoOrderSnapshot, OrderSnapshot } from '../../../src/model/orders.js';
+import { StateStore } from '../../../src/store/state-store.js';
+
+const T0 = 1_767_225_600_000;
+const BTC = 'BTC-SWAP-USDT';
+
+/** A strategy's market entry with a take-profit at 103000 and a stop-loss at 97000, filled as order 5001. */
+type Journal = ReturnType<ReturnType<typeof StateStore.inMemory>['journal']>;
+
+function trackerWithEntry(strategyId: string, clientOrderId: string, orderId: string, stops: { tp: string; sl: string }): { t: OrderTracker; journal: Journal } {
+  const journal = StateStore.inMemory().journal();
+  const t = new OrderTracker(journal, { now: () => T0 }, silentLogger);
+  track(t, journal, strategyId, clientOrderId, orderId, stops);
+  return { t, journal };
+}
+
+function track(t: OrderTracker, journal: Journal, strategyId: string, clientOrderId: string, orderId: string, stops: { tp: string; sl: string }): void {
+  const command: PlaceOrderCommand = {
+    type: 'place-order',
+    clientOrderId,
+    symbol: BTC,
+    side: 'BUY',
+    positionSide: 'LONG',
+    orderType: 'MARKET',
+    quantity: dec(2),
+    timeInForce: 'IOC',
+    takeProfit: { triggerPrice: dec(stops.tp), triggerBy: 'CONTRACT_PRICE' },
+    stopLoss: { triggerPrice: dec(stops.sl), triggerBy: 'CONTRACT_PRICE' },
+  };
+  journal.append({ id: clientOrderId, strategyId, command, time: T0 });
+  t.remember({ id: clientOrderId, strategyId, symbol: BTC, command, state: 'pending' });
+  const filled: OrderSnapshot = {
+    symbol: BTC,
+    orderId,
+    clientOrderId,
+    side: 'BUY',
+    positionSide: 'LONG',
+    type: 'MARKET',
+    timeInForce: 'IOC',
+    price: dec(0),
+    quantity: dec(2),
+    filledQty: dec(2),
+    avgPrice: dec(100000),
+    status: 'FILLED',
+    updateTime: T0,
+  };
+  expect(t.applyOrder(filled)).toBe('applied');
+}
+
+function row(clientOrderId: string, kind: AlgoKind, trigger: string, parentOrderId?: string): AlgoOrderSnapshot {
+  return {
+    symbol: BTC,
+    orderId: `9${clientOrderId}`,
+    clientOrderId,
+    kind,
+    side: 'SELL',
+    positionSide: 'LONG',
+    orderType: 'MARKET',
+    triggerPrice: dec(trigger),
+    triggerBy: 'CONTRACT_PRICE',
+    price: dec(0),
+    quantity: dec(2),
+    status: 'ORDER_NEW',
+    ...(parentOrderId === undefined ? {} : { parentOrderId }),
+    updateTime: T0 + 1,
+  };
+}
+
+describe('TP/SL rows of attached stops are traced to the order that carried them', () => {
+  test('by the parent order id the stream names', () => {
+    const { t } = trackerWithEntry('alpha', 'alpha-entry', '5001', { tp: '103000', sl: '97000' });
+    expect(t.applyAlgo(row('1767000001', 'STOP_LOSS', '96000', '5001'))).toBe('applied');
+    expect(t.ownerOf('1767000001')).toBe('alpha');
+    expect(t.applyAlgo(row('1767000002', 'STOP_LOSS', '97000', '4999'))).toBe('foreign');
+  });
+
+  test('without a parent id (a REST row): by kind and trigger price of the attached stop, when only one strategy matches', () => {
+    const { t, journal } = trackerWithEntry('alpha', 'alpha-entry', '5001', { tp: '103000', sl: '97000' });
+    expect(t.applyAlgo(row('1767000003', 'TAKE_PROFIT', '103000'))).toBe('applied');
+    expect(t.ownerOf('1767000003')).toBe('alpha');
+    expect(t.applyAlgo(row('1767000004', 'TAKE_PROFIT', '97000'))).toBe('foreign');
+    // Two strategies with the same stop: ambiguous, so it stays foreign (the orphan policy decides).
+    track(t, journal, 'beta', 'beta-entry', '5002', { tp: '104000', sl: '97000' });
+    expect(t.applyAlgo(row('1767000005', 'STOP_LOSS', '97000'))).toBe('foreign');
+  });
+});
