@@ -180,7 +180,19 @@ export class VenueExchangePort implements ExchangePort {
     // On the exchange's clock, as stream events are: a local time would drop the events of the next
     // seconds as older than the snapshot whenever the local clock runs ahead of the exchange's.
     const fetchedAt = this.client.timeSync.serverNow();
-    const parts = await Promise.all(categoriesOf(symbols).map((category) => this.fetchCategory(category, fetchedAt)));
+    // A row left out of these lists would read as an order or position that is not there (a position
+    // flattened in the cache, an order taken for closed): the snapshot is refused instead, and retried.
+    const skipped: string[] = [];
+    const watch = this.client.rest.skippedRows$.subscribe((s) => {
+      if (SNAPSHOT_LISTS.has(s.endpoint)) skipped.push(...s.rows.map((r) => `${s.endpoint} ${r.row} (${r.field}: ${r.message})`));
+    });
+    let parts: Array<Result<Omit<AccountSnapshot, 'fetchedAt'>, ExchangeFailure>>;
+    try {
+      parts = await Promise.all(categoriesOf(symbols).map((category) => this.fetchCategory(category, fetchedAt)));
+    } finally {
+      watch.unsubscribe();
+    }
+    if (skipped.length > 0) return err(incompleteSnapshot(skipped));
     const openOrders: OrderSnapshot[] = [];
     const openAlgoOrders: AlgoOrderSnapshot[] = [];
     const positions: Position[] = [];
@@ -292,4 +304,16 @@ function mapAll<R, T>(rows: readonly R[], map: (row: R) => Mapped<T>): Mapped<T[
 
 function assign(results: LegResult[], index: number | undefined, leg: LegResult): void {
   if (index !== undefined) results[index] = leg;
+}
+
+/** The lists an account snapshot is read from: none may leave a row out (see fetchAccount). */
+const SNAPSHOT_LISTS: ReadonlySet<string> = new Set(
+  [ENDPOINTS.openOrdersV2, ENDPOINTS.openAlgoOrders, ENDPOINTS.positions, ENDPOINTS.futuresBalance].map(endpointLabel),
+);
+
+/** An account snapshot with rows left out: not acted on; the reconciliation fails and is retried. */
+function incompleteSnapshot(skipped: readonly string[]): ExchangeFailure {
+  const shown = skipped.slice(0, 3).join('; ');
+  const more = skipped.length > 3 ? ` and ${skipped.length - 3} more` : '';
+  return { kind: 'invalid', code: 'INCOMPLETE_SNAPSHOT', message: `account snapshot with unreadable rows, not acted on: ${shown}${more}`, retryable: true };
 }
