@@ -53,6 +53,13 @@ export function limitInRange(e: EndpointDef, limit: number | undefined, min = 1,
     : invalidRequest(endpointLabel(e), `${field}-range`, `${field} must be an integer from ${min} to ${max}, got ${limit}`, field);
 }
 
+/** A leverage: a positive safe integer. */
+export function positiveLeverage(e: EndpointDef, leverage: number): Check {
+  return Number.isSafeInteger(leverage) && leverage > 0
+    ? undefined
+    : invalidRequest(endpointLabel(e), 'leverage-positive-integer', `leverage must be a positive integer, got ${leverage}`, 'leverage');
+}
+
 export function positive(e: EndpointDef, field: string, value: Decimal | undefined): Check {
   if (value === undefined) return undefined;
   return value.isFinite() && value.gt(0) ? undefined : invalidRequest(endpointLabel(e), `${field}-positive`, `${field} must be greater than 0`, field);

@@ -31,7 +31,7 @@ import type {
 } from '../parsers/account.js';
 import type { RestTransport } from '../rest-transport.js';
 import type { Check } from '../validate.js';
-import { firstViolation, limitInRange, positive, requireText } from '../validate.js';
+import { firstViolation, limitInRange, positive, positiveLeverage, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
 import type { AccountType, Category, MarginType, PositionSide } from '../wire/enums.js';
@@ -185,10 +185,7 @@ export class AccountApi {
     const e = ENDPOINTS.leverage;
     const problem = firstViolation(
       () => requireText(e, 'symbol', symbol),
-      () =>
-        Number.isSafeInteger(leverage) && leverage > 0
-          ? undefined
-          : invalidRequest(endpointLabel(e), 'leverage-positive-integer', `leverage must be a positive integer, got ${leverage}`, 'leverage'),
+      () => positiveLeverage(e, leverage),
     );
     if (problem !== undefined) return err(problem);
     return callParsed(this.rest, { endpoint: e, form: orderedParams({ symbol, leverage, category }) }, leverageResultSchema);

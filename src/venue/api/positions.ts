@@ -8,7 +8,7 @@ import type { RegularOrderV1 } from '../parsers/order-v1.js';
 import { autoAddMarginSchema, closedPositionListSchema, commissionRateSchema, flashCloseSchema, leverageV2Schema, positionMarginSchema, reversePositionSchema, todayPnlSchema, tradingStopSchema } from '../parsers/positions.js';
 import type { AutoAddMarginResult, ClosedPosition, CommissionRate, LeverageV2Result, PositionMarginResult, TodayPnl, TradingStopResult } from '../parsers/positions.js';
 import type { RestCaller } from '../rest-transport.js';
-import { firstViolation, limitInRange, positive, requireText } from '../validate.js';
+import { firstViolation, limitInRange, positive, positiveLeverage, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
 import type { Category, PositionSide, TriggerBy } from '../wire/enums.js';
@@ -133,10 +133,7 @@ export class PositionsApi {
     const e = ENDPOINTS.leverageV2;
     const problem = firstViolation(
       () => requireText(e, 'symbol', symbol),
-      () =>
-        Number.isSafeInteger(leverage) && leverage > 0
-          ? undefined
-          : invalidRequest(endpointLabel(e), 'leverage-positive-integer', `leverage must be a positive integer, got ${leverage}`, 'leverage'),
+      () => positiveLeverage(e, leverage),
     );
     if (problem !== undefined) return err(problem);
     // The leverage travels as a string (API-NOTES §4.17).

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountType, marginType, positionSide } from '../wire/enums.js';
-import { codeField, decimal, epochMs, id64, intLike, optDecimal } from '../wire/schema.js';
+import { codeField, decimal, epochMs, id64, intLike, optDecimal, coinName } from '../wire/schema.js';
 import { tolerantList } from '../wire/tolerant-list.js';
 
 /**
@@ -112,12 +112,7 @@ export const futuresBalanceSchema = z
   })
   .transform((row, ctx) => {
     const { coin, asset, ...rest } = row;
-    const name = coin ?? asset;
-    if (name === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['coin'], message: 'expected coin (or asset)' });
-      return z.NEVER;
-    }
-    return { coin: name, ...rest };
+    return { coin: coinName(coin, asset, 'asset', ctx), ...rest };
   });
 export type FuturesBalance = z.output<typeof futuresBalanceSchema>;
 export const futuresBalanceListSchema = tolerantList(futuresBalanceSchema);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolLike, decimal, epochMs, id64, optDecimal, optText, text } from '../wire/schema.js';
+import { boolLike, decimal, epochMs, id64, optDecimal, optText, text, coinName } from '../wire/schema.js';
 
 /**
  * Replies of the spot account, its wallet and the trial vouchers (API-NOTES §4.3, 4.18, 4.19; the
@@ -11,12 +11,7 @@ const spotBalanceSchema = z
   .object({ coin: z.string().optional(), asset: z.string().optional(), total: decimal, free: decimal, locked: optDecimal })
   .transform((row, ctx) => {
     const { coin, asset, ...rest } = row;
-    const name = coin ?? asset;
-    if (name === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['coin'], message: 'expected coin (or asset)' });
-      return z.NEVER;
-    }
-    return { coin: name, ...rest };
+    return { coin: coinName(coin, asset, 'asset', ctx), ...rest };
   });
 export type SpotBalance = z.output<typeof spotBalanceSchema>;
 
@@ -86,12 +81,7 @@ export const withdrawalSchema = z
   })
   .transform((row, ctx) => {
     const { coin, coinId, ...rest } = row;
-    const name = coin ?? coinId;
-    if (name === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['coin'], message: 'expected coin (or coinId)' });
-      return z.NEVER;
-    }
-    return { coin: name, ...rest };
+    return { coin: coinName(coin, coinId, 'coinId', ctx), ...rest };
   });
 export type WithdrawalRecord = z.output<typeof withdrawalSchema>;
 export const withdrawalListSchema = z.array(withdrawalSchema);

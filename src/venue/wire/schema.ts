@@ -128,3 +128,11 @@ function stripUndefined(value: unknown): unknown {
   }
   return value;
 }
+
+/** A row's coin, sent as `coin` (2026 docs) or under an older key (`asset`, `coinId`): the row is refused without either. */
+export function coinName(coin: string | undefined, other: string | undefined, otherKey: string, ctx: z.RefinementCtx): string {
+  const name = coin ?? other;
+  if (name !== undefined) return name;
+  ctx.addIssue({ code: 'custom', path: ['coin'], message: `expected coin (or ${otherKey})` });
+  return z.NEVER;
+}
