@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { CRASH_POINTS_VARIABLE } from '../../../src/app/crash-points.js';
 import { systemTime } from '../../../src/core/system-time.js';
@@ -74,8 +75,16 @@ function random(seed: number): () => number {
   };
 }
 
-function launch(config: string, env: Readonly<Record<string, string>>): Life {
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * One life of `stratd run`. With CRASH_LOG_DIR set, its log lines (at CRASH_LOG_LEVEL, default info) are
+ * kept in `life-N.log` there, to read after a failed run.
+ */
+function launch(config: string, env: Readonly<Record<string, string>>, life: number): Life {
+  const logDir = process.env['CRASH_LOG_DIR'];
+  const stdout = logDir === undefined || logDir === '' ? 'ignore' : openSync(join(logDir, `life-${life}.log`), 'w');
+  const level = logDir === undefined || logDir === '' ? {} : { STRATD_LOG_LEVEL: process.env['CRASH_LOG_LEVEL'] ?? 'info' };
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config], { env: { PATH: process.env['PATH'] ?? '', ...env, ...level }, stdio: ['ignore', stdout, 'pipe'] });
+  if (typeof stdout === 'number') closeSync(stdout);
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {
@@ -207,7 +216,7 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
     for (let life = 0; life < options.kills; life++) {
       const kind: KillKind = (['random', 'journaled', 'written'] as const)[life % 3] ?? 'random';
       const armed = kind === 'random' ? {} : { [CRASH_POINTS_VARIABLE]: `${kind}=0.3` };
-      const running = launch(file, { ...env, ...armed });
+      const running = launch(file, { ...env, ...armed }, life);
       current = running;
       const gotReady = await ready(url, running, 30_000);
       if (gotReady) {
@@ -235,7 +244,7 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
       options.progress?.(`crash: life ${life + 1}/${options.kills} ${kind}${died ? '' : ' (killed by the test)'}, ${truth.allOrders().length} orders on the exchange, ${Math.round((Date.now() - wallStart) / 100) / 10} s`);
     }
     // A last, clean life: it settles what the last crash left, then stops on SIGTERM with exit 0.
-    const last = launch(file, env);
+    const last = launch(file, env, options.kills);
     current = last;
     if (await ready(url, last, 30_000)) {
       const views = await positionsAgree(url, truth);
