@@ -21,7 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function write(text: string, name = `config-${++counter}.yml`): string {
   const file = join(dir, name);
-  writeFileSync(file, text);
+  // Owner-only, as a secret file must be (config files may be too).
+  writeFileSync(file, text, { mode: 0o600 });
   return file;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DaemonStatus } from '../../../src/app/control-status.js';
@@ -59,7 +59,8 @@ function restingBuy(key: string): Intent {
 }
 
 async function get(path: string): Promise<{ status: number; body: unknown }> {
-  const reply = await fetch(`${d.health.url}${path}`);
+  const token = readFileSync(join(dir, 'state', 'control.token'), 'utf8').trim();
+  const reply = await fetch(`${d.health.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: reply.status, body: await reply.json() };
 }
 

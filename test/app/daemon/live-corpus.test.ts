@@ -66,6 +66,10 @@ beforeEach(async () => {
   server = await CorpusServer.start(clock, {
     'GET /api/v1/exchangeInfo': () => info,
     'GET /api/v1/futures/balance': ['futures-balance.json', 0],
+    'GET /api/v1/account': ['spot-account.json', 0],
+    'GET /api/v1/futures/balanceFlow': ['futures-balance-flow-v1.json', 0],
+    'GET /api/v2/futures/history-orders': ['history-orders-v2.json', 0],
+    'GET /api/v2/futures/history-algo-orders': ['history-algo-orders-v2.json', 0],
     'GET /api/v1/futures/positions': ['positions.json', 1],
     'GET /api/v2/futures/open-orders': ['open-orders-v2.json', 1],
     'GET /api/v2/futures/open-algo-orders': () => ({ code: 200, msg: 'success', data: [] }),
