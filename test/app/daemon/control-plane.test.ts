@@ -122,12 +122,16 @@ describe('the control plane of a running daemon', () => {
 
     const overridden = await stratd(['resume', '--override-daily-loss', '--reason', 'hedging the book by hand', '--url', d.health.url], withToken());
     expect(overridden).toMatchObject({ code: 0, stderr: '' });
+    // The day's PnL moves with the mark price (market replies still arrive over real I/O while the CLI
+    // runs): what holds at every instant is that it is a loss, counted from the day's start.
     expect(jsonOf(overridden)).toEqual({
-      killSwitch: { engaged: false, reason: 'daily loss limit overridden by hand: hedging the book by hand', override: { reason: 'hedging the book by hand', at: expect.any(Number), dayPnl: loss.toFixed() } },
+      killSwitch: { engaged: false, reason: 'daily loss limit overridden by hand: hedging the book by hand', override: { reason: 'hedging the book by hand', at: expect.any(Number), dayPnl: expect.any(String) } },
     });
-    // The loss still counts from the day's start.
-    expect(d.kernel.risk.dayPnl().toFixed()).toBe(loss.toFixed());
-    expect((d.status() as DaemonStatus).pnlToday).toBe(loss.toFixed());
+    const atOverride = dec((jsonOf(overridden) as { killSwitch: { override: { dayPnl: string } } }).killSwitch.override.dayPnl);
+    expect(atOverride.lt(0)).toBe(true);
+    // The loss still counts from the day's start: a moved baseline would start the day again near 0.
+    expect(d.kernel.risk.dayPnl().lt(loss.div(2))).toBe(true);
+    expect(dec((d.status() as DaemonStatus).pnlToday).lt(loss.div(2))).toBe(true);
     expect(sample(await scrape(d.health.url), 'stratd_daily_loss_overrides_total', {})).toBe(1);
     // Opening orders go through again for the rest of the day.
     probe.emit({ type: 'place', key: 'after', symbol: BTC, side: 'BUY', orderType: 'MARKET', quantity: dec(1) });
