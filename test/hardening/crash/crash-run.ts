@@ -47,6 +47,8 @@ export interface CrashReport {
   readonly leftUnsettled: readonly string[];
   /** Restarts after which the daemon's positions did not equal the exchange's. */
   readonly positionMismatches: ReadonlyArray<{ readonly life: number; readonly local: readonly string[]; readonly exchange: readonly string[] }>;
+  /** Restarts whose crash point killed them before their positions agreed: no verdict on those. */
+  readonly uncheckedLives: number;
   /** Lives that did not die by SIGKILL when killed (or died another way). */
   readonly unexpectedExits: readonly string[];
   readonly finalStopExitCode: number | null;
@@ -138,18 +140,27 @@ async function daemonPositions(url: string): Promise<string[] | undefined> {
 /**
  * The daemon's positions equal the exchange's within 10 s of readiness (read again and again: a fill of
  * the new life's own orders may land between the two reads, and its stream events take real time on a
- * loaded machine).
+ * loaded machine). A life whose crash point kills it before its positions agreed has no verdict
+ * (`died`): its /status no longer answers, which is not a daemon without positions.
  */
-async function positionsAgree(url: string, truth: ExchangeTruth): Promise<{ equal: boolean; local: string[]; exchange: string[] }> {
-  let last = { equal: false, local: [] as string[], exchange: [] as string[] };
+async function positionsAgree(url: string, truth: ExchangeTruth, life: Life): Promise<{ verdict: 'equal' | 'different' | 'died'; local: string[]; exchange: string[] }> {
+  let dead = false;
+  void life.exited.then(() => (dead = true));
+  let last = { verdict: 'died' as 'equal' | 'different' | 'died', local: [] as string[], exchange: [] as string[] };
   for (let attempt = 0; attempt < 100; attempt++) {
-    const local = (await daemonPositions(url)) ?? [];
     const exchange = truth.positionRows();
-    last = { equal: JSON.stringify(local) === JSON.stringify(exchange), local, exchange };
-    if (last.equal) return last;
+    const local = await daemonPositions(url);
+    if (local === undefined) {
+      // Died before it agreed: what it showed last may be a fill still on its way, not a wrong view.
+      if (dead) return { ...last, verdict: 'died' };
+    } else {
+      const equal = JSON.stringify(local) === JSON.stringify(exchange);
+      last = { verdict: equal ? 'equal' : 'different', local, exchange };
+      if (equal) return last;
+    }
     await pause(100);
   }
-  return last;
+  return last.verdict === 'died' ? { ...last, verdict: 'different' } : last;
 }
 
 /**
@@ -210,6 +221,7 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
   const positionMismatches: Array<{ life: number; local: string[]; exchange: string[] }> = [];
   const unexpectedExits: string[] = [];
   let fallbacks = 0;
+  let uncheckedLives = 0;
   let unsettledAtDeath: string[] = [];
   let current: Life | undefined;
   try {
@@ -221,8 +233,9 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
       const gotReady = await ready(url, running, 30_000);
       if (gotReady) {
         // The restart reconciled at start-up: positions must equal the exchange's now.
-        const views = await positionsAgree(url, truth);
-        if (!views.equal) positionMismatches.push({ life, local: views.local, exchange: views.exchange });
+        const views = await positionsAgree(url, truth, running);
+        if (views.verdict === 'different') positionMismatches.push({ life, local: views.local, exchange: views.exchange });
+        if (views.verdict === 'died') uncheckedLives += 1;
       }
       let died = false;
       void running.exited.then(() => (died = true));
@@ -247,8 +260,8 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
     const last = launch(file, env, options.kills);
     current = last;
     if (await ready(url, last, 30_000)) {
-      const views = await positionsAgree(url, truth);
-      if (!views.equal) positionMismatches.push({ life: options.kills, local: views.local, exchange: views.exchange });
+      const views = await positionsAgree(url, truth, last);
+      if (views.verdict !== 'equal') positionMismatches.push({ life: options.kills, local: views.local, exchange: views.exchange });
       await pause(1000);
     } else {
       unexpectedExits.push(`final life never got ready: ${last.stderr().slice(-600)}`);
@@ -267,6 +280,7 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
       contradictions: [...audit.contradictions],
       leftUnsettled: [...audit.leftUnsettled],
       positionMismatches,
+      uncheckedLives,
       unexpectedExits,
       finalStopExitCode: finalExit.code,
       wallSeconds: (Date.now() - wallStart) / 1000,
