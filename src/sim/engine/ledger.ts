@@ -122,6 +122,8 @@ export class UserRecord {
 /** Every balance change, as the balance-flow endpoints show them (newest first on query). */
 export class FlowBook {
   private readonly rows: BalanceFlowView[] = [];
+  /** The same rows split by kind, in the same order: a query of one kind (funding) reads only its own. */
+  private readonly byKind = new Map<FlowKind, BalanceFlowView[]>();
 
   constructor(
     private readonly ids: IdSequence,
@@ -132,7 +134,7 @@ export class FlowBook {
   record(entry: { userId: string; accountId: string; accountType: AccountType; category?: Category; coin: string; kind: FlowKind; symbol?: string; change: Decimal; total: Decimal; time: number }): void {
     if (entry.change.isZero()) return;
     const t = FLOW_TYPES[entry.kind];
-    this.rows.push({
+    const row: BalanceFlowView = {
       id: this.ids.next(),
       accountId: entry.accountId,
       accountType: entry.accountType,
@@ -146,8 +148,23 @@ export class FlowBook {
       change: decText(entry.change),
       total: decText(entry.total),
       created: entry.time,
-    });
-    if (this.rows.length > this.maxRows) this.rows.splice(0, this.rows.length - this.maxRows);
+    };
+    this.rows.push(row);
+    let ofKind = this.byKind.get(entry.kind);
+    if (ofKind === undefined) {
+      ofKind = [];
+      this.byKind.set(entry.kind, ofKind);
+    }
+    ofKind.push(row);
+    if (this.rows.length > this.maxRows) this.forget(this.rows.length - this.maxRows);
+  }
+
+  /** Drops the `count` oldest rows, from `rows` and from their kind's list (where they are the oldest too). */
+  private forget(count: number): void {
+    for (const row of this.rows.splice(0, count)) {
+      const ofKind = this.byKind.get(row.kind);
+      if (ofKind?.[0] === row) ofKind.shift();
+    }
   }
 
   get size(): number {
@@ -158,13 +175,14 @@ export class FlowBook {
   purge(cutoff: number): void {
     let drop = 0;
     while (drop < this.rows.length && (this.rows[drop]?.created ?? Infinity) < cutoff) drop++;
-    if (drop > 0) this.rows.splice(0, drop);
+    if (drop > 0) this.forget(drop);
   }
 
   query(q: FlowQuery): BalanceFlowView[] {
     const out: BalanceFlowView[] = [];
-    for (let i = this.rows.length - 1; i >= 0 && out.length < q.limit; i--) {
-      const r = this.rows[i];
+    const rows = q.kind === undefined ? this.rows : (this.byKind.get(q.kind) ?? []);
+    for (let i = rows.length - 1; i >= 0 && out.length < q.limit; i--) {
+      const r = rows[i];
       if (r === undefined || r.userId !== q.userId) continue;
       if (q.accountType !== undefined && r.accountType !== q.accountType) continue;
       if (q.category !== undefined && r.accountType === 'FUTURES' && r.coin !== q.category) continue;
