@@ -2,6 +2,7 @@ import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
+import { ClientIdIndex } from './client-id-index.js';
 import type { EngineIds } from './ids.js';
 import type { FuturesAccount, UserRecord } from './ledger.js';
 import { FlowBook } from './ledger.js';
@@ -33,6 +34,8 @@ export class EngineState {
   readonly users = new Map<string, UserRecord>();
   /** Open orders and finished ones still in history (see HistoryRetention). */
   readonly orders = new Map<string, OrderRecord>();
+  /** The same orders by account and client order id (add them with `addOrder`). */
+  readonly clientIds = new ClientIdIndex();
   /** Newest last, per futures account id; the oldest go past the retention. */
   readonly trades = new Map<string, UserTradeView[]>();
   readonly flows: FlowBook;
@@ -59,6 +62,12 @@ export class EngineState {
     this.time = startTime;
     this.lastAgePurge = startTime;
     for (const instrument of instruments) this.books.set(instrument.symbol, new SymbolBook(instrument));
+  }
+
+  /** A new order: kept by id and by client id until the history lets it go. */
+  addOrder(order: OrderRecord): void {
+    this.orders.set(order.orderId, order);
+    this.clientIds.add(order);
   }
 
   /** An order reached a final status: it stays in history until the retention lets it go. */
@@ -96,7 +105,10 @@ export class EngineState {
     this.finished[this.finishedHead] = undefined;
     this.finishedHead += 1;
     // Finished is final; the record may only have been replaced if its id was reused (it is not).
-    if (this.orders.get(entry.order.orderId) === entry.order && !entry.order.isOpen) this.orders.delete(entry.order.orderId);
+    if (this.orders.get(entry.order.orderId) === entry.order && !entry.order.isOpen) {
+      this.orders.delete(entry.order.orderId);
+      this.clientIds.remove(entry.order);
+    }
   }
 
   private compactFinished(): void {

@@ -366,10 +366,8 @@ export class SimExchange implements SimVenue {
       const o = this.s.orders.get(orderRef.orderId);
       if (o !== undefined && o.accountId === account.accountId) order = o;
     } else if (orderRef.clientOrderId !== undefined) {
-      for (const o of account.openOrders) if (o.clientOrderId === orderRef.clientOrderId) order = o;
-      if (order === undefined) {
-        for (const o of this.s.orders.values()) if (o.accountId === account.accountId && o.clientOrderId === orderRef.clientOrderId) order = o;
-      }
+      // The newest open one with this client id, else the newest in history.
+      order = this.s.clientIds.find(account.accountId, orderRef.clientOrderId, (o) => account.openOrders.has(o));
     }
     return order === undefined ? err(reject.unknownOrder()) : ok({ account, order });
   }

@@ -128,7 +128,7 @@ export class TradingDesk {
       spec.sourceAlgoOrderId,
     );
     order.marginLocked = marginLocked;
-    this.s.orders.set(order.orderId, order);
+    this.s.addOrder(order);
     account.openOrders.add(order);
     if (isClose) position.closingLots += lots.value;
     this.emitOrder(order);
@@ -174,7 +174,7 @@ export class TradingDesk {
       {},
       undefined,
     );
-    this.s.orders.set(order.orderId, order);
+    this.s.addOrder(order);
     account.openOrders.add(order);
     position.closingLots += position.lots;
     this.emitOrder(order);
@@ -343,7 +343,7 @@ export class TradingDesk {
     order.priceTicks = priceTicks;
     order.priceType = priceType;
     order.marginLocked = newMargin;
-    if (newClientOrderId !== undefined) order.clientOrderId = newClientOrderId;
+    if (newClientOrderId !== undefined) this.s.clientIds.rename(order, newClientOrderId);
     order.updateTime = this.s.time;
     if (keepsQueue) book.rest(order, true);
     else {
