@@ -17,7 +17,8 @@ import { SimExchangePort } from '../sim/port/sim-exchange-port.js';
 import { modelMarketEvent } from '../sim/port/sim-market-events.js';
 import { KlineBuilder } from './kline-builder.js';
 import { fillOf, orderSnapshotOf } from '../sim/port/sim-snapshots.js';
-import { StateStore } from '../store/state-store.js';
+import { MemoryJournal } from '../store/memory-journal.js';
+import { MemoryKeyValueStores } from '../store/memory-kv.js';
 import { BacktestError } from './backtest-error.js';
 import type { BacktestOptions, BacktestResult, FillRecord, ObservedMarketEvent } from './backtest-types.js';
 import { EquityCurve } from './equity-curve.js';
@@ -91,14 +92,15 @@ export class BacktestRun {
     });
     // Even without latency a command is a round trip: the market events already arrived are handled first.
     this.port = new SimExchangePort({ engine: this.engine, userId: account.userId, time: this.clock, latency: this.latency, roundTrips: true });
-    const store = StateStore.inMemory();
+    // A backtest keeps nothing: its journal and the strategies' stores live in memory, no database.
+    const stores = new MemoryKeyValueStores();
     const tracker = new HandlerTracker();
     const symbols = [...new Set([...feed.instruments.map((i) => i.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
     this.kernel = new Kernel({
       time: this.clock,
       port: this.port,
-      journal: store.journal(),
-      keyValue: (id) => store.keyValue(id),
+      journal: new MemoryJournal(),
+      keyValue: (id) => stores.keyValue(id),
       logger: options.logger ?? silentLogger,
       globalLimits: options.risk,
       strategies: options.strategies.map((s) => tracker.track(s)),

@@ -1,132 +1,14 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { dec } from '../../src/core/decimal.js';
 import { InvariantError } from '../../src/core/errors.js';
 import { unwrap } from '../../src/core/result.js';
-import type { PlaceOrderCommand } from '../../src/model/commands.js';
-import type { OrderJournal } from '../../src/model/journal.js';
 import { STATE_FILE, StateStore } from '../../src/store/state-store.js';
+import { describeJournalContract, place, T } from './journal-contract.js';
 import { tmpStateDir } from './tmp-state-dir.js';
 
-const T = 1_767_225_600_000;
-
-function place(clientOrderId: string, symbol = 'BTC-SWAP-USDT'): PlaceOrderCommand {
-  return { type: 'place-order', clientOrderId, symbol, side: 'BUY', positionSide: 'LONG', orderType: 'LIMIT', price: dec('65000.1'), quantity: dec('0.5'), timeInForce: 'GTC' };
-}
-
-describe('SqliteJournal semantics (in memory)', () => {
-  let store: StateStore;
-  let journal: OrderJournal;
-  beforeEach(() => {
-    store = StateStore.inMemory();
-    journal = store.journal();
-  });
-  afterEach(() => store.close());
-
-  it('appends an entry in state pending with its command revived', () => {
-    journal.append({ id: 'a-1', strategyId: 'grid', intentKey: 'level-3', command: place('a-1'), time: T });
-    expect(journal.get('a-1')).toEqual({
-      id: 'a-1', strategyId: 'grid', intentKey: 'level-3', symbol: 'BTC-SWAP-USDT', command: place('a-1'), state: 'pending', createdAt: T, updatedAt: T,
-    });
-    expect(journal.get('nope')).toBeUndefined();
-  });
-
-  it('omits absent optional fields', () => {
-    journal.append({ id: 'c-1', strategyId: 'grid', command: { type: 'cancel-all', symbol: 'ETH-SWAP-USDT' }, time: T });
-    const entry = journal.get('c-1');
-    expect(entry).toEqual({ id: 'c-1', strategyId: 'grid', symbol: 'ETH-SWAP-USDT', command: { type: 'cancel-all', symbol: 'ETH-SWAP-USDT' }, state: 'pending', createdAt: T, updatedAt: T });
-    expect(entry !== undefined && 'intentKey' in entry).toBe(false);
-  });
-
-  it('throws an InvariantError on a duplicate id and keeps the first entry', () => {
-    journal.append({ id: 'a-1', strategyId: 'grid', command: place('a-1'), time: T });
-    expect(() => journal.append({ id: 'a-1', strategyId: 'other', command: place('a-1', 'ETH-SWAP-USDT'), time: T + 1 })).toThrow(InvariantError);
-    expect(journal.get('a-1')?.strategyId).toBe('grid');
-  });
-
-  it('updates state and time; exchangeOrderId and detail stay until replaced', () => {
-    journal.append({ id: 'a-1', strategyId: 'grid', command: place('a-1'), time: T });
-    journal.update('a-1', { state: 'sent', time: T + 1 });
-    journal.update('a-1', { state: 'accepted', time: T + 2, exchangeOrderId: '1234567890123456789' });
-    journal.update('a-1', { state: 'unknown', time: T + 3, detail: 'timed out' });
-    expect(journal.get('a-1')).toMatchObject({ state: 'unknown', exchangeOrderId: '1234567890123456789', detail: 'timed out', createdAt: T, updatedAt: T + 3 });
-    journal.update('a-1', { state: 'done', time: T + 4, detail: 'FILLED' });
-    expect(journal.get('a-1')).toMatchObject({ state: 'done', exchangeOrderId: '1234567890123456789', detail: 'FILLED', updatedAt: T + 4 });
-  });
-
-  it('throws an InvariantError when updating an unknown id', () => {
-    expect(() => journal.update('ghost', { state: 'sent', time: T })).toThrow(InvariantError);
-  });
-
-  it('lists pending, sent, unknown and accepted entries as unsettled, in append order', () => {
-    const states = ['pending', 'sent', 'unknown', 'accepted', 'rejected', 'done'] as const;
-    states.forEach((state, i) => {
-      const id = `s-${i}`;
-      journal.append({ id, strategyId: 'grid', command: place(id), time: T + i });
-      if (state !== 'pending') journal.update(id, { state, time: T + 10 });
-    });
-    expect(journal.unsettled().map((e) => [e.id, e.state])).toEqual([
-      ['s-0', 'pending'],
-      ['s-1', 'sent'],
-      ['s-2', 'unknown'],
-      ['s-3', 'accepted'],
-    ]);
-  });
-
-  it('finds by strategy and intent key, the newest entry when a key was reused', () => {
-    journal.append({ id: 'k-1', strategyId: 'grid', intentKey: 'tp', command: place('k-1'), time: T });
-    journal.update('k-1', { state: 'done', time: T + 1 });
-    journal.append({ id: 'k-2', strategyId: 'grid', intentKey: 'tp', command: place('k-2'), time: T + 2 });
-    journal.append({ id: 'k-3', strategyId: 'other', intentKey: 'tp', command: place('k-3'), time: T + 3 });
-    expect(journal.findByKey('grid', 'tp')?.id).toBe('k-2');
-    expect(journal.findByKey('other', 'tp')?.id).toBe('k-3');
-    expect(journal.findByKey('grid', 'sl')).toBeUndefined();
-    expect(journal.findByKey('nobody', 'tp')).toBeUndefined();
-  });
-
-  it('counts a sequence per strategy from 1', () => {
-    expect([journal.nextSequence('a'), journal.nextSequence('a'), journal.nextSequence('b'), journal.nextSequence('a')]).toEqual([1, 2, 1, 3]);
-  });
-
-  it('purges only settled entries last updated before the time', () => {
-    for (const [id, state, time] of [
-      ['old-done', 'done', T],
-      ['old-rejected', 'rejected', T + 1],
-      ['old-accepted', 'accepted', T + 2],
-      ['new-done', 'done', T + 100],
-    ] as const) {
-      journal.append({ id, strategyId: 'grid', command: place(id), time });
-      journal.update(id, { state, time });
-    }
-    expect(journal.purgeSettled(T + 100)).toBe(2);
-    expect(journal.get('old-done')).toBeUndefined();
-    expect(journal.get('old-rejected')).toBeUndefined();
-    expect(journal.get('old-accepted')?.state).toBe('accepted');
-    expect(journal.get('new-done')?.state).toBe('done');
-    expect(journal.purgeSettled(T + 100)).toBe(0);
-  });
-
-  it('atomically: the writes of one piece of work commit together, or not at all when it throws', () => {
-    const answer = journal.atomically(() => {
-      journal.append({ id: 'x-1', strategyId: 'grid', command: place('x-1'), time: T });
-      journal.update('x-1', { state: 'sent', time: T + 1 });
-      return journal.nextSequence('grid');
-    });
-    expect(answer).toBe(1);
-    expect(journal.get('x-1')).toMatchObject({ state: 'sent', updatedAt: T + 1 });
-    expect(() =>
-      journal.atomically(() => {
-        journal.append({ id: 'x-2', strategyId: 'grid', command: place('x-2'), time: T });
-        journal.nextSequence('grid');
-        // Nested work joins the outer commit.
-        journal.atomically(() => journal.update('x-1', { state: 'accepted', time: T + 2 }));
-        journal.append({ id: 'x-1', strategyId: 'grid', command: place('x-1'), time: T });
-      }),
-    ).toThrow(InvariantError);
-    expect(journal.get('x-2')).toBeUndefined();
-    expect(journal.get('x-1')?.state).toBe('sent');
-    expect(journal.nextSequence('grid')).toBe(2);
-  });
+describeJournalContract('SqliteJournal semantics (in memory)', () => {
+  const store = StateStore.inMemory();
+  return { journal: store.journal(), close: () => store.close() };
 });
 
 describe('StateStore file', () => {
