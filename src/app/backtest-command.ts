@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import pino from 'pino';
 import type { Clock } from '../core/clock.js';
+import { levelGated } from '../core/level-gated-logger.js';
 import type { Logger } from '../core/logger.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
@@ -91,7 +92,8 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         account: account.value,
         orphans: config.orphans,
         klines: klineSeriesOf(config),
-        logger: deps.logger ?? createLogger({ level: flags.logLevel, pretty: false, destination: pino.destination(2) }),
+        // At a fixed level: no per-order child logger is made (nor its bindings redacted) for lines never written.
+        logger: deps.logger ?? levelGated(createLogger({ level: flags.logLevel, pretty: false, destination: pino.destination(2) }), flags.logLevel),
         onProgress: (progress) => display.update(progress),
         onWarning: (warning) => deps.err(`stratd backtest: warning: ${warning.file}:${warning.line}: ${warning.message}\n`),
         ...(from === undefined ? {} : { from }),
