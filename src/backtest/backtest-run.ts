@@ -31,6 +31,7 @@ import { PnlLedger } from './pnl-ledger.js';
 import type { RecordingFeed } from './recording-feed.js';
 import type { BacktestSummary, OwnerFigures } from './summary.js';
 import { ANNUALIZATION, money, ownerFigures } from './summary.js';
+import { UncountedKernelMetrics } from './uncounted-metrics.js';
 import { macrotask, VirtualDriver } from './virtual-driver.js';
 
 export const DEFAULT_BACKTEST_LATENCY: LatencyModel = { orderLatencyMs: 50, ackLatencyMs: 50 };
@@ -102,6 +103,7 @@ export class BacktestRun {
       journal: new MemoryJournal(),
       keyValue: (id) => stores.keyValue(id),
       logger: options.logger ?? silentLogger,
+      metrics: new UncountedKernelMetrics(),
       globalLimits: options.risk,
       strategies: options.strategies.map((s) => tracker.track(s)),
       symbols,
