@@ -1,5 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { PositionMath, PositionRecord } from './position-record.js';
@@ -25,7 +26,7 @@ export function mathOf(state: EngineState, position: PositionRecord): PositionMa
   const book = state.books.get(position.symbol);
   if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
   const mark = state.markDecimal(book) ?? position.avgPrice;
-  return positionMath(position, dec(book.qty.toText(position.lots)), dec(book.instrument.contractMultiplier), mark, book.instrument.riskLimits);
+  return positionMath(position, decimalOfText(book.qty.toText(position.lots)), decimalOfText(book.instrument.contractMultiplier), mark, book.instrument.riskLimits);
 }
 
 export function accountFigures(state: EngineState, account: FuturesAccount): AccountFigures {

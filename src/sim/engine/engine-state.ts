@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import { ClientIdIndex } from './client-id-index.js';
@@ -184,7 +184,7 @@ export class EngineState {
 
   /** Decimal price of `ticks` on a symbol's grid. */
   priceOf(book: SymbolBook, ticks: number): Decimal {
-    return dec(book.price.toText(ticks));
+    return decimalOfText(book.price.toText(ticks));
   }
 
   /** Mark price for margin and PnL: mark, else last trade, else undefined. */

@@ -1,5 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { RiskLimitTier } from '../market-stream/instruments.js';
 import type { MarginType, PositionSide } from './types.js';
 
@@ -58,7 +59,7 @@ export interface PositionMath {
 
 /** The risk-limit tier for a position of `contracts` (the last tier when beyond all). */
 export function tierFor(tiers: readonly RiskLimitTier[], contracts: Decimal): RiskLimitTier {
-  for (const tier of tiers) if (contracts.lte(tier.maxQuantity)) return tier;
+  for (const tier of tiers) if (contracts.lte(decimalOfText(tier.maxQuantity))) return tier;
   const last = tiers[tiers.length - 1];
   if (last === undefined) throw new RangeError('instrument without risk-limit tiers');
   return last;
@@ -73,7 +74,7 @@ export function positionMath(position: PositionRecord, contracts: Decimal, multi
   const coins = contracts.mul(multiplier);
   const unrealizedPnl = mark.sub(position.avgPrice).mul(coins).mul(position.direction);
   const value = mark.mul(coins);
-  const maintRate = dec(tierFor(tiers, contracts).maintMarginRate);
+  const maintRate = decimalOfText(tierFor(tiers, contracts).maintMarginRate);
   return { coins, unrealizedPnl, value, maintMargin: value.mul(maintRate), maintRate };
 }
 

@@ -1,25 +1,8 @@
-import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
+// Snapshots and trades repeat most of their prices and many quantities from one event to the next.
+import { decimalOfText as decimalOf } from '../../core/decimal-cache.js';
 import { assertNever } from '../../core/errors.js';
 import type { BookLevel, MarketEvent } from '../../model/market-events.js';
 import type { MarketEvent as SimMarketEvent, PriceLevel } from '../market-stream/events.js';
-
-/**
- * Decimal of a book's decimal text. Snapshots repeat most of their prices and many quantities from one
- * to the next, and a Map lookup costs a fraction of parsing; Decimals are immutable, so sharing is safe.
- */
-const parsed = new Map<string, Decimal>();
-const PARSED_MAX = 100_000;
-
-function decimalOf(text: string): Decimal {
-  let value = parsed.get(text);
-  if (value === undefined) {
-    if (parsed.size >= PARSED_MAX) parsed.clear();
-    value = dec(text);
-    parsed.set(text, value);
-  }
-  return value;
-}
 
 function levelsOf(side: readonly PriceLevel[]): BookLevel[] {
   const out: BookLevel[] = new Array<BookLevel>(side.length);
@@ -45,17 +28,17 @@ export function modelMarketEvent(event: SimMarketEvent): MarketEvent {
         symbol: event.symbol,
         time: event.ts,
         tradeId: event.id,
-        price: dec(event.price),
-        qty: dec(event.qty),
+        price: decimalOf(event.price),
+        qty: decimalOf(event.qty),
         // The buyer was the maker: the taker sold.
         takerSide: event.buyerIsMaker ? 'SELL' : 'BUY',
       };
     case 'mark':
-      return { type: 'market.markPrice', symbol: event.symbol, time: event.ts, price: dec(event.price) };
+      return { type: 'market.markPrice', symbol: event.symbol, time: event.ts, price: decimalOf(event.price) };
     case 'index':
-      return { type: 'market.indexPrice', symbol: event.symbol, time: event.ts, price: dec(event.price) };
+      return { type: 'market.indexPrice', symbol: event.symbol, time: event.ts, price: decimalOf(event.price) };
     case 'funding':
-      return { type: 'market.fundingRate', symbol: event.symbol, time: event.ts, rate: dec(event.rate), nextFundingTime: event.nextFundingTime };
+      return { type: 'market.fundingRate', symbol: event.symbol, time: event.ts, rate: decimalOf(event.rate), nextFundingTime: event.nextFundingTime };
     default:
       return assertNever(event, 'sim market event');
   }
