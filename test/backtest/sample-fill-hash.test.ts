@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import { klineSeriesOf, openingAccount } from '../../src/app/backtest-flags.js';
+import { prepareRun } from '../../src/app/run-command.js';
+import { runBacktest } from '../../src/backtest/backtest-runner.js';
+
+/**
+ * `npm run backtest` (config/default.yml on data/sample-market.jsonl.gz) gives these results. Speed
+ * work on the replay path (issue 18) must never move them: a change of the fill hash is a change of
+ * what the backtest does, to be explained (and this value updated) in the commit that makes it.
+ */
+const EXPECTED = {
+  events: 127_994,
+  fills: 3662,
+  orders: 6448,
+  fillsSha256: '5a5c5c9fe99545cb34d4417516b10fb2257af727a202271b377016e99db843d0',
+  netPnl: '-147.67894304',
+};
+
+test('the example config on the shipped sample backtests to the committed fill hash', async () => {
+  const prepared = await prepareRun({ config: join(process.cwd(), 'config', 'default.yml') }, {});
+  if (!prepared.ok) throw prepared.error;
+  const { config, strategies } = prepared.value;
+  const account = openingAccount(config, undefined);
+  if (!account.ok) throw account.error;
+  const result = await runBacktest({
+    strategies,
+    risk: config.risk,
+    recordings: [join(process.cwd(), 'data', 'sample-market.jsonl.gz')],
+    account: account.value,
+    orphans: config.orphans,
+    klines: klineSeriesOf(config),
+  });
+  if (!result.ok) throw result.error;
+  const { summary, fills, orders } = result.value;
+  expect({ events: summary.events, fills: fills.length, orders: orders.length, fillsSha256: summary.fillsSha256, netPnl: summary.total.netPnl }).toEqual(EXPECTED);
+}, 600_000);
