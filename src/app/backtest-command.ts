@@ -16,7 +16,7 @@ import { ConfigError } from '../settings/config-error.js';
 import type { Environment } from '../settings/secrets.js';
 import { createLogger } from './logger.js';
 import { prepareRun } from './run-command.js';
-import { klineSeriesOf, latencyFlag, openingAccount } from './backtest-flags.js';
+import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from './backtest-flags.js';
 
 export interface BacktestCommandDeps {
   readonly env: Environment;
@@ -45,10 +45,11 @@ interface BacktestFlags {
   readonly latencyMs?: string;
   readonly balance?: string[];
   readonly logLevel: string;
+  readonly cache: boolean;
 }
 
 /**
- * `stratd backtest --config FILE --data FILE... [--from T] [--to T] [--out DIR] [--latency-ms N]`:
+ * `stratd backtest --config FILE --data FILE... [--from T] [--to T] [--out DIR] [--latency-ms N] [--no-cache]`:
  * the config's strategies and risk limits replayed over recordings in virtual time against the
  * simulated exchange's engine; writes summary.json, fills.csv, orders.csv and equity.csv. A mistake in
  * the arguments, the config or a recording exits 2; a kernel that cannot start exits 1.
@@ -65,6 +66,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
     .option('--latency-ms <n>', 'latency of orders to the exchange and of its replies and events back, each way (default 50)')
     .option('--balance <asset=amount>', 'opening futures balance, e.g. USDT=100000 (repeatable; default: the config\'s simulator account)', (value: string, all: string[] = []) => [...all, value])
     .option('--log-level <level>', 'kernel and strategy logs on standard error', 'warn')
+    .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
     .action(async (flags: BacktestFlags) => {
       const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
       if (!prepared.ok) throw prepared.error;
@@ -75,6 +77,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
       const to = timeFlag('to', flags.to);
       const latency = flags.latencyMs === undefined ? undefined : latencyFlag(flags.latencyMs);
       const recordings = flags.data;
+      const cache = preparedCacheOf(flags.cache, deps.env, 'backtest', deps.err);
       const wallClock = deps.wallClock ?? systemTime.clock;
       const endTime = to ?? (await lastEventTimeOf(recordings).catch(() => undefined));
       const display = new ProgressDisplay({
@@ -97,6 +100,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         ...(from === undefined ? {} : { from }),
         ...(to === undefined ? {} : { to }),
         ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
+        ...(cache === undefined ? {} : { prepared: cache }),
       });
       display.stop();
       if (!result.ok) {
