@@ -23,7 +23,6 @@ const KIND_CODES: Readonly<Record<MarketChannel, number>> = { depth: KIND_DEPTH,
 
 interface Levels {
   readonly offsets: Int32Array;
-  readonly offset: number;
   readonly indices: Int32Array;
   readonly dictionary: readonly string[];
 }
@@ -31,7 +30,6 @@ interface Levels {
 /** Text of a plain Utf8 column: the whole buffer decoded once, each value a slice (per-value decoding when not ASCII). */
 interface TextColumn {
   readonly offsets: Int32Array;
-  readonly offset: number;
   readonly get: (row: number) => string;
 }
 
@@ -146,8 +144,8 @@ export class PreparedColumns {
   }
 
   private static empty(header: MarketStreamHeader, metadata: PreparedMetadata): PreparedColumns {
-    const noText: TextColumn = { offsets: new Int32Array(1), offset: 0, get: () => '' };
-    const noLevels: Levels = { offsets: new Int32Array(1), offset: 0, indices: new Int32Array(0), dictionary: [] };
+    const noText: TextColumn = { offsets: new Int32Array(1), get: () => '' };
+    const noLevels: Levels = { offsets: new Int32Array(1), indices: new Int32Array(0), dictionary: [] };
     const none = new Int32Array(0);
     return new PreparedColumns(header, metadata, new Float64Array(0), new Uint8Array(0), none, [], none, [], none, [], noText, new Uint8Array(0), noText, new Float64Array(0), new Int8Array(0), [], noLevels, noLevels, noLevels, noLevels);
   }
@@ -180,7 +178,7 @@ export class PreparedColumns {
       if (!Number.isSafeInteger(ts) || ts < last) throw new PreparedFormatError(`event ${row}: time ${ts} is before ${last} or not a whole millisecond`);
       last = ts;
       const symbol = this.symbols[row]!;
-      if (symbol < 0 || symbol >= symbolCount) throw new PreparedFormatError(`event ${row}: no symbol`);
+      if (!(symbol >= 0 && symbol < symbolCount)) throw new PreparedFormatError(`event ${row}: no symbol`);
       let ok: boolean;
       switch (this.kinds[row]) {
         case KIND_DEPTH:
@@ -264,14 +262,17 @@ function metadataOf(table: Table, sha256: string): PreparedMetadata {
   };
 }
 
+/** A dictionary column's values, each decoded once (the whole buffer at a time when it is ASCII). */
 function dictionaryOf(data: Data): string[] {
   const dictionary = data.dictionary;
   if (dictionary === undefined) throw new PreparedFormatError('a dictionary column has no dictionary');
-  const values = dictionary.toArray() as unknown[];
-  return values.map((value) => {
-    if (typeof value !== 'string') throw new PreparedFormatError('a dictionary holds a value that is not text');
-    return value;
-  });
+  const values: string[] = [];
+  for (const chunk of dictionary.data as Data[]) {
+    if (chunk.nullCount > 0) throw new PreparedFormatError('a dictionary holds a null');
+    const text = textOf(chunk);
+    for (let i = 0; i < chunk.length; i++) values.push(text.get(i));
+  }
+  return values;
 }
 
 function decimals(values: readonly string[], what: string): readonly string[] {
@@ -287,8 +288,10 @@ function timesOf(data: Data): Float64Array {
 }
 
 function textOf(data: Data): TextColumn {
-  const offsets = data.valueOffsets as Int32Array;
-  const bytes = data.values as Uint8Array;
+  const offsets = data.valueOffsets as Int32Array | undefined;
+  const bytes = data.values as Uint8Array | undefined;
+  if (offsets === undefined || bytes === undefined || data.offset !== 0 || offsets.length < data.length + 1) throw new PreparedFormatError('a text column lacks its buffers');
+  if (!ascending(offsets, data.length, bytes.length)) throw new PreparedFormatError('a text column\'s offsets are out of order or out of range');
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let ascii = true;
   for (let i = 0; i < bytes.length; i++) {
@@ -299,9 +302,9 @@ function textOf(data: Data): TextColumn {
   }
   if (ascii) {
     const whole = decoder.decode(bytes);
-    return { offsets, offset: 0, get: (row) => whole.slice(offsets[row]!, offsets[row + 1]!) };
+    return { offsets, get: (row) => whole.slice(offsets[row]!, offsets[row + 1]!) };
   }
-  return { offsets, offset: 0, get: (row) => decoder.decode(bytes.subarray(offsets[row]!, offsets[row + 1]!)) };
+  return { offsets, get: (row) => decoder.decode(bytes.subarray(offsets[row]!, offsets[row + 1]!)) };
 }
 
 function levelsOf(data: Data, name: string): Levels {
@@ -309,8 +312,17 @@ function levelsOf(data: Data, name: string): Levels {
   if (child === undefined || child.offset !== 0) throw new PreparedFormatError(`column ${name} has no level values`);
   const dictionary = decimals(dictionaryOf(child), name);
   const indices = child.values as Int32Array;
+  const offsets = data.valueOffsets as Int32Array | undefined;
+  if (offsets === undefined || offsets.length < data.length + 1 || !ascending(offsets, data.length, child.length)) throw new PreparedFormatError(`column ${name}: its offsets are out of order or out of range`);
   for (let i = 0; i < child.length; i++) if (indices[i]! < 0 || indices[i]! >= dictionary.length) throw new PreparedFormatError(`column ${name}: a level outside its dictionary`);
-  return { offsets: data.valueOffsets as Int32Array, offset: 0, indices, dictionary };
+  return { offsets, indices, dictionary };
+}
+
+/** offsets[0..rows] start at 0, never decrease and stay within `limit`. */
+function ascending(offsets: Int32Array, rows: number, limit: number): boolean {
+  if (offsets[0] !== 0) return false;
+  for (let i = 1; i <= rows; i++) if (offsets[i]! < offsets[i - 1]! || offsets[i]! > limit) return false;
+  return true;
 }
 
 function sameLengths(prices: Levels, quantities: Levels, row: number): boolean {
