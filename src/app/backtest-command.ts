@@ -6,9 +6,9 @@ import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import { systemTime } from '../core/system-time.js';
 import type { BacktestAccount, BacktestResult } from '../backtest/backtest-runner.js';
-import { runBacktest } from '../backtest/backtest-runner.js';
+import { parseRecordings, runBacktest } from '../backtest/backtest-runner.js';
 import { writeBacktestOutputs } from '../backtest/outputs.js';
-import { priceSeriesOf } from '../backtest/report-prices.js';
+import { priceSeriesOf, priceSeriesOfReplay } from '../backtest/report-prices.js';
 import { ProgressDisplay } from '../backtest/progress-display.js';
 import { lastEventTimeOf } from '../backtest/recording-span.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
@@ -77,9 +77,12 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
       const to = timeFlag('to', flags.to);
       const latency = flags.latencyMs === undefined ? undefined : latencyFlag(flags.latencyMs);
       const recordings = flags.data;
-      const cache = preparedCacheOf(flags.cache, deps.env, 'backtest', deps.err);
       const wallClock = deps.wallClock ?? systemTime.clock;
-      const endTime = to ?? (await lastEventTimeOf(recordings).catch(() => undefined));
+      const cache = preparedCacheOf(flags.cache, deps.env, 'backtest', deps.err);
+      // The prepared form, loaded once, serves the progress bar's end, the replay and the price charts.
+      const loaded = cache === undefined ? undefined : await parseRecordings(recordings, to, cache);
+      const recording = loaded?.ok === true ? loaded.value : undefined;
+      const endTime = to ?? (recording === undefined ? await lastEventTimeOf(recordings).catch(() => undefined) : recording.lastTime);
       const display = new ProgressDisplay({
         tty: deps.tty ?? process.stdout.isTTY === true,
         stream: deps.progressStream ?? process.stdout,
@@ -100,7 +103,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         ...(from === undefined ? {} : { from }),
         ...(to === undefined ? {} : { to }),
         ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
-        ...(cache === undefined ? {} : { prepared: cache }),
+        ...(recording === undefined ? {} : { recording }),
       });
       display.stop();
       if (!result.ok) {
@@ -110,7 +113,8 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         return;
       }
       // The report's price charts: each symbol's mark price sampled from the recordings.
-      const prices = await priceSeriesOf(recordings, { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) });
+      const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+      const prices = recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range);
       const written = writeBacktestOutputs(flags.out, result.value, { prices });
       deps.out(report(result.value, written));
     });

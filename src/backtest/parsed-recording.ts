@@ -74,6 +74,10 @@ export class ParsedRecording implements RecordingReplay {
     return this.events.length;
   }
 
+  get lastTime(): number | undefined {
+    return this.events.at(-1)?.ts;
+  }
+
   /** A feed over the whole recording from its first event. */
   replay(): RecordingFeed {
     return new ParsedRecordingFeed(this.instruments, this.headers, this.events, this.sourceOf);

@@ -58,6 +58,8 @@ export interface RecordingReplay {
   readonly warnings: readonly MarketStreamWarning[];
   /** Kept events, all recordings together. */
   readonly size: number;
+  /** Time of the last kept event (undefined: none). */
+  readonly lastTime: number | undefined;
   replay(): RecordingFeed;
 }
 

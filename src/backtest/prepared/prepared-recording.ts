@@ -56,6 +56,12 @@ export class PreparedRecording implements RecordingReplay {
     return new PreparedRecording(sources, sources.length === 1 ? undefined : merge(sources, size), size, until);
   }
 
+  get lastTime(): number | undefined {
+    let last: number | undefined;
+    for (const s of this.sources) if (s.end > 0 && (last === undefined || s.columns.ts[s.end - 1]! > last)) last = s.columns.ts[s.end - 1];
+    return last;
+  }
+
   replay(): RecordingFeed {
     return new PreparedFeed(this, this.sources, this.order, this.size);
   }

@@ -254,7 +254,6 @@ const encoder = new TextEncoder();
 function utf8Data(values: ReadonlyArray<string | undefined>): Data<Utf8> {
   const offsets = new Int32Array(values.length + 1);
   const whole = values.map((v) => v ?? '').join('');
-  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(whole)) {
     for (let i = 0; i < values.length; i++) offsets[i + 1] = offsets[i]! + (values[i]?.length ?? 0);
     return makeData({ type: new Utf8(), length: values.length, nullCount: 0, valueOffsets: offsets, data: encoder.encode(whole) });
