@@ -227,7 +227,8 @@ describe('the CLI and the prepared form', () => {
     }
   }
   let wall = 0;
-  const deps = { env: {}, out: () => undefined, err: () => undefined, setExitCode: () => undefined, wallClock: { now: () => (wall += 1000) }, defaultSimConfig: SIM_YML };
+  const told: string[] = [];
+  const deps = { env: {}, out: () => undefined, err: (text: string) => told.push(text), setExitCode: () => undefined, wallClock: { now: () => (wall += 1000) }, defaultSimConfig: SIM_YML };
   const backtestCli = (args: readonly string[]) => run((p) => registerBacktestCommand(p, { ...deps, tty: false, logger: silentLogger }), ['backtest', ...args]);
   const sweepCli = (args: readonly string[]) => run((p) => registerSweepCommand(p, deps), ['sweep', ...args]);
 
@@ -240,10 +241,16 @@ describe('the CLI and the prepared form', () => {
     const mtime = statSync(file).mtimeMs;
     expect(await backtestCli(['--data', path, '--out', tmp.path('cli-read')])).toMatchObject({ code: 0 });
     expect(statSync(file).mtimeMs).toBe(mtime);
+    // A damaged prepared file: told on standard error, rebuilt, and the run goes on with the same outputs.
+    writeFileSync(file, 'damaged');
+    told.length = 0;
+    expect(await backtestCli(['--data', path, '--out', tmp.path('cli-rebuilt')])).toMatchObject({ code: 0 });
+    expect(told.join('')).toContain(`stratd backtest: warning: ${file}: prepared form of ${path} ignored`);
     for (const name of OUTPUT_FILES) {
       const none = readFileSync(join(tmp.path('cli-none'), name), 'utf8');
       expect(readFileSync(join(tmp.path('cli-built'), name), 'utf8')).toBe(none);
       expect(readFileSync(join(tmp.path('cli-read'), name), 'utf8')).toBe(none);
+      expect(readFileSync(join(tmp.path('cli-rebuilt'), name), 'utf8')).toBe(none);
     }
   }, 120_000);
 
