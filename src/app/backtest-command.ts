@@ -7,9 +7,9 @@ import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import { systemTime } from '../core/system-time.js';
 import type { BacktestAccount, BacktestResult } from '../backtest/backtest-runner.js';
-import { runBacktest } from '../backtest/backtest-runner.js';
+import { parseRecordings, runBacktest } from '../backtest/backtest-runner.js';
 import { writeBacktestOutputs } from '../backtest/outputs.js';
-import { priceSeriesOf } from '../backtest/report-prices.js';
+import { priceSeriesOf, priceSeriesOfReplay } from '../backtest/report-prices.js';
 import { ProgressDisplay } from '../backtest/progress-display.js';
 import { lastEventTimeOf } from '../backtest/recording-span.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
@@ -17,7 +17,7 @@ import { ConfigError } from '../settings/config-error.js';
 import type { Environment } from '../settings/secrets.js';
 import { createLogger } from './logger.js';
 import { prepareRun } from './run-command.js';
-import { klineSeriesOf, latencyFlag, openingAccount } from './backtest-flags.js';
+import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from './backtest-flags.js';
 
 export interface BacktestCommandDeps {
   readonly env: Environment;
@@ -46,10 +46,11 @@ interface BacktestFlags {
   readonly latencyMs?: string;
   readonly balance?: string[];
   readonly logLevel: string;
+  readonly cache: boolean;
 }
 
 /**
- * `stratd backtest --config FILE --data FILE... [--from T] [--to T] [--out DIR] [--latency-ms N]`:
+ * `stratd backtest --config FILE --data FILE... [--from T] [--to T] [--out DIR] [--latency-ms N] [--no-cache]`:
  * the config's strategies and risk limits replayed over recordings in virtual time against the
  * simulated exchange's engine; writes summary.json, fills.csv, orders.csv and equity.csv. A mistake in
  * the arguments, the config or a recording exits 2; a kernel that cannot start exits 1.
@@ -66,6 +67,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
     .option('--latency-ms <n>', 'latency of orders to the exchange and of its replies and events back, each way (default 50)')
     .option('--balance <asset=amount>', 'opening futures balance, e.g. USDT=100000 (repeatable; default: the config\'s simulator account)', (value: string, all: string[] = []) => [...all, value])
     .option('--log-level <level>', 'kernel and strategy logs on standard error', 'warn')
+    .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
     .action(async (flags: BacktestFlags) => {
       const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
       if (!prepared.ok) throw prepared.error;
@@ -77,7 +79,11 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
       const latency = flags.latencyMs === undefined ? undefined : latencyFlag(flags.latencyMs);
       const recordings = flags.data;
       const wallClock = deps.wallClock ?? systemTime.clock;
-      const endTime = to ?? (await lastEventTimeOf(recordings).catch(() => undefined));
+      const cache = preparedCacheOf(flags.cache, deps.env, 'backtest', deps.err);
+      // The prepared form, loaded once, serves the progress bar's end, the replay and the price charts.
+      const loaded = cache === undefined ? undefined : await parseRecordings(recordings, to, cache);
+      const recording = loaded?.ok === true ? loaded.value : undefined;
+      const endTime = to ?? (recording === undefined ? await lastEventTimeOf(recordings).catch(() => undefined) : recording.lastTime);
       const display = new ProgressDisplay({
         tty: deps.tty ?? process.stdout.isTTY === true,
         stream: deps.progressStream ?? process.stdout,
@@ -99,6 +105,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         ...(from === undefined ? {} : { from }),
         ...(to === undefined ? {} : { to }),
         ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
+        ...(recording === undefined ? {} : { recording }),
       });
       display.stop();
       if (!result.ok) {
@@ -108,7 +115,8 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         return;
       }
       // The report's price charts: each symbol's mark price sampled from the recordings.
-      const prices = await priceSeriesOf(recordings, { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) });
+      const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+      const prices = recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range);
       const written = writeBacktestOutputs(flags.out, result.value, { prices });
       deps.out(report(result.value, written));
     });

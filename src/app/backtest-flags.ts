@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { BacktestAccount, KlineSeries } from '../backtest/backtest-types.js';
+import type { PreparedCacheOptions } from '../backtest/prepared/prepared-cache.js';
 import { ConfigError } from '../settings/config-error.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
+import type { Environment } from '../settings/secrets.js';
 import type { SimConfig } from '../sim/config/sim-config.js';
 import { loadSimConfig } from './sim-command.js';
 
@@ -37,4 +40,21 @@ export function latencyFlag(text: string): number {
 /** The kline series a config's market section polls: a backtest builds them from recorded trades. */
 export function klineSeriesOf(config: Pick<DaemonConfig, 'market'>): KlineSeries[] {
   return config.market.flatMap((m) => (m.klines === undefined ? [] : m.klines.intervals.map((interval) => ({ symbol: m.symbol, interval }))));
+}
+
+/**
+ * The prepared-form cache of backtest, sweep and parity (`--no-cache`: none). Prepared files go beside
+ * each recording, or under $XDG_CACHE_HOME/stratd/prepared (~/.cache/…) when its directory is read-only;
+ * what could not be trusted or written is told on standard error.
+ */
+export function preparedCacheOf(cache: boolean, env: Environment, command: string, warn: (text: string) => void): PreparedCacheOptions | undefined {
+  if (!cache) return undefined;
+  const base = env['XDG_CACHE_HOME'] ?? (env['HOME'] === undefined ? undefined : join(env['HOME'], '.cache'));
+  return {
+    ...(base === undefined ? {} : { fallbackDir: join(base, 'stratd', 'prepared') }),
+    onEvent: (event) => {
+      if (event.type === 'ignored') warn(`stratd ${command}: warning: ${event.file}: prepared form of ${event.recording} ignored (${event.reason}); rebuilding it\n`);
+      else if (event.type === 'unwritable') warn(`stratd ${command}: warning: the prepared form of ${event.recording} could not be written (${event.reason}); replaying without it\n`);
+    },
+  };
 }

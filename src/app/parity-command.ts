@@ -11,6 +11,7 @@ import { systemTime } from '../core/system-time.js';
 import type { BacktestAccount, BacktestResult } from '../backtest/backtest-runner.js';
 import { runBacktest } from '../backtest/backtest-runner.js';
 import type { ObservedMarketEvent } from '../backtest/backtest-types.js';
+import type { PreparedCacheOptions } from '../backtest/prepared/prepared-cache.js';
 import { EngineCapture } from '../backtest/parity-capture.js';
 import type { EngineCaptureResult } from '../backtest/parity-capture.js';
 import { compareRuns, formatParityReport } from '../backtest/parity-compare.js';
@@ -27,7 +28,7 @@ import { Daemon } from './daemon.js';
 import type { DaemonTaps } from './daemon.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { createLogger } from './logger.js';
-import { openingAccount } from './backtest-flags.js';
+import { openingAccount, preparedCacheOf } from './backtest-flags.js';
 import { prepareRun } from './run-command.js';
 
 /** Default time tolerance: a fill of the paper run and one of the backtest agree when at most this far apart. */
@@ -51,6 +52,8 @@ export interface ParityOptions {
   readonly latencyMs?: number;
   readonly toleranceMs?: number;
   readonly env?: Environment;
+  /** The backtest replays the recording's prepared form (written beside it); absent: JSONL only. */
+  readonly prepared?: PreparedCacheOptions;
 }
 
 export interface ParityOutcome {
@@ -134,6 +137,7 @@ export async function runParity(options: ParityOptions): Promise<Result<ParityOu
     to: recording.endTime,
     marketView: view,
     logger: logger.child({ component: 'parity-backtest' }),
+    ...(options.prepared === undefined ? {} : { prepared: options.prepared }),
   });
   if (!backtest.ok) return err(new Error(`the backtest of the recording failed: ${backtest.error.message}`));
   const report = compareRuns(recording, backtest.value, { toleranceMs: options.toleranceMs ?? DEFAULT_PARITY_TOLERANCE_MS });
@@ -174,10 +178,11 @@ interface ParityFlags {
   readonly latencyMs?: string;
   readonly toleranceMs?: string;
   readonly logLevel: string;
+  readonly cache: boolean;
 }
 
 /**
- * `stratd parity --config FILE [--duration D] [--out DIR] [--latency-ms N] [--tolerance-ms N]`: exit 0
+ * `stratd parity --config FILE [--duration D] [--out DIR] [--latency-ms N] [--tolerance-ms N] [--no-cache]`: exit 0
  * when the paper run and the backtest of its recording made the same fills, 1 (with the first
  * divergences listed) otherwise or when a side could not run, 2 for a mistake in the flags or config.
  */
@@ -191,6 +196,7 @@ export function registerParityCommand(program: Command, deps: ParityCommandDeps)
     .option('--latency-ms <n>', "network latency each way, on both sides: the paper simulator's latency fault and the backtest's model (default: the simulator config's)")
     .option('--tolerance-ms <n>', `how far apart in time matching fills may be (default ${DEFAULT_PARITY_TOLERANCE_MS})`)
     .option('--log-level <level>', 'daemon, kernel and strategy logs on standard error', 'warn')
+    .option('--no-cache', "backtest the recording as JSONL only: neither write nor read its prepared (Arrow) form")
     .action(async (flags: ParityFlags) => {
       const durationMs = parseDuration(flags.duration);
       if (durationMs === undefined || durationMs <= 0) throw new ConfigError(`--duration ${flags.duration}: a duration such as 30s, 5m or 1h`, { path: '--duration' });
@@ -201,6 +207,7 @@ export function registerParityCommand(program: Command, deps: ParityCommandDeps)
       const { config } = prepared.value;
       let first: readonly StrategyInstance[] | undefined = prepared.value.strategies;
       const time = deps.time ?? systemTime;
+      const cache = preparedCacheOf(flags.cache, deps.env, 'parity', deps.err);
       const outcome = await runParity({
         config,
         // The prepared instances serve the paper side; the backtest gets fresh ones.
@@ -217,6 +224,7 @@ export function registerParityCommand(program: Command, deps: ParityCommandDeps)
         dir: flags.out,
         wait: () => sleep(time.scheduler, durationMs),
         env: deps.env,
+        ...(cache === undefined ? {} : { prepared: cache }),
         ...(latency === undefined ? {} : { latencyMs: latency }),
         ...(toleranceMs === undefined ? {} : { toleranceMs }),
       });

@@ -15,7 +15,8 @@ import { ConfigError } from '../settings/config-error.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
 import type { Environment } from '../settings/secrets.js';
 import { readYamlFile } from '../settings/yaml-source.js';
-import { klineSeriesOf, latencyFlag, openingAccount } from './backtest-flags.js';
+import { prepareRecordings } from '../backtest/prepared/prepared-recording.js';
+import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from './backtest-flags.js';
 import { prepareRun } from './run-command.js';
 import { strategyModulePath } from './strategy-loader.js';
 
@@ -40,10 +41,11 @@ interface SweepFlags {
   readonly out: string;
   readonly rank: string;
   readonly latencyMs?: string;
+  readonly cache: boolean;
 }
 
 /**
- * `stratd sweep --config FILE --data FILE... --grid GRID.yml [--workers N] [--out DIR] [--rank METRIC]`:
+ * `stratd sweep --config FILE --data FILE... --grid GRID.yml [--workers N] [--out DIR] [--rank METRIC] [--no-cache]`:
  * a backtest per combination of the grid's values, across worker threads; writes DIR/sweep.csv (one
  * row per combination, in grid order) and prints the rows ranked. Mistakes in the arguments, config or
  * grid exit 2; a failed backtest exits 1.
@@ -59,6 +61,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
     .option('--out <dir>', 'output directory', 'sweep-out')
     .option('--rank <metric>', `ranking of the printed table: ${RANK_METRICS.join(', ')}`, 'netPnl')
     .option('--latency-ms <n>', 'latency of orders and replies, each way (default 50)')
+    .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
     .action(async (flags: SweepFlags) => {
       const rank = rankFlag(flags.rank);
       const workers = workersFlag(flags.workers);
@@ -68,6 +71,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       const { config, strategies } = prepared.value;
       const account = openingAccount(config, deps.defaultSimConfig);
       if (!account.ok) throw account.error;
+      const cache = preparedCacheOf(flags.cache, deps.env, 'sweep', deps.err);
       const bases: SweepBase[] = strategies.map((s) => ({ id: s.id, definition: s.definition, params: paramsOf(config, s.id) }));
       const source = readYamlFile(flags.grid);
       if (!source.ok) throw source.error;
@@ -88,7 +92,10 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
         klines: klineSeriesOf(config),
         axes: plan.value.axes,
         ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
+        ...(cache === undefined ? {} : { prepared: cache.fallbackDir === undefined ? {} : { fallbackDir: cache.fallbackDir } }),
       };
+      // Built here once, warnings told here: the workers then only read them.
+      if (cache !== undefined) await prepareRecordings(job.recordings, cache);
       const clock = deps.wallClock ?? systemTime.clock;
       const started = clock.now();
       const rows = await runSweep(job, plan.value.combinations, {

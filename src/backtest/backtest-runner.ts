@@ -7,7 +7,9 @@ import { asBacktestError } from './backtest-error.js';
 import { BacktestRun } from './backtest-run.js';
 import type { BacktestOptions, BacktestResult } from './backtest-types.js';
 import { ParsedRecording } from './parsed-recording.js';
-import type { RecordingFeed } from './recording-feed.js';
+import type { PreparedCacheOptions } from './prepared/prepared-cache.js';
+import { PreparedRecording } from './prepared/prepared-recording.js';
+import type { RecordingFeed, RecordingReplay } from './recording-feed.js';
 import { RecordingFileFeed } from './recording-feed.js';
 
 export { DEFAULT_BACKTEST_LATENCY, DEFAULT_EQUITY_INTERVAL_MS, PROGRESS_EVERY_EVENTS } from './backtest-run.js';
@@ -26,7 +28,7 @@ export async function runBacktest(options: BacktestOptions): Promise<Result<Back
     options.onWarning?.(warning);
   };
   let feed: RecordingFeed;
-  const { recording } = options;
+  const recording = options.recording ?? (options.prepared === undefined ? undefined : await preparedOrNot(options.recordings, options.to, options.prepared));
   if (recording !== undefined) {
     if (recording.to !== (options.to ?? Number.POSITIVE_INFINITY)) throw new InvariantError('RECORDING_RANGE', `the recording was parsed up to ${recording.to}, the backtest runs up to ${options.to ?? 'the end'}`);
     feed = recording.replay();
@@ -52,11 +54,26 @@ export async function runBacktest(options: BacktestOptions): Promise<Result<Back
  * Reads `recordings` once (up to `to`, inclusive) for many `runBacktest({ ..., recording })` calls with
  * that same `to`. A recording that cannot be read is an error value, as in runBacktest.
  */
-export async function parseRecordings(recordings: readonly string[], to?: number): Promise<Result<ParsedRecording, BacktestError>> {
+export async function parseRecordings(recordings: readonly string[], to?: number, prepared?: PreparedCacheOptions): Promise<Result<RecordingReplay, BacktestError>> {
   try {
-    return ok(await ParsedRecording.parse(recordings, to === undefined ? {} : { to }));
+    const fromCache = prepared === undefined ? undefined : await preparedOrNot(recordings, to, prepared);
+    return ok(fromCache ?? (await ParsedRecording.parse(recordings, to === undefined ? {} : { to })));
   } catch (error: unknown) {
     return failed(error);
+  }
+}
+
+/**
+ * The recordings' prepared form (read, or built and written); undefined when one cannot be read as a
+ * market stream: the JSONL reading then reports it exactly as without the cache (or, when what is wrong
+ * lies after `to`, replays what it reads).
+ */
+async function preparedOrNot(recordings: readonly string[], to: number | undefined, prepared: PreparedCacheOptions): Promise<RecordingReplay | undefined> {
+  try {
+    return await PreparedRecording.load(recordings, to, prepared);
+  } catch (error: unknown) {
+    if (asBacktestError(error) === undefined) throw error;
+    return undefined;
   }
 }
 

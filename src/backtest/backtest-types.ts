@@ -8,7 +8,8 @@ import type { OrderSnapshot } from '../model/orders.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
 import type { LatencyModel } from '../sim/port/port-latency.js';
-import type { ParsedRecording } from './parsed-recording.js';
+import type { PreparedCacheOptions } from './prepared/prepared-cache.js';
+import type { RecordingReplay } from './recording-feed.js';
 import type { BacktestSummary } from './summary.js';
 
 /** The simulated account the strategies trade: opening futures wallet balances per margin asset. */
@@ -36,9 +37,14 @@ export interface BacktestOptions {
   readonly recordings: readonly string[];
   /**
    * The recordings already read (`parseRecordings`, with this `to`): replayed from memory instead of
-   * reading `recordings`, with the same result. One ParsedRecording serves any number of runs.
+   * reading `recordings`, with the same result. One of them serves any number of runs.
    */
-  readonly recording?: ParsedRecording;
+  readonly recording?: RecordingReplay;
+  /**
+   * Replay `recordings` from their prepared (columnar) form, written beside each on first use (see
+   * prepared/prepared-cache.ts); absent: read as JSONL only (`--no-cache`). Same result either way.
+   */
+  readonly prepared?: PreparedCacheOptions;
   /** Epoch ms. Events before it only warm up the engine's book; the strategies start then. */
   readonly from?: number;
   /** Epoch ms, inclusive: later events are not replayed. */

@@ -5,7 +5,7 @@ import type { SimInstrument } from '../sim/market-stream/instruments.js';
 import { MarketStreamReader } from '../sim/market-stream/reader.js';
 import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
 import { BacktestError } from './backtest-error.js';
-import type { RecordingFeed, RecordingFeedOptions } from './recording-feed.js';
+import type { RecordingFeed, RecordingFeedOptions, RecordingReplay } from './recording-feed.js';
 import { instrumentsOf } from './recording-instruments.js';
 
 interface ParsedSource {
@@ -20,7 +20,7 @@ interface ParsedSource {
  * rest of a file is not read, so a torn line after `to` is not reported). `replay()` hands out a fresh
  * cursor each time: many backtests (a sweep's combinations) share the events, which nobody mutates.
  */
-export class ParsedRecording {
+export class ParsedRecording implements RecordingReplay {
   readonly instruments: readonly SimInstrument[];
   /** Events after this time were not kept (+Infinity: none were cut). */
   readonly to: number;
@@ -72,6 +72,10 @@ export class ParsedRecording {
   /** Kept events, all recordings together. */
   get size(): number {
     return this.events.length;
+  }
+
+  get lastTime(): number | undefined {
+    return this.events.at(-1)?.ts;
   }
 
   /** A feed over the whole recording from its first event. */

@@ -46,6 +46,24 @@ export interface RecordingFeed extends MarketFeed {
 }
 
 /**
+ * Recordings held in memory (parsed JSONL, or their prepared form) for any number of replays, each a
+ * fresh cursor; every replay gives the same events, counts and warnings as reading the files.
+ */
+export interface RecordingReplay {
+  readonly instruments: readonly SimInstrument[];
+  readonly headers: ReadonlyArray<{ readonly path: string; readonly header: MarketStreamHeader }>;
+  /** Events after this time were not kept (+Infinity: none were cut). */
+  readonly to: number;
+  /** What the reading skipped (a torn last line), in the order a replay meets it. */
+  readonly warnings: readonly MarketStreamWarning[];
+  /** Kept events, all recordings together. */
+  readonly size: number;
+  /** Time of the last kept event (undefined: none). */
+  readonly lastTime: number | undefined;
+  replay(): RecordingFeed;
+}
+
+/**
  * The recordings read from disk as the replay goes: the driver reads ahead asynchronously with
  * `load(time)`, so only a window of each file is in memory.
  */

@@ -1,4 +1,6 @@
+import type { MarketEvent } from '../sim/market-stream/events.js';
 import { readMarketStream } from '../sim/market-stream/reader.js';
+import type { RecordingReplay } from './recording-feed.js';
 import type { PriceSeries } from './report-data.js';
 import { MAX_CHART_POINTS } from './report-data.js';
 
@@ -16,18 +18,38 @@ export interface PriceSeriesOptions {
  * into `maxPoints` equal buckets and each keeps the last mark price in it. Symbols sorted.
  */
 export async function priceSeriesOf(recordings: readonly string[], options: PriceSeriesOptions = {}): Promise<PriceSeries[]> {
-  const from = options.from ?? Number.NEGATIVE_INFINITY;
   const to = options.to ?? Number.POSITIVE_INFINITY;
   const marks = new Map<string, Array<readonly [number, number]>>();
   for (const path of recordings) {
     for await (const event of readMarketStream(path)) {
       if (event.ts > to) break;
-      if (event.type !== 'mark' || event.ts < from) continue;
-      const list = marks.get(event.symbol) ?? [];
-      list.push([event.ts, Number(event.price)]);
-      marks.set(event.symbol, list);
+      addMark(marks, event, options);
     }
   }
+  return seriesOf(marks, options);
+}
+
+/** The same series from recordings already in memory (a replay of them, cut at their `to`), without reading the files again. */
+export function priceSeriesOfReplay(recording: RecordingReplay, options: PriceSeriesOptions = {}): PriceSeries[] {
+  const to = options.to ?? Number.POSITIVE_INFINITY;
+  const marks = new Map<string, Array<readonly [number, number]>>();
+  const feed = recording.replay();
+  while (feed.peekTime() !== undefined) {
+    const event = feed.next();
+    if (event.ts > to) break;
+    addMark(marks, event, options);
+  }
+  return seriesOf(marks, options);
+}
+
+function addMark(marks: Map<string, Array<readonly [number, number]>>, event: MarketEvent, options: PriceSeriesOptions): void {
+  if (event.type !== 'mark' || event.ts < (options.from ?? Number.NEGATIVE_INFINITY)) return;
+  const list = marks.get(event.symbol) ?? [];
+  list.push([event.ts, Number(event.price)]);
+  marks.set(event.symbol, list);
+}
+
+function seriesOf(marks: ReadonlyMap<string, Array<readonly [number, number]>>, options: PriceSeriesOptions): PriceSeries[] {
   let start = Number.POSITIVE_INFINITY;
   let end = Number.NEGATIVE_INFINITY;
   for (const list of marks.values()) {

@@ -8,18 +8,19 @@ import type { StrategyInstance } from '../engine/strategy-instance.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { globalRiskSchema, strategyRiskSchema } from '../settings/daemon-config-schema.js';
 import { parseRecordings, runBacktest } from './backtest-runner.js';
-import type { ParsedRecording } from './parsed-recording.js';
+import type { RecordingReplay } from './recording-feed.js';
 import { mergeSection } from './sweep-grid.js';
 import type { SweepCombination, SweepJob, SweepRow } from './sweep-types.js';
 import { valuesOf } from './sweep-types.js';
 
 /**
  * Runs the combinations of one job; strategy modules are imported once, and the recordings are read
- * once (at the first combination) and replayed from memory for every combination.
+ * once (at the first combination; their prepared form unless the job says --no-cache) and replayed from
+ * memory for every combination.
  */
 export class SweepCombinationRunner {
   private readonly definitions = new Map<string, Promise<StrategyDefinition>>();
-  private recording: Promise<Result<ParsedRecording, string>> | undefined;
+  private recording: Promise<Result<RecordingReplay, string>> | undefined;
 
   constructor(
     private readonly job: SweepJob,
@@ -75,8 +76,8 @@ export class SweepCombinationRunner {
     });
   }
 
-  private parsed(): Promise<Result<ParsedRecording, string>> {
-    this.recording ??= parseRecordings(this.job.recordings, this.job.to).then((parsed) => (parsed.ok ? parsed : err(parsed.error.message)));
+  private parsed(): Promise<Result<RecordingReplay, string>> {
+    this.recording ??= parseRecordings(this.job.recordings, this.job.to, this.job.prepared).then((parsed) => (parsed.ok ? parsed : err(parsed.error.message)));
     return this.recording;
   }
 

@@ -45,6 +45,8 @@ export interface SweepJob {
   /** Kline series built from the recorded trades (the config's market klines). */
   readonly klines?: readonly KlineSeries[];
   readonly axes: readonly SweepAxis[];
+  /** Read the recordings' prepared form (built beside them if missing); absent: JSONL only (--no-cache). */
+  readonly prepared?: { readonly fallbackDir?: string };
 }
 
 /** The key figures of one combination's backtest (summary.json's total). */

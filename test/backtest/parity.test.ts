@@ -6,6 +6,7 @@ import type { Daemon } from '../../src/app/daemon.js';
 import { resolveStrategies } from '../../src/app/daemon-strategies.js';
 import { prepareRun } from '../../src/app/run-command.js';
 import { runBacktest } from '../../src/backtest/backtest-runner.js';
+import type { PreparedCacheEvent, PreparedCacheOptions } from '../../src/backtest/prepared/index.js';
 import { formatParityReport } from '../../src/backtest/parity-compare.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
@@ -65,7 +66,7 @@ function probeOf(daemon: Daemon): { inFlight(): number; activity(): number } {
   return { inFlight: () => daemon.venue.client.rest.inFlight, activity: () => count };
 }
 
-async function parity(configFile: string, dir: string, minutes: number): Promise<ParityOutcome & { readonly configFile: string }> {
+async function parity(configFile: string, dir: string, minutes: number, cache?: PreparedCacheOptions): Promise<ParityOutcome & { readonly configFile: string }> {
   const prepared = await prepareRun({ config: configFile }, {});
   if (!prepared.ok) throw prepared.error;
   const { config } = prepared.value;
@@ -79,6 +80,7 @@ async function parity(configFile: string, dir: string, minutes: number): Promise
     wait: (daemon) => runSettled(clock, minutes * 60_000, probeOf(daemon)),
     toleranceMs: 0,
     env: {},
+    ...(cache === undefined ? {} : { prepared: cache }),
   });
   if (!outcome.ok) throw outcome.error;
   return { ...outcome.value, configFile };
@@ -123,11 +125,16 @@ describe('stratd parity: a short paper run of each example strategy and the back
     expect(outcome.view.length).toBeGreaterThan(0);
   }, 120_000);
 
-  it('the backtest of a parity recording is deterministic: the same recording and view give the same fills again', async () => {
+  it('the backtest of a parity recording is deterministic: the same recording and view give the same fills again, from its prepared form too', async () => {
     const dir = tmp.path('again');
     mkdirSync(dir);
     const configFile = defaultConfigFor(dir, 'quoter-btc');
-    const outcome = await parity(configFile, dir, 2);
+    const cacheSteps: PreparedCacheEvent[] = [];
+    const cache: PreparedCacheOptions = { onEvent: (event) => cacheSteps.push(event) };
+    const outcome = await parity(configFile, dir, 2, cache);
+    // Parity's backtest wrote the recording's prepared form and replayed it: the fills still agree.
+    expect(cacheSteps.map((e) => e.type)).toEqual(['written']);
+    expect(outcome.report.identical).toBe(true);
     const prepared = await prepareRun({ config: configFile }, {});
     if (!prepared.ok) throw prepared.error;
     const { config } = prepared.value;
@@ -145,5 +152,22 @@ describe('stratd parity: a short paper run of each example strategy and the back
     if (!again.ok) throw again.error;
     expect(outcome.report.fills.live).toBeGreaterThan(0);
     expect(again.value.summary.fillsSha256).toBe(outcome.backtest.summary.fillsSha256);
+    const fresh = await resolveStrategies(config);
+    if (!fresh.ok) throw fresh.error;
+    const fromCache = await runBacktest({
+      strategies: fresh.value,
+      risk: config.risk,
+      recordings: [outcome.recording.path],
+      account: outcome.account,
+      orphans: config.orphans,
+      latency: outcome.backtest.summary.latency,
+      from: outcome.from,
+      to: outcome.recording.endTime,
+      marketView: outcome.view,
+      prepared: cache,
+    });
+    if (!fromCache.ok) throw fromCache.error;
+    expect(cacheSteps.map((e) => e.type)).toEqual(['written', 'read']);
+    expect(fromCache.value.summary.fillsSha256).toBe(outcome.backtest.summary.fillsSha256);
   }, 120_000);
 });

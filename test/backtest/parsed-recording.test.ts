@@ -3,7 +3,7 @@ import { parseRecordings, runBacktest } from '../../src/backtest/backtest-runner
 import type { BacktestOptions, BacktestResult } from '../../src/backtest/backtest-runner.js';
 import { OUTPUT_FILES, writeBacktestOutputs } from '../../src/backtest/outputs.js';
 import { ParsedRecording } from '../../src/backtest/parsed-recording.js';
-import type { RecordingFeed } from '../../src/backtest/recording-feed.js';
+import type { RecordingFeed, RecordingReplay } from '../../src/backtest/recording-feed.js';
 import { RecordingFileFeed } from '../../src/backtest/recording-feed.js';
 import { dec } from '../../src/core/decimal.js';
 import { InvariantError } from '../../src/core/errors.js';
@@ -32,7 +32,7 @@ async function backtest(recordings: readonly string[], extra: Partial<BacktestOp
   return result.value;
 }
 
-async function parsed(recordings: readonly string[], to?: number): Promise<ParsedRecording> {
+async function parsed(recordings: readonly string[], to?: number): Promise<RecordingReplay> {
   const recording = await parseRecordings(recordings, to);
   if (!recording.ok) throw recording.error;
   return recording.value;

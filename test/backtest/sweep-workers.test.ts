@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { preparedDirOf } from '../../src/backtest/prepared/index.js';
 import { parseSweepGrid } from '../../src/backtest/sweep-grid.js';
 import type { SweepPlan } from '../../src/backtest/sweep-grid.js';
 import { runSweep } from '../../src/backtest/sweep-runner.js';
@@ -37,5 +38,17 @@ describe('sweep across worker threads (built dist)', () => {
     if (!inProcess.ok) throw new Error(inProcess.error);
     expect(inWorkers.value).toEqual(inProcess.value);
     expect(inWorkers.value).toHaveLength(8);
+  }, 120_000);
+
+  it('gives the same rows when the workers replay the prepared form (built by the first of them, read by the others)', async () => {
+    if (!existsSync(DIST_RUNNER) || !existsSync(DIST_QUOTER)) throw new Error(`${DIST_RUNNER} or ${DIST_QUOTER} is missing: run \`npm run build\` before this test (npm test does)`);
+    const built = (await import(pathToFileURL(DIST_RUNNER).href)) as { runSweep: typeof runSweep };
+    const fresh = await writeGenerated(tmp.path('prepared.jsonl'), 7, 2);
+    const inWorkers = await built.runSweep({ ...quoterJob(fresh, DIST_QUOTER, plan.axes), prepared: {} }, plan.combinations, { workers: 2 });
+    const inProcess = await runSweep(quoterJob(fresh, SOURCE_QUOTER, plan.axes), plan.combinations, { workers: 0 });
+    if (!inWorkers.ok) throw new Error(inWorkers.error);
+    if (!inProcess.ok) throw new Error(inProcess.error);
+    expect(inWorkers.value).toEqual(inProcess.value);
+    expect(readdirSync(preparedDirOf(fresh)).filter((name) => name.endsWith('.arrow'))).toHaveLength(1);
   }, 120_000);
 });

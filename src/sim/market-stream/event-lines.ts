@@ -118,11 +118,11 @@ function isLevels(value: unknown): value is PriceLevel[] {
   return true;
 }
 
-function isSignedDecimal(value: unknown): value is string {
+export function isSignedDecimal(value: unknown): value is string {
   return typeof value === 'string' && scanDecimal(value, value.charCodeAt(0) === 45 ? 1 : 0);
 }
 
-function isUnsignedDecimal(value: unknown): value is string {
+export function isUnsignedDecimal(value: unknown): value is string {
   return typeof value === 'string' && scanDecimal(value, 0);
 }
 
