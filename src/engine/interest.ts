@@ -28,6 +28,7 @@ export function interestedIn(event: BusEvent, strategyId: string, symbols: Reado
     case 'intent.denied':
     case 'command.submitted':
     case 'command.failed':
+    case 'strategy.started':
     case 'strategy.stopped':
     case 'bus.dropped':
       return event.strategyId === strategyId;
