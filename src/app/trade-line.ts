@@ -116,8 +116,9 @@ export function grouped(value: string): string {
   return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction}`;
 }
 
+/** A field as text on one line (a multi-line reason, such as an error with its stack, is joined with ` | `). */
 function text(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return value.includes('\n') ? value.split(/\s*\n\s*/).join(' | ') : value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return '';
 }

@@ -167,7 +167,7 @@ export class TradeLog {
       side: a.side,
       positionSide: a.positionSide,
       qty: this.qty(a.symbol, a.quantity),
-      price: this.price(a.symbol, a.price),
+      ...(a.price.isZero() ? {} : { price: this.price(a.symbol, a.price) }),
       orderType: a.orderType,
       triggerPrice: this.price(a.symbol, a.triggerPrice),
       orderId: a.orderId,
@@ -239,7 +239,8 @@ export class TradeLog {
       side: o.side,
       positionSide: o.positionSide,
       qty: this.qty(o.symbol, o.quantity),
-      price: this.price(o.symbol, o.price),
+      // A market order shows no price (the exchange's 0); its fills say what it paid.
+      ...(o.price.isZero() ? {} : { price: this.price(o.symbol, o.price) }),
       orderId: o.orderId,
       clientOrderId: o.clientOrderId,
     };
