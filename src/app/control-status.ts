@@ -90,6 +90,8 @@ export interface DaemonStatus {
   readonly killSwitch: KillSwitchView;
   readonly pnlToday: string;
   readonly strategies: readonly StrategyStatus[];
+  /** The account's futures wallet per margin asset (decimal text). */
+  readonly balances: ReadonlyArray<Record<string, string | number | undefined>>;
   readonly positions: ReadonlyArray<Record<string, string | number | undefined>>;
   readonly openOrders: ReadonlyArray<Record<string, string | number | undefined>>;
   readonly openAlgoOrders: ReadonlyArray<Record<string, string | number | undefined>>;
@@ -132,6 +134,13 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
     },
     pnlToday: decText(kernel.risk.dayPnl()),
     strategies: kernel.strategies.status().map((st) => ({ ...st, params: s.params(st.id), limits: { ...s.limits(st.id) }, ...strategyToday(s, st.id) })),
+    balances: kernel.cache.balances().map((b) => ({
+      asset: b.asset,
+      walletBalance: decText(b.walletBalance),
+      availableBalance: decText(b.availableBalance),
+      lockedMargin: decText(b.lockedMargin),
+      unrealizedPnl: decText(b.unrealizedPnl),
+    })),
     positions: kernel.cache
       .positions()
       .filter((p) => !p.qty.isZero())

@@ -87,7 +87,7 @@ export function tradeLineText(fields: Readonly<Record<string, unknown>>, style: 
         : `${label('RESUME', paint.green)} kill switch released: ${f('reason')} · PnL today ${signed(f('dayPnl'), paint, style.group)}`;
     case 'summary': {
       const position = f('position') === '' ? 'flat' : f('position');
-      return `${label('SUMMARY', paint.bold)} ${who} ${f('state')} · position ${position} · open orders ${f('openOrders')} · fills today ${f('fillsToday')} · pnl today ${signed(f('pnlToday'), paint, style.group)}${tail('feesToday', '· fees ')}`;
+      return `${label('SUMMARY', paint.bold)} ${who} ${f('state')} · position ${position} · open orders ${f('openOrders')} · fills today ${f('fillsToday')} · realized pnl today ${signed(f('realizedPnlToday'), paint, style.group)}${tail('feesToday', '· fees ')}`;
     }
     default:
       return f('msg');

@@ -35,7 +35,7 @@ export function summaryFields(sources: SummarySources): ReadonlyArray<Record<str
       ...(position === '' ? {} : { position }),
       openOrders,
       fillsToday: today.fills,
-      pnlToday: today.realizedPnl.toFixed(),
+      realizedPnlToday: today.realizedPnl.toFixed(),
       ...(fees === '' ? {} : { feesToday: fees }),
     };
   });

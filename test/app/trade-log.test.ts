@@ -293,10 +293,10 @@ describe('the summary line', () => {
     clock.advanceBy(120_000);
     const lines = r.trades().filter((l) => l['event'] === 'summary');
     expect(lines.map((l) => l['strategy'])).toEqual(['quoter', 'trend', 'quoter', 'trend']);
-    expect(lines[0]).toMatchObject({ strategy: 'quoter', symbol: BTC, state: 'running', position: 'LONG 0.004 @ 64210.5 upnl 0.8', openOrders: 1, fillsToday: 1, pnlToday: '1.32', feesToday: '0.0257 USDT' });
-    expect(lines[1]).toMatchObject({ strategy: 'trend', state: 'failed', openOrders: 0, fillsToday: 0, pnlToday: '0' });
+    expect(lines[0]).toMatchObject({ strategy: 'quoter', symbol: BTC, state: 'running', position: 'LONG 0.004 @ 64210.5 upnl 0.8', openOrders: 1, fillsToday: 1, realizedPnlToday: '1.32', feesToday: '0.0257 USDT' });
+    expect(lines[1]).toMatchObject({ strategy: 'trend', state: 'failed', openOrders: 0, fillsToday: 0, realizedPnlToday: '0' });
     expect(lines[1]).not.toHaveProperty('position');
-    expect(lines[0]?.['msg']).toBe('SUMMARY quoter BTC-SWAP-USDT running · position LONG 0.004 @ 64210.5 upnl 0.8 · open orders 1 · fills today 1 · pnl today +1.32 · fees 0.0257 USDT');
+    expect(lines[0]?.['msg']).toBe('SUMMARY quoter BTC-SWAP-USDT running · position LONG 0.004 @ 64210.5 upnl 0.8 · open orders 1 · fills today 1 · realized pnl today +1.32 · fees 0.0257 USDT');
   });
 
   it('0 writes none; the daily reset starts a new day', () => {
