@@ -59,7 +59,7 @@ export function tradeLineText(fields: Readonly<Record<string, unknown>>, style: 
   const tail = (key: string, label: string): string => (f(key) === '' ? '' : ` ${label}${f(key)}`);
   switch (event) {
     case 'placed':
-      return `${label('PLACE', paint.cyan)} ${order()}${tail('kind', '')}${tail('triggerPrice', 'trigger ')}`;
+      return `${label('PLACE', paint.cyan)} ${order()}${tail('kind', '')}${f('triggerPrice') === '' ? '' : ` trigger ${amount('triggerPrice')}`}`;
     case 'filled': {
       const pnl = f('realizedPnl');
       const pnlText = pnl === '' || pnl === '0' ? '' : ` pnl ${signed(pnl, paint, style.group)}`;
