@@ -87,7 +87,7 @@ registerSweepCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONF
 
 registerParityCommand(program, commandIo);
 
-registerControlCommands(program, commandIo);
+registerControlCommands(program, { ...commandIo, terminal: { isTTY: process.stdout.isTTY === true, rows: () => process.stdout.rows } });
 
 registerRecordCommand(program, commandIo);
 

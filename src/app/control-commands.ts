@@ -1,10 +1,14 @@
 import type { Command } from 'commander';
+import type { SchedulerLike } from 'rxjs';
+import { err, ok } from '../core/result.js';
+import { systemTime } from '../core/system-time.js';
 import { ConfigError } from '../settings/config-error.js';
 import type { Environment } from '../settings/secrets.js';
 import { controlAddress, controlCall, isRecord, replyError } from './control-client.js';
 import type { ControlFlags } from './control-client.js';
 import { jsonLine } from './follower-output.js';
 import { formatStatus } from './status-command.js';
+import { watchCount, watchInterval, watchStatus } from './status-watch.js';
 
 export interface ControlCommandDeps {
   readonly env: Environment;
@@ -15,6 +19,10 @@ export interface ControlCommandDeps {
   /** 1 when the daemon is unreachable or refuses (usage mistakes throw ConfigError: exit 2). */
   readonly setExitCode: (code: number) => void;
   readonly cwd?: string;
+  /** Standard output's terminal, if it is one (`status --watch` redraws in place there). */
+  readonly terminal?: { readonly isTTY: boolean; readonly rows: () => number | undefined };
+  /** How `status --watch` waits between frames; default: the system scheduler. */
+  readonly scheduler?: SchedulerLike;
 }
 
 const URL_FLAG = ['--url <url>', 'the daemon\'s health/control server (default: from --config, else http://127.0.0.1:9464)'] as const;
@@ -48,12 +56,52 @@ export function registerControlCommands(program: Command, deps: ControlCommandDe
     .option(...URL_FLAG)
     .option(...CONFIG_FLAG)
     .option('--json', 'the whole status as one JSON line')
-    .action(async (flags: ControlFlags & { json?: boolean }) => {
+    .option('--watch', 'refresh every --interval: in place on a terminal (Ctrl-C quits); otherwise one snapshot after another, separated by a blank line')
+    .option('--interval <duration>', 'with --watch: how often, such as 2s (default) or 500ms')
+    .option('--count <n>', 'with --watch: stop after n refreshes')
+    .action(async (flags: ControlFlags & { json?: boolean; watch?: boolean; interval?: string; count?: string }) => {
+      if (flags.watch === true) {
+        await watch(flags);
+        return;
+      }
+      if (flags.interval !== undefined || flags.count !== undefined) throw new ConfigError(`${flags.interval === undefined ? '--count' : '--interval'} goes with --watch`, { path: flags.interval === undefined ? '--count' : '--interval' });
       const body = await call('status', flags, 'GET', '/status');
       if (body === undefined) return;
       const summary = flags.json === true ? undefined : formatStatus(body);
       deps.out(summary ?? jsonLine(body));
     });
+
+  const watch = async (flags: ControlFlags & { json?: boolean; interval?: string; count?: string }): Promise<void> => {
+    if (flags.json === true) throw new ConfigError('--watch draws the status for a person: without --json (stratd status --json in a loop gives JSON lines)', { path: '--json' });
+    const intervalMs = watchInterval(flags.interval);
+    if (!intervalMs.ok) throw intervalMs.error;
+    const count = watchCount(flags.count);
+    if (!count.ok) throw count.error;
+    const address = controlAddress(flags, deps.env, deps.cwd);
+    if (!address.ok) throw address.error;
+    const stop = new AbortController();
+    const onInterrupt = (): void => stop.abort();
+    process.once('SIGINT', onInterrupt);
+    const scheduler = deps.scheduler ?? systemTime.scheduler;
+    try {
+      const code = await watchStatus({
+        fetch: async () => {
+          const reply = await controlCall(address.value, 'GET', '/status');
+          if (!reply.ok) return reply;
+          return reply.value.status === 200 ? ok(reply.value.body) : err(replyError(reply.value));
+        },
+        screen: { write: deps.out, isTTY: deps.terminal?.isTTY ?? false, ...(deps.terminal === undefined ? {} : { rows: deps.terminal.rows }) },
+        intervalMs: intervalMs.value,
+        sleep: (ms, signal) => pause(scheduler, ms, signal),
+        signal: stop.signal,
+        ...(count.value === undefined ? {} : { count: count.value }),
+        now: () => scheduler.now(),
+      });
+      if (code !== 0) deps.setExitCode(code);
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
+  };
 
   program
     .command('halt')
@@ -105,4 +153,21 @@ export function registerControlCommands(program: Command, deps: ControlCommandDe
       });
   }
   return program;
+}
+
+/** Resolves after `ms` on `scheduler`, or at once when `signal` aborts (Ctrl-C during the wait). */
+function pause(scheduler: SchedulerLike, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
+    const done = (): void => {
+      timer.unsubscribe();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = scheduler.schedule(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -12,6 +12,8 @@ import type { CronJobs, JobStats } from './cron-scheduler.js';
 import type { HealthReport } from './health-server.js';
 import type { KillSwitchView } from './control-routes.js';
 import type { ReloadReport } from './reload.js';
+import type { StrategyDayFigures } from './trade-day.js';
+import { feesText } from './trade-day.js';
 
 /** The newest error of each component, as it happened (later successes do not clear it). */
 export class ComponentErrors {
@@ -38,6 +40,8 @@ export interface StatusSources {
   readonly poller: MarketPoller;
   readonly jobs: CronJobs;
   readonly errors: ComponentErrors;
+  /** Fills, realized PnL and fees of a strategy since the daily reset (the trade log's tally). */
+  readonly today?: (strategyId: string) => StrategyDayFigures;
   readonly params: (strategyId: string) => unknown;
   readonly limits: (strategyId: string) => RiskLimits | undefined;
   readonly lastReload: () => ReloadReport | undefined;
@@ -72,6 +76,8 @@ export interface StrategyStatus {
   /** Its own risk limits (decimals as text once serialized). */
   readonly limits: RiskLimits;
   readonly lastError?: string;
+  /** Since the daily reset: fills, realized PnL (decimal text), fees per asset (`0.0257 USDT`). */
+  readonly today?: { readonly fills: number; readonly realizedPnl: string; readonly fees: string };
 }
 
 /** GET /status and `stratd status --json`. Amounts are decimal text; times are epoch ms. */
@@ -84,6 +90,8 @@ export interface DaemonStatus {
   readonly killSwitch: KillSwitchView;
   readonly pnlToday: string;
   readonly strategies: readonly StrategyStatus[];
+  /** The account's futures wallet per margin asset (decimal text). */
+  readonly balances: ReadonlyArray<Record<string, string | number | undefined>>;
   readonly positions: ReadonlyArray<Record<string, string | number | undefined>>;
   readonly openOrders: ReadonlyArray<Record<string, string | number | undefined>>;
   readonly openAlgoOrders: ReadonlyArray<Record<string, string | number | undefined>>;
@@ -125,7 +133,14 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
       ...(kill.override === undefined ? {} : { override: kill.override }),
     },
     pnlToday: decText(kernel.risk.dayPnl()),
-    strategies: kernel.strategies.status().map((st) => ({ ...st, params: s.params(st.id), limits: { ...s.limits(st.id) } })),
+    strategies: kernel.strategies.status().map((st) => ({ ...st, params: s.params(st.id), limits: { ...s.limits(st.id) }, ...strategyToday(s, st.id) })),
+    balances: kernel.cache.balances().map((b) => ({
+      asset: b.asset,
+      walletBalance: decText(b.walletBalance),
+      availableBalance: decText(b.availableBalance),
+      lockedMargin: decText(b.lockedMargin),
+      unrealizedPnl: decText(b.unrealizedPnl),
+    })),
     positions: kernel.cache
       .positions()
       .filter((p) => !p.qty.isZero())
@@ -202,6 +217,11 @@ function lastErrors(
   }
   for (const c of channels) if (c.lastError !== undefined) out[`market:${c.key}`] = { message: c.lastError, ...(c.lastPollAt === undefined ? {} : { at: c.lastPollAt }) };
   return out;
+}
+
+function strategyToday(s: StatusSources, id: string): Pick<StrategyStatus, 'today'> {
+  const figures = s.today?.(id);
+  return figures === undefined ? {} : { today: { fills: figures.fills, realizedPnl: decText(figures.realizedPnl), fees: feesText(figures.fees) } };
 }
 
 function journalStatus(kernel: Kernel): DaemonStatus['components']['journal'] {

@@ -40,6 +40,7 @@ import type { DaemonStatus, StatusSources } from './control-status.js';
 import type { CronJobs } from './cron-scheduler.js';
 import { pollChannels } from './daemon-channels.js';
 import { daemonJobs } from './daemon-jobs.js';
+import { attachTradeLog } from './daemon-trade-log.js';
 import { DaemonMetrics } from './daemon-metrics.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { bindStateToAccount } from './daemon-account.js';
@@ -234,6 +235,9 @@ export class Daemon {
       }),
     );
 
+    const trades = attachTradeLog(kernel, options.strategies, time, logger);
+    subscriptions.push(trades.subscription);
+
     const streams = categoriesOf(symbols).map((category) => ({
       category,
       session: new UserStreamSession({
@@ -297,6 +301,8 @@ export class Daemon {
     }
     poller.start();
     cleanup.push(() => poller.stop());
+    const summaries = trades.startSummaries(config.log.summaryEveryMs);
+    if (summaries !== undefined) subscriptions.push(summaries);
 
     const catalogSync =
       venue.catalog === undefined ? undefined : new CatalogSync({ client: venue.catalog, mirror: store.catalogMirror(), clock: time.clock, logger: logger.child({ component: 'catalog-sync' }) });
@@ -324,6 +330,7 @@ export class Daemon {
       poller,
       jobs,
       errors,
+      today: (id) => trades.tradeLog.day.of(id),
       params: (id) => live.params(id),
       limits: (id) => live.limits(id),
       // Read only once the daemon exists (the health server starts after it).

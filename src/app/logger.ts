@@ -1,5 +1,7 @@
 import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
+import { fileURLToPath } from 'node:url';
+import { prettyOptions } from './log-pretty.js';
 import { REDACTED, SECRET_FIELD_NAMES, SecretValues, scrubSecrets } from '../core/secret-text.js';
 
 export const REDACT_PATHS: readonly string[] = SECRET_FIELD_NAMES.flatMap((name) => {
@@ -7,6 +9,9 @@ export const REDACT_PATHS: readonly string[] = SECRET_FIELD_NAMES.flatMap((name)
   const under = (prefix: string): string => (key.startsWith('[') ? `${prefix}${key}` : `${prefix}.${key}`);
   return [key, under('*'), under('*.*'), under('*.*.*')];
 });
+
+/** The pretty transport's module (compiled beside this one), loaded by pino's worker thread. */
+const PRETTY_TRANSPORT = fileURLToPath(new URL('./log-pretty.js', import.meta.url));
 
 export interface LoggerOptions {
   readonly level?: string;
@@ -27,8 +32,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
   if (options.destination !== undefined) return pino(base, options.destination);
   if (options.pretty ?? process.stdout.isTTY === true) {
-    const colorize = process.env['NO_COLOR'] === undefined;
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize, translateTime: 'SYS:standard', ignore: 'pid,hostname', destination: 1 } } });
+    // One line per entry (trade lines compact and coloured: log-pretty.ts), formatted in pino's worker thread.
+    const { messageFormat: _inWorker, ...serializable } = prettyOptions(process.env['NO_COLOR'] === undefined);
+    return pino({ ...base, transport: { target: PRETTY_TRANSPORT, options: { ...serializable, destination: 1 } } });
   }
   return pino(base, pino.destination(1));
 }

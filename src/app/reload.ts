@@ -77,6 +77,7 @@ export function planReload(current: DaemonConfig, next: DaemonConfig, nextInstan
   if (globalChanged) applied.push('risk');
   const logChanged = current.log.level !== next.log.level;
   if (logChanged) applied.push('log.level');
+  if (current.log.summaryEveryMs !== next.log.summaryEveryMs) rejected.push({ path: 'log.summaryEvery', reason: RESTART });
 
   const strategies: StrategyReload[] = [];
   const effectiveStrategies: StrategySettings[] = [];
@@ -122,7 +123,7 @@ export function planReload(current: DaemonConfig, next: DaemonConfig, nextInstan
     ...(logChanged ? { logLevel: next.log.level } : {}),
     applied,
     rejected,
-    effective: { ...current, risk: next.risk, log: next.log, strategies: effectiveStrategies },
+    effective: { ...current, risk: next.risk, log: { ...next.log, summaryEveryMs: current.log.summaryEveryMs }, strategies: effectiveStrategies },
   };
 }
 

@@ -17,8 +17,17 @@ const statusShape = z.looseObject({
   }),
   pnlToday: z.string(),
   strategies: z.array(
-    z.looseObject({ id: z.string(), state: z.string(), symbols: z.array(z.string()), queued: z.number(), delivered: z.number(), lastError: z.string().optional() }),
+    z.looseObject({
+      id: z.string(),
+      state: z.string(),
+      symbols: z.array(z.string()),
+      queued: z.number(),
+      delivered: z.number(),
+      lastError: z.string().optional(),
+      today: z.looseObject({ fills: z.number(), realizedPnl: z.string(), fees: z.string() }).optional(),
+    }),
   ),
+  balances: z.array(row).optional(),
   positions: z.array(row),
   openOrders: z.array(row),
   openAlgoOrders: z.array(row),
@@ -47,7 +56,19 @@ export function formatStatus(body: unknown): string | undefined {
   lines.push(`strategies (${s.strategies.length}):`);
   for (const st of s.strategies) {
     const error = st.lastError === undefined ? '' : ` · error: ${st.lastError}`;
-    lines.push(`  ${st.id}  ${st.state}  ${st.symbols.join(',')}  delivered ${st.delivered} queued ${st.queued}${error}`);
+    const open = s.openOrders.filter((o) => o['strategy'] === st.id).length + s.openAlgoOrders.filter((o) => o['strategy'] === st.id).length;
+    const figures = [
+      ...(st.today === undefined ? [] : [`fills today ${st.today.fills}`, `realized pnl today ${st.today.realizedPnl}`, ...(st.today.fees === '' ? [] : [`fees ${st.today.fees}`])]),
+      `open orders ${open}`,
+      `delivered ${st.delivered} queued ${st.queued}`,
+    ];
+    lines.push(`  ${st.id}  ${st.state}  ${st.symbols.join(',')}  ${figures.join(' · ')}${error}`);
+  }
+  if (s.balances !== undefined) {
+    lines.push(`account (${s.balances.length}):`);
+    for (const b of s.balances) {
+      lines.push(`  ${text(b['asset'])} wallet ${text(b['walletBalance'])} · available ${text(b['availableBalance'])} · margin ${text(b['lockedMargin'])} · unrealized ${text(b['unrealizedPnl'])}`);
+    }
   }
   lines.push(`positions (${s.positions.length}):`);
   for (const p of s.positions) lines.push(`  ${text(p['symbol'])} ${text(p['side'])} ${text(p['qty'])} @ ${text(p['avgPrice'])} · unrealized ${text(p['unrealizedPnl'])}`);

@@ -42,6 +42,9 @@ export function interestedIn(event: BusEvent, strategyId: string, symbols: Reado
     case 'catalog.changed':
     case 'catalog.synced':
       return true;
+    case 'strategy.started':
+      // For the daemon's observers (the trade log): the strategy itself knows it started (onStart ran).
+      return false;
     default:
       return assertNever(event, 'bus event');
   }

@@ -162,6 +162,7 @@ export function sourceOf(event: BusEvent): EventSource {
       return 'job';
     case 'intent.denied':
     case 'risk.killSwitch':
+    case 'strategy.started':
     case 'strategy.stopped':
     case 'timer':
     case 'bus.dropped':

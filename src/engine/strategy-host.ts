@@ -82,7 +82,7 @@ export class StrategyHost {
   }
 
   async startAll(): Promise<void> {
-    for (const hosted of this.hosted.values()) await hosted.runner.start();
+    for (const hosted of this.hosted.values()) await this.startRunner(hosted);
   }
 
   async stopAll(): Promise<void> {
@@ -103,8 +103,14 @@ export class StrategyHost {
     if (hosted === undefined) return false;
     if (hosted.runner.state === 'running') return true;
     hosted.runner = this.createRunner(hosted.instance);
-    await hosted.runner.start();
+    await this.startRunner(hosted);
     return true;
+  }
+
+  /** Starts the runner; `strategy.started` once its onStart returned (one that threw has published its failure). */
+  private async startRunner(hosted: Hosted): Promise<void> {
+    await hosted.runner.start();
+    if (hosted.runner.state === 'running') this.options.publish({ type: 'strategy.started', time: this.options.time.clock.now(), strategyId: hosted.instance.id });
   }
 
   private async stopRunner(hosted: Hosted, reason: string): Promise<void> {

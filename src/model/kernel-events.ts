@@ -78,6 +78,13 @@ export interface KillSwitchChanged {
   readonly dayPnl: Decimal;
 }
 
+/** A strategy instance started (at daemon start, or again by operator command) and its onStart returned. */
+export interface StrategyStarted {
+  readonly type: 'strategy.started';
+  readonly time: number;
+  readonly strategyId: string;
+}
+
 export interface StrategyStopped {
   readonly type: 'strategy.stopped';
   readonly time: number;
@@ -119,6 +126,7 @@ export type KernelEvent =
   | CommandSubmitted
   | CommandFailed
   | KillSwitchChanged
+  | StrategyStarted
   | StrategyStopped
   | TimerFired
   | JobFinished

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InvariantError } from '../core/errors.js';
 import { catalogSettingsSchema, exchangeSettingsSchema } from './connection-settings.js';
 import { cronExpression } from './daemon-config-cron.js';
+import { isDurationOrOff } from './duration.js';
 import { notifySectionSchema } from './daemon-config-notify.js';
 import { daemonFileSchema, followerCredentialsSchema, simSectionSchema } from './daemon-config-schema.js';
 
@@ -65,7 +66,7 @@ export const SECTION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   journal: 'how durable a journal commit is before its order goes out: disk (fsync, default) or os (survives a crash of stratd, not of the machine)',
   health: 'the health and metrics HTTP server (loopback by default)',
   follower: 'the copy-trading follower commands: in paper mode, which key of the simulator config',
-  log: 'log level of the JSON lines on standard output',
+  log: 'log level of the JSON lines on standard output (pretty single lines on a terminal), and how often the trade log writes its per-strategy summary line',
   notify: 'notifications (fills, kill switch, strategy stopped or failed, start/stop, reconnect storms, daily summary) to webhooks, Slack, Discord or Telegram; URLs and bot tokens as ${NAME} references or files',
   record: 'record every market event the sources see (and the account events) for backtests: file, gzip, rotation',
 };
@@ -113,6 +114,10 @@ function describeText(zodSchema: unknown, json: JsonSchema): void {
     // `${NAME}` interpolation applies to every text value: a URL may come from the environment.
     delete json['format'];
     json['anyOf'] = [{ format: 'uri' }, { pattern: ENV_REFERENCE }];
+  } else if (isDurationOrOff(zodSchema)) {
+    delete json['type'];
+    json['anyOf'] = [{ type: 'string', pattern: DURATION_PATTERN }, { type: 'string', pattern: ENV_REFERENCE }, { const: 'off' }, { const: 0 }];
+    json['description'] = 'a duration: a number and a unit (ms, s, m, h, d), such as 30s, 1m or 1h; 0 or off for none';
   } else if (zodSchema instanceof z.ZodPipe && zodSchema.in instanceof z.ZodString && zodSchema.out instanceof z.ZodTransform) {
     json['anyOf'] = [{ pattern: DURATION_PATTERN }, { pattern: ENV_REFERENCE }];
     json['description'] = 'a duration: a number and a unit (ms, s, m, h, d), such as 500ms, 20s, 30m or 1h';

@@ -3,7 +3,7 @@ import { DEPTH_LIMITS, klineInterval } from '../venue/parsers/market-params.js';
 import { decimal } from '../venue/wire/schema.js';
 import { cronExpression } from './daemon-config-cron.js';
 import { parseByteSize } from './byte-size.js';
-import { durationMs } from './duration.js';
+import { durationMs, durationOrOffMs } from './duration.js';
 import { notifySchema } from './daemon-config-notify.js';
 
 /**
@@ -173,7 +173,13 @@ export const daemonFileSchema = z.strictObject({
   record: recordSchema.optional(),
   /** Notifications to webhooks, Slack, Discord, Telegram (daemon-config-notify.ts). */
   notify: notifySchema.optional(),
-  log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      /** The trade log's summary line per strategy: every this long, `0`/`off` for none. */
+      summaryEvery: durationOrOffMs({ min: 1000, max: 86_400_000 }).default(60_000),
+    })
+    .prefault({}),
 });
 export type DaemonFile = z.output<typeof daemonFileSchema>;
 

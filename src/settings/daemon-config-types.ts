@@ -31,7 +31,8 @@ export interface DaemonConfig {
   readonly health: HealthSettings;
   /** Credentials of the copy-trading follower commands; undefined when not configured. */
   readonly follower?: FollowerSettings;
-  readonly log: { readonly level: LogLevel };
+  /** `summaryEveryMs`: the trade log's per-strategy summary line, 0 for none. */
+  readonly log: { readonly level: LogLevel; readonly summaryEveryMs: number };
   /** Record the market (and account) events of the run; `out` absolute. */
   readonly record?: RecordSettings;
   /** Notification sinks (their URLs hold secrets); undefined without a notify section. */

@@ -91,7 +91,7 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
     journal: top.journal,
     health: healthSettings(top.health, configDir),
     ...(follower.value === undefined ? {} : { follower: follower.value }),
-    log: { level: level.value },
+    log: { level: level.value, summaryEveryMs: top.log.summaryEvery },
     ...(notify.value === undefined ? {} : { notify: notify.value }),
     ...(top.record === undefined ? {} : { record: { ...top.record, out: isAbsolute(top.record.out) ? top.record.out : resolve(configDir, top.record.out) } }),
     errorAt: (reason, at) => locatedError(source, reason, at),

@@ -117,6 +117,13 @@ describe('planReload', () => {
     expect(p.effective.venue.mode === 'paper' && p.effective.venue.key).toBe('trader');
   });
 
+  it('log.summaryEvery needs a restart (the summary timer keeps its period); the level beside it still changes', async () => {
+    const p = await plan(yaml(), yaml({ tail: 'health: { host: 127.0.0.1, port: 0 }\nlog: { level: debug, summaryEvery: 5m }' }));
+    expect(p.rejected).toEqual([{ path: 'log.summaryEvery', reason: 'needs a restart' }]);
+    expect(p.applied).toEqual(['log.level']);
+    expect(p.effective.log).toEqual({ level: 'debug', summaryEveryMs: 60_000 });
+  });
+
   it('paper to live is a mode change (and loses the embedded catalog)', async () => {
     const env = { BASE: 'http://127.0.0.1:9', STREAM: 'ws://127.0.0.1:9', KEY: 'k', SECRET: 's' };
     const live = 'mode: live\nstateDir: ' + join(dir, 'state') + '\nexchange: { baseUrl: "${BASE}", streamUrl: "${STREAM}", apiKey: "${KEY}", apiSecret: "${SECRET}" }';

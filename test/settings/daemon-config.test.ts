@@ -131,7 +131,7 @@ describe('loadDaemonConfig: a valid paper config', () => {
     expect(config.journal).toEqual({ durability: 'os' });
     expect(config.health).toEqual({ host: '127.0.0.1', port: 0, allowedHosts: [], maxConnections: 64, maxConnectionsPerAddress: 16 });
     expect(config.follower).toEqual({ key: 'copy-trading', credentials: { apiKey: COPY_KEY, apiSecret: expect.any(String) } });
-    expect(config.log).toEqual({ level: 'debug' });
+    expect(config.log).toEqual({ level: 'debug', summaryEveryMs: 60_000 });
   });
 
   it('locates later mistakes, such as a strategy param its schema refuses', () => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Daemon } from '../../../src/app/daemon.js';
 import { prepareRun } from '../../../src/app/run-command.js';
 import { silentLogger } from '../../../src/core/logger.js';
+import type { Logger } from '../../../src/core/logger.js';
 import type { VirtualClock } from '../../../src/core/virtual-time.js';
 import type { StrategyInstance } from '../../../src/engine/strategy-instance.js';
 import type { Environment } from '../../../src/settings/secrets.js';
@@ -116,11 +117,11 @@ export function writeConfig(dir: string, name: string, text: string): string {
   return file;
 }
 
-/** Loads `file` through `stratd run`'s own preparation, adds `extra` strategies and starts the daemon on `time`. */
-export async function startDaemon(file: string, time: VirtualClock, extra: readonly StrategyInstance[] = [], env: Environment = {}): Promise<Daemon> {
+/** Loads `file` through `stratd run`'s own preparation, adds `extra` strategies and starts the daemon on `time` (logging to `logger`). */
+export async function startDaemon(file: string, time: VirtualClock, extra: readonly StrategyInstance[] = [], env: Environment = {}, logger: Logger = silentLogger): Promise<Daemon> {
   const prepared = await prepareRun({ config: file }, env);
   if (!prepared.ok) throw prepared.error;
-  const started = await Daemon.start({ config: prepared.value.config, strategies: [...prepared.value.strategies, ...extra], time, logger: silentLogger, env, hangup: null });
+  const started = await Daemon.start({ config: prepared.value.config, strategies: [...prepared.value.strategies, ...extra], time, logger, env, hangup: null });
   if (!started.ok) throw started.error;
   return started.value;
 }

@@ -96,7 +96,21 @@ describe('health endpoints of a running daemon', () => {
     const st = body as DaemonStatus;
     expect(st).toMatchObject({ mode: 'live', state: 'running', ready: { ready: true, reasons: [] }, killSwitch: { engaged: false, reason: '' }, reload: null });
     expect(st.pnlToday).toMatch(/^-?\d+(\.\d+)?$/);
-    expect(st.strategies).toEqual([{ id: 'probe', state: 'running', symbols: [BTC], queued: 0, delivered: expect.any(Number), params: {}, limits: {} }]);
+    expect(st.strategies).toEqual([
+      {
+        id: 'probe',
+        state: 'running',
+        symbols: [BTC],
+        queued: 0,
+        delivered: expect.any(Number),
+        params: {},
+        limits: {},
+        // The trade log's tally since the daily reset: the market order's fills, opening (no realized PnL yet).
+        today: { fills: expect.any(Number), realizedPnl: '0', fees: expect.stringMatching(/^\d+(\.\d+)? USDT$/) },
+      },
+    ]);
+    expect(st.strategies[0]?.today?.fills).toBeGreaterThan(0);
+    expect(st.balances).toEqual([expect.objectContaining({ asset: 'USDT', walletBalance: expect.stringMatching(/^\d+(\.\d+)?$/) })]);
     expect(st.positions).toEqual([expect.objectContaining({ symbol: BTC, side: 'LONG', qty: '2' })]);
     expect(st.openOrders).toEqual([expect.objectContaining({ strategy: 'probe', symbol: BTC, clientOrderId: id, side: 'BUY', type: 'LIMIT', quantity: '1', status: 'NEW' })]);
     expect(st.openAlgoOrders).toEqual([]);
