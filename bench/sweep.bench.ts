@@ -1,0 +1,58 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONFIG, SAMPLE } from './backtest-replay.bench.js';
+import type { BenchResult } from './bench-result.js';
+
+/** 4 combinations of the example quoter's params. */
+const GRID = 'strategies:\n  quoter-btc:\n    params:\n      halfSpreadBps: [2, 5]\n      requoteBps: [2, 4]\n';
+const WORKER_LINE = /^sweep: worker (\d+): (\d+) combinations, ([\d,]+) events in ([\d.]+) s, ([\d,]+) events\/s$/;
+
+interface SweepRun {
+  readonly seconds: number;
+  /** events/s of each worker's own backtests, in worker order (stratd sweep's per-worker lines). */
+  readonly perWorker: readonly number[];
+}
+
+/** `stratd sweep` (the built CLI) over the 4-combination grid with `workers` worker threads: wall time and per-worker events/s. */
+function sweep(workers: number, grid: string, out: string): SweepRun {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, ['bin/stratd.js', 'sweep', '--config', CONFIG, '--data', SAMPLE, '--grid', grid, '--workers', String(workers), '--out', out], { encoding: 'utf8' });
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`stratd sweep --workers ${workers} failed: ${run.stderr}`);
+  const perWorker = run.stderr
+    .split('\n')
+    .map((line) => WORKER_LINE.exec(line))
+    .flatMap((m) => (m === null ? [] : [Number(m[5]!.replaceAll(',', ''))]));
+  return { seconds, perWorker };
+}
+
+/**
+ * Sweep scaling (issue 18, target ≥ 1.8×): the wall time of the whole `stratd sweep` of 4 combinations
+ * with 2 worker threads against 1 worker, process start, config, parse of the sample and every
+ * backtest included; each worker's own events/s beside it (how fast each replays when both run at once,
+ * against the single worker's).
+ */
+export function benchSweep(): BenchResult {
+  const dir = mkdtempSync(join(tmpdir(), 'stratd-bench-sweep-'));
+  try {
+    const grid = join(dir, 'grid.yml');
+    writeFileSync(grid, GRID);
+    const one = sweep(1, grid, join(dir, 'one'));
+    const two = sweep(2, grid, join(dir, 'two'));
+    const figures: Record<string, number> = {
+      combinations: 4,
+      oneWorkerSeconds: Number(one.seconds.toFixed(2)),
+      twoWorkersSeconds: Number(two.seconds.toFixed(2)),
+      speedUp: Number((one.seconds / two.seconds).toFixed(2)),
+      oneWorkerEventsPerSecond: one.perWorker[0] ?? 0,
+    };
+    two.perWorker.forEach((eps, i) => {
+      figures[`twoWorkers.worker${i + 1}EventsPerSecond`] = eps;
+    });
+    return { name: 'sweep: 4 combinations, 2 workers vs 1', figures, target: 'speed-up ≥ 1.8' };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
