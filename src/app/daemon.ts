@@ -41,6 +41,7 @@ import type { CronJobs } from './cron-scheduler.js';
 import { pollChannels } from './daemon-channels.js';
 import { daemonJobs } from './daemon-jobs.js';
 import { DaemonMetrics } from './daemon-metrics.js';
+import { registerTradingGauges } from './trading-gauges.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { bindStateToAccount } from './daemon-account.js';
 import { connectVenue } from './daemon-venue.js';
@@ -348,6 +349,7 @@ export class Daemon {
         ];
       },
     });
+    registerTradingGauges(registry, { dayPnl: () => kernel.risk.dayPnl(), positions: () => kernel.cache.positions() });
     const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier }, options);
     const listening = await daemon.listen(registry, token.value.token, tls.value);
     if (!listening.ok) return fail(listening.error.message);
