@@ -11,8 +11,8 @@ const WORKER_LINE = /^sweep: worker (\d+): (\d+) combinations, ([\d,]+) events i
 
 /**
  * Loaded into the sweep's process (--import): at exit it prints the CPU time the whole process used,
- * every worker thread included (getrusage of the process), so the work a sweep costs can be compared
- * between 1 and 2 workers even on a machine too busy for wall times to mean anything.
+ * every worker thread included (getrusage of the process): the work a sweep costs with 1 and 2 workers.
+ * Less affected by other work than wall times, not immune: contention inflates CPU time too.
  */
 const CPU_AT_EXIT = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('bench-cpu-us '+(u.user+u.system)+'\\n')})`;
 const CPU_LINE = /^bench-cpu-us (\d+)$/m;
