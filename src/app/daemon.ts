@@ -42,6 +42,7 @@ import { pollChannels } from './daemon-channels.js';
 import { daemonJobs } from './daemon-jobs.js';
 import { attachTradeLog } from './daemon-trade-log.js';
 import { DaemonMetrics } from './daemon-metrics.js';
+import { registerTradingGauges } from './trading-gauges.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { bindStateToAccount } from './daemon-account.js';
 import { connectVenue } from './daemon-venue.js';
@@ -355,6 +356,7 @@ export class Daemon {
         ];
       },
     });
+    registerTradingGauges(registry, { dayPnl: () => kernel.risk.dayPnl(), positions: () => kernel.cache.positions() });
     const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier }, options);
     const listening = await daemon.listen(registry, token.value.token, tls.value);
     if (!listening.ok) return fail(listening.error.message);

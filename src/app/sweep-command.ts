@@ -2,14 +2,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Clock } from '../core/clock.js';
-import { systemTime } from '../core/system-time.js';
+import type { Clock, Stopwatch } from '../core/clock.js';
+import { systemStopwatch, systemTime } from '../core/system-time.js';
 import type { SweepBase } from '../backtest/sweep-grid.js';
 import { parseSweepGrid } from '../backtest/sweep-grid.js';
 import type { RankMetric } from '../backtest/sweep-output.js';
 import { RANK_METRICS, rankedTable, rankRows, sweepCsv } from '../backtest/sweep-output.js';
 import { runSweep } from '../backtest/sweep-runner.js';
-import type { SweepJob, SweepProgress } from '../backtest/sweep-types.js';
+import { throughputLines, workerThroughput } from '../backtest/sweep-throughput.js';
+import type { CombinationTiming, SweepJob, SweepProgress } from '../backtest/sweep-types.js';
 import { limitsToWire } from '../backtest/sweep-types.js';
 import { ConfigError } from '../settings/config-error.js';
 import type { DaemonConfig } from '../settings/daemon-config.js';
@@ -29,6 +30,8 @@ export interface SweepCommandDeps {
   readonly setExitCode: (code: number) => void;
   /** Default: the wall clock (ETA only). */
   readonly wallClock?: Clock;
+  /** Default: the process's monotonic timer (per-combination times of --workers 0). */
+  readonly stopwatch?: Stopwatch;
   /** The simulator YAML whose trader account a live config backtests with (the packaged config/sim.yml). */
   readonly defaultSimConfig?: string;
 }
@@ -98,8 +101,11 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       if (cache !== undefined) await prepareRecordings(job.recordings, cache);
       const clock = deps.wallClock ?? systemTime.clock;
       const started = clock.now();
+      const timings: CombinationTiming[] = [];
       const rows = await runSweep(job, plan.value.combinations, {
         workers,
+        stopwatch: deps.stopwatch ?? systemStopwatch,
+        onCombination: (timing) => timings.push(timing),
         onProgress: (progress) => deps.err(progressLine(progress, clock.now() - started)),
       });
       if (!rows.ok) {
@@ -107,6 +113,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
         deps.setExitCode(1);
         return;
       }
+      deps.err(throughputLines(workerThroughput(timings)));
       const file = join(flags.out, 'sweep.csv');
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, sweepCsv(job.axes, rows.value));

@@ -63,6 +63,15 @@ export async function parseRecordings(recordings: readonly string[], to?: number
   }
 }
 
+/** `parseRecordings` from the JSONL only (no prepared form): events in memory, e.g. to share with a sweep's workers. */
+export async function parseJsonlRecordings(recordings: readonly string[], to?: number): Promise<Result<ParsedRecording, BacktestError>> {
+  try {
+    return ok(await ParsedRecording.parse(recordings, to === undefined ? {} : { to }));
+  } catch (error: unknown) {
+    return failed(error);
+  }
+}
+
 /**
  * The recordings' prepared form (read, or built and written); undefined when one cannot be read as a
  * market stream: the JSONL reading then reports it exactly as without the cache (or, when what is wrong

@@ -8,6 +8,18 @@ import { BacktestError } from './backtest-error.js';
 import type { RecordingFeed, RecordingFeedOptions, RecordingReplay } from './recording-feed.js';
 import { instrumentsOf } from './recording-instruments.js';
 
+/**
+ * Everything a ParsedRecording holds, as plain structured-cloneable data: what a sweep's main thread
+ * shares with its worker threads so that they do not read and parse the recording again.
+ */
+export interface ParsedRecordingParts {
+  readonly headers: ReadonlyArray<{ readonly path: string; readonly header: MarketStreamHeader }>;
+  readonly events: readonly MarketEvent[];
+  readonly sourceOf: Uint32Array;
+  readonly warnings: readonly MarketStreamWarning[];
+  readonly to: number;
+}
+
 interface ParsedSource {
   readonly path: string;
   readonly header: MarketStreamHeader;
@@ -67,6 +79,17 @@ export class ParsedRecording implements RecordingReplay {
     } finally {
       for (const reader of readers) await reader.close();
     }
+  }
+
+  /** The recording as plain data (shared, not copied: nobody mutates it). */
+  parts(): ParsedRecordingParts {
+    return { headers: this.headers, events: this.events, sourceOf: this.sourceOf, warnings: this.warnings, to: this.to };
+  }
+
+  /** A recording from the parts another ParsedRecording gave (`parts()`), e.g. in a sweep worker. */
+  static fromParts(parts: ParsedRecordingParts): ParsedRecording {
+    if (parts.sourceOf.length !== parts.events.length) throw new InvariantError('RECORDING_PARTS', `${parts.events.length} events but ${parts.sourceOf.length} source indexes`);
+    return new ParsedRecording(parts.headers, parts.events, parts.sourceOf, parts.warnings, parts.to);
   }
 
   /** Kept events, all recordings together. */

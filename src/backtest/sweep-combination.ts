@@ -8,14 +8,16 @@ import type { StrategyInstance } from '../engine/strategy-instance.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { globalRiskSchema, strategyRiskSchema } from '../settings/daemon-config-schema.js';
 import { parseRecordings, runBacktest } from './backtest-runner.js';
+import type { ParsedRecording } from './parsed-recording.js';
 import type { RecordingReplay } from './recording-feed.js';
 import { mergeSection } from './sweep-grid.js';
-import type { SweepCombination, SweepJob, SweepRow } from './sweep-types.js';
+import type { SweepCombination, SweepJob, SweepOutcome } from './sweep-types.js';
 import { valuesOf } from './sweep-types.js';
 
 /**
  * Runs the combinations of one job; strategy modules are imported once, and the recordings are read
- * once (at the first combination; their prepared form unless the job says --no-cache) and replayed from
+ * once (at the first combination, unless `useRecording` gave them already parsed; their prepared form
+ * unless the job says --no-cache) and replayed from
  * memory for every combination.
  */
 export class SweepCombinationRunner {
@@ -27,8 +29,13 @@ export class SweepCombinationRunner {
     private readonly logger?: Logger,
   ) {}
 
-  /** One combination's backtest; a recording that cannot be replayed is an error message. */
-  async run(combination: SweepCombination): Promise<Result<SweepRow, string>> {
+  /** Replays `recording` (parsed elsewhere, e.g. shared by a sweep's main thread) instead of reading the files. */
+  useRecording(recording: ParsedRecording): void {
+    this.recording = Promise.resolve(ok(recording));
+  }
+
+  /** One combination's backtest: its row and the events it replayed; a recording that cannot be replayed is an error message. */
+  async run(combination: SweepCombination): Promise<Result<SweepOutcome, string>> {
     const { job } = this;
     const strategies: StrategyInstance[] = [];
     for (const spec of job.strategies) {
@@ -59,7 +66,7 @@ export class SweepCombinationRunner {
     if (!result.ok) return err(result.error.message);
     const { summary } = result.value;
     const t = summary.total;
-    return ok({
+    const row = {
       index: combination.index,
       values: valuesOf(job.axes, combination),
       metrics: {
@@ -73,7 +80,8 @@ export class SweepCombinationRunner {
         fees: t.fees,
         fillsSha256: summary.fillsSha256,
       },
-    });
+    };
+    return ok({ row, events: summary.events });
   }
 
   private parsed(): Promise<Result<RecordingReplay, string>> {

@@ -69,6 +69,20 @@ export interface SweepRow {
   readonly metrics: SweepMetrics;
 }
 
+/** One combination's row and the market events its backtest replayed. */
+export interface SweepOutcome {
+  readonly row: SweepRow;
+  readonly events: number;
+}
+
+/** How long one combination's backtest took, on which worker (0 for a sweep on the calling thread). */
+export interface CombinationTiming {
+  readonly index: number;
+  readonly worker: number;
+  readonly events: number;
+  readonly ms: number;
+}
+
 export interface SweepProgress {
   readonly done: number;
   readonly total: number;

@@ -1,0 +1,34 @@
+import { parseRecordings, runBacktest } from '../src/backtest/backtest-runner.js';
+import { bareParse, SAMPLE } from './backtest-replay.bench.js';
+import type { BenchResult } from './bench-result.js';
+import { benchDataOnly, idleStrategy } from './data-only-replay.bench.js';
+
+const SYMBOLS = ['BTC-SWAP-USDT', 'ETH-SWAP-USDT'];
+const ACCOUNT = { userId: '1', futures: { USDT: '100000' } } as const;
+
+/**
+ * Data-only replay (issue 18, target ≥ 1,000,000 events/s from the prepared form): the sample through the
+ * whole backtest with a strategy that does nothing, from the JSONL, from the prepared (columnar) form and
+ * from the recording already in memory (the replay alone, as a sweep's combinations run it); the bare
+ * gunzip + JSON.parse of the same file beside them.
+ */
+export async function benchDataReplay(): Promise<BenchResult> {
+  const bare = await bareParse();
+  const prepared = await benchDataOnly(SAMPLE, SYMBOLS);
+  const parsed = await parseRecordings([SAMPLE]);
+  if (!parsed.ok) throw parsed.error;
+  const started = performance.now();
+  const memory = await runBacktest({ strategies: [idleStrategy(SYMBOLS)], risk: {}, recordings: [SAMPLE], account: ACCOUNT, recording: parsed.value });
+  const memorySeconds = (performance.now() - started) / 1000;
+  if (!memory.ok) throw memory.error;
+  return {
+    name: 'data-only replay',
+    figures: {
+      events: memory.value.summary.events,
+      bareParseEventsPerSecond: Math.round(bare.perSecond),
+      fromMemoryEventsPerSecond: Math.round(memory.value.summary.events / memorySeconds),
+      ...prepared,
+    },
+    target: 'data-only replay from the prepared form ≥ 1,000,000 events/s',
+  };
+}
