@@ -20,7 +20,7 @@ import type { OrderKind, Tracked } from './order-tracker.js';
 import { isPlacing, OrderTracker } from './order-tracker.js';
 import type { SettleContext, SettleResult } from './settlement.js';
 import { applyReply, settle } from './settlement.js';
-import type { Trigger } from '../tick-to-order.js';
+import type { TickStamps, Trigger } from '../tick-to-order.js';
 
 /**
  * A submission's journal state after its first reply; `ignored`: already live; `duplicate`: refused as
@@ -46,10 +46,10 @@ export interface ExecutorOptions {
   /** Cap of the doubling delay. Default 60 000. */
   readonly maxSettleDelayMs?: number;
   /**
-   * A command caused by market data was handed to the socket `latencyMs` (stopwatch) after that data
-   * arrived: tick-to-order latency. Only ports that write to a socket report it.
+   * A command caused by market data was handed to the socket: the stopwatch readings of its way from
+   * that data's arrival (tick-to-order latency). Only ports that write to a socket report it.
    */
-  readonly onWritten?: (command: ExchangeCommand, trigger: Trigger, latencyMs: number) => void;
+  readonly onWritten?: (command: ExchangeCommand, stamps: TickStamps) => void;
   /** The journal became unwritable or writable again (metrics). */
   readonly onJournalHealth?: (state: JournalHealthState) => void;
 }
@@ -122,13 +122,14 @@ export class Executor {
       this.events.failed(strategyId, command, this.journalHealth.failed(error));
       return Promise.resolve('unjournaled');
     }
+    const journaled = trigger === undefined ? undefined : { ...trigger, journaledAt: this.stopwatch.now() };
     this.journalHealth.wrote();
     if (admitted === 'ignored') return Promise.resolve('ignored');
     if ('duplicate' in admitted) {
       this.events.failed(strategyId, command, admitted.duplicate);
       return Promise.resolve('duplicate');
     }
-    return this.track(this.dispatch(admitted.id, strategyId, command, trigger));
+    return this.track(this.dispatch(admitted.id, strategyId, command, journaled));
   }
 
   /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
@@ -277,11 +278,16 @@ export class Executor {
     const observe = this.options.onWritten;
     if (trigger === undefined || observe === undefined) return undefined;
     let timed = false;
+    let calledAt: number | undefined;
     return {
+      sending: () => {
+        calledAt ??= this.stopwatch.now();
+      },
       written: () => {
         if (timed) return;
         timed = true;
-        observe(command, trigger, this.stopwatch.now() - trigger.arrivedAt);
+        const writtenAt = this.stopwatch.now();
+        observe(command, calledAt === undefined ? { ...trigger, writtenAt } : { ...trigger, calledAt, writtenAt });
       },
     };
   }
