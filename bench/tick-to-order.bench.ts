@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import pino from 'pino';
 import { Daemon } from '../src/app/daemon.js';
+import { createLogger } from '../src/app/logger.js';
 import { prepareRun } from '../src/app/run-command.js';
 import { sleep } from '../src/core/clock.js';
 import { Decimal } from '../src/core/decimal.js';
-import { silentLogger } from '../src/core/logger.js';
 import { systemTime } from '../src/core/system-time.js';
 import { defineStrategy } from '../src/engine/strategy-api.js';
 import type { StrategyInstance } from '../src/engine/strategy-instance.js';
@@ -113,7 +114,8 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, durabilit
       config: prepared.value.config,
       strategies: [strategy.instance],
       time: systemTime,
-      logger: silentLogger,
+      // The daemon's own logger at its default level (info), its lines thrown away: what a live daemon pays.
+      logger: createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }), secrets: [trader.secret] }),
       env,
       hangup: null,
     });
@@ -141,7 +143,7 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, durabilit
   }
 }
 
-/** A live config on the simulator: one book ticker poll, no scheduled jobs during the run, nothing logged. */
+/** A live config on the simulator: one book ticker poll, no scheduled jobs during the run. */
 function configYaml(stateDir: string, durability: 'disk' | 'os'): string {
   const never = '0 0 29 2 *';
   return `mode: live

@@ -250,9 +250,10 @@ export class Executor {
       this.busy.delete(id);
     }
     const tracked = this.tracker.get(id);
-    const log = this.log.child({ strategy: strategyId, clientOrderId: id, symbol: command.symbol });
+    // The order's fields on each line that is written: no child logger per reply (its bindings are serialized at creation).
+    const about = (fields: object): object => ({ strategy: strategyId, clientOrderId: id, symbol: command.symbol, ...fields });
     if (result.ok) {
-      log.debug({ command: command.type }, 'accepted by the exchange');
+      this.log.debug(about({ command: command.type }), 'accepted by the exchange');
       applyReply(this.tracker, result.value);
       if (!isPlacing(command)) this.tracker.advance(id, { kind: 'exists', finished: true });
       this.events.submitted(strategyId, command);
@@ -262,14 +263,14 @@ export class Executor {
     const failure = result.error;
     if (failure.kind === 'unknown') {
       this.tracker.advance(id, { kind: 'lost' }, `${failure.code} ${failure.message}`);
-      log.warn({ failure }, 'outcome unknown: settling by query');
+      this.log.warn(about({ failure }), 'outcome unknown: settling by query');
       // A stream event may have shown the order already; then it is known after all.
       if (tracked !== undefined && isAwaitingAnswer(tracked.phase)) this.scheduleSettle(id, 0);
       else this.events.submitted(strategyId, command);
       return;
     }
     this.tracker.advance(id, { kind: 'refused' }, `${failure.code} ${failure.message}`);
-    log.info({ failure }, 'command refused');
+    this.log.info(about({ failure }), 'command refused');
     this.events.failed(strategyId, command, failure);
   }
 
