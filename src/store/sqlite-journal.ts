@@ -69,9 +69,16 @@ export class SqliteJournal implements OrderJournal {
   }
 
   append(entry: { id: string; strategyId: string; intentKey?: string; command: ExchangeCommand; time: number }): void {
-    if (this.byId.get(entry.id) !== undefined) throw new InvariantError('JOURNAL_DUPLICATE', `journal entry ${entry.id} exists`);
     const { id, strategyId, intentKey, command, time } = entry;
-    this.insert.run(id, strategyId, intentKey ?? null, command.symbol, encodeCommand(command), time, time);
+    // The id's UNIQUE constraint is the duplicate check (no lookup before every insert on the order path).
+    try {
+      this.insert.run(id, strategyId, intentKey ?? null, command.symbol, encodeCommand(command), time, time);
+    } catch (error: unknown) {
+      if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new InvariantError('JOURNAL_DUPLICATE', `journal entry ${id} exists`);
+      }
+      throw error;
+    }
     this.wrote();
   }
 
