@@ -1,8 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { benchBacktestReplay } from './backtest-replay.bench.js';
-import type { BareFloor } from './bare-http-floor.js';
-import { bareHttpFloor } from './bare-http-floor.js';
 import type { BenchResult } from './bench-result.js';
 import { benchClientThroughput } from './client-throughput.bench.js';
 import { benchDataReplay } from './data-replay.bench.js';
@@ -43,22 +41,17 @@ async function main(): Promise<void> {
   const unknown = only.filter((name) => !benches.some(([n]) => n === name));
   if (unknown.length > 0) return usage(`no bench named ${unknown.join(', ')}`);
   const results = new Map<string, BenchResult>();
-  let floor: BareFloor | undefined;
   for (const [name, run] of benches) {
     if (only.length > 0 && !only.includes(name)) continue;
-    if (name === 'tick') {
-      floor = await bareHttpFloor();
-      process.stdout.write(`${JSON.stringify({ name: 'bare http.request floor', figures: floor })}\n`);
-    }
     const result = await run();
     results.set(name, result);
     process.stdout.write(`${JSON.stringify(result)}\n`);
   }
-  const checks = benchChecks(results, floor);
+  const checks = benchChecks(results);
   if (checks.length > 0) process.stdout.write(`\nissue 18 targets, each figure beside its reference in this run:\n${checks.map((c) => `  ${checkLine(c)}\n`).join('')}`);
   if (jsonFile !== undefined) {
     mkdirSync(dirname(jsonFile), { recursive: true });
-    const report = { machine: machine.figures, results: [...results].map(([bench, r]) => ({ bench, ...r })), bareHttpFloor: floor ?? null, checks };
+    const report = { machine: machine.figures, results: [...results].map(([bench, r]) => ({ bench, ...r })), checks };
     writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`wrote ${jsonFile}\n`);
   }

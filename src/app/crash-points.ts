@@ -9,14 +9,16 @@ import { err, ok } from '../core/result.js';
  * itself with SIGKILL — no clean-up, exactly as `kill -9` — at a named moment of an order's life:
  *
  * - `journaled`: right after a command was written to the journal, before it is sent;
- * - `written`: right after a write request (POST/PUT/DELETE) was handed to the socket, before its reply.
+ * - `written`: right after a write request (POST/PUT/DELETE) was handed to the socket, before its reply;
+ * - `unsynced`: the same moment, when the journal commits that cleared it are not yet fsynced (with
+ *   `journal.durability: disk`, the fsync runs beside the send: store/group-commit.ts).
  *
  * Armed only by `STRATD_CRASH_POINTS`, e.g. `journaled=0.2,written=0.1`: at each pass, the point fires
  * with that probability. Unset (always, outside crash tests): nothing is wrapped.
  */
-export type CrashPointName = 'journaled' | 'written';
+export type CrashPointName = 'journaled' | 'written' | 'unsynced';
 
-const NAMES: readonly CrashPointName[] = ['journaled', 'written'];
+const NAMES: readonly CrashPointName[] = ['journaled', 'written', 'unsynced'];
 export const CRASH_POINTS_VARIABLE = 'STRATD_CRASH_POINTS';
 
 export interface CrashPoints {
@@ -50,7 +52,7 @@ function killNow(): void {
 }
 
 /**
- * The journal with the `journaled` point after every append that is on disk: at once, or, inside
+ * The journal with the `journaled` point after every append that is committed: at once, or, inside
  * `atomically`, once the outermost batch committed.
  */
 export function journalWithCrashPoint(journal: OrderJournal, points: CrashPoints): OrderJournal {
@@ -86,8 +88,11 @@ export function journalWithCrashPoint(journal: OrderJournal, points: CrashPoints
   });
 }
 
-/** The HTTP port with the `written` point once each write request is on the socket. */
-export function httpWithCrashPoint(http: HttpPort, points: CrashPoints): HttpPort {
+/**
+ * The HTTP port with the `written` point once each write request is on the socket, and the
+ * `unsynced` point there too while `unsynced()` says journal commits await their fsync.
+ */
+export function httpWithCrashPoint(http: HttpPort, points: CrashPoints, unsynced: () => boolean = () => false): HttpPort {
   return {
     send: (request) => {
       if (request.method === 'GET') return http.send(request);
@@ -96,6 +101,7 @@ export function httpWithCrashPoint(http: HttpPort, points: CrashPoints): HttpPor
         onWritten: () => {
           request.onWritten?.();
           points.pass('written');
+          if (unsynced()) points.pass('unsynced');
         },
       });
     },

@@ -166,7 +166,7 @@ export class Daemon {
     const { config, time, logger } = options;
     const tls = readHealthTls(config);
     if (!tls.ok) return err(new DaemonStartError(tls.error.message));
-    const opened = StateStore.open(config.stateDir, options.stateStore ?? { synchronous: config.journal.durability === 'os' ? 'NORMAL' : 'FULL' });
+    const opened = StateStore.open(config.stateDir, options.stateStore ?? { durability: config.journal.durability });
     if (!opened.ok) return err(new DaemonStartError(`state directory ${config.stateDir}: ${opened.error.message}`));
     const store = opened.value;
     const token = ensureControlToken(config.stateDir, options.env ?? process.env);
@@ -182,7 +182,7 @@ export class Daemon {
     let venue: VenueConnection;
     try {
       const crash = options.crashPoints;
-      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps, crash === undefined ? undefined : httpWithCrashPoint(createGotHttp(), crash));
+      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps, crash === undefined ? undefined : httpWithCrashPoint(createGotHttp(), crash, () => (store.groupCommit?.unsynced ?? 0) > 0));
     } catch (error: unknown) {
       return fail(`cannot start the venue: ${error instanceof Error ? error.message : String(error)}`);
     }

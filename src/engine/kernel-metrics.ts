@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { assertNever } from '../core/errors.js';
 import type { BusEvent } from '../model/bus-events.js';
+import { PendingCounts } from './pending-counts.js';
 import { TickToOrder } from './tick-to-order.js';
 
 /** Where an event came from, for `stratd_events_total{source}`. */
@@ -41,6 +42,9 @@ export class KernelMetrics {
   readonly journalWritable: Gauge;
   readonly journalWriteFailures: Counter;
   private journalFailuresSeen = 0;
+  /** Every event is counted twice (by type, by source): in plain numbers, handed over at scrape. */
+  private readonly eventCounts = new PendingCounts<'type'>();
+  private readonly sourceCounts = new PendingCounts<'source'>();
   /** Market data arrival to the order request it caused written to the socket. */
   readonly tickToOrder: TickToOrder;
   private readonly exchangeNow: (() => number) | undefined;
@@ -60,8 +64,26 @@ export class KernelMetrics {
       labelNames: ['command', 'outcome', 'code'],
       registers: r,
     });
-    this.events = new Counter({ name: 'stratd_bus_events_total', help: 'Events on the bus by type', labelNames: ['type'], registers: r });
-    this.eventsBySource = new Counter({ name: 'stratd_events_total', help: 'Events on the bus by source (market, stream, rest, job, kernel)', labelNames: ['source'], registers: r });
+    const eventCounts = this.eventCounts;
+    const sourceCounts = this.sourceCounts;
+    this.events = new Counter({
+      name: 'stratd_bus_events_total',
+      help: 'Events on the bus by type',
+      labelNames: ['type'],
+      registers: r,
+      collect() {
+        eventCounts.flush(this);
+      },
+    });
+    this.eventsBySource = new Counter({
+      name: 'stratd_events_total',
+      help: 'Events on the bus by source (market, stream, rest, job, kernel)',
+      labelNames: ['source'],
+      registers: r,
+      collect() {
+        sourceCounts.flush(this);
+      },
+    });
     this.busLag = new Histogram({
       name: 'stratd_bus_lag_seconds',
       help: 'Exchange time of an event to its dispatch on the bus (market data: includes the polling interval)',
@@ -88,9 +110,10 @@ export class KernelMetrics {
 
   /** Counts one event; `ownerOf` attributes orders and fills to their strategy. */
   count(event: BusEvent, ownerOf: (clientOrderId: string) => string | undefined): void {
-    this.events.inc({ type: event.type });
+    const type = event.type;
+    this.eventCounts.add(type, () => ({ type }));
     const source = sourceOf(event);
-    this.eventsBySource.inc({ source });
+    this.sourceCounts.add(source, () => ({ source }));
     if (this.exchangeNow !== undefined && (source === 'market' || (source === 'stream' && event.type.startsWith('account.')))) {
       this.busLag.observe({ source }, Math.max(0, this.exchangeNow() - event.time) / 1000);
     }

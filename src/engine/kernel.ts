@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
-import type { TimeSource } from '../core/clock.js';
+import type { Stopwatch, TimeSource } from '../core/clock.js';
+import { stopwatchOf } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
@@ -69,8 +70,9 @@ export class Kernel {
   private readonly log: Logger;
   private readonly bus = new Subject<BusEvent>();
   private readonly pending: BusEvent[] = [];
-  /** When the data of a pending event arrived (stopwatch ms), for the events whose source says so. */
-  private readonly arrivals = new Map<BusEvent, number>();
+  /** When the data of a pending event arrived and when it entered the kernel (stopwatch ms), for the events whose source says so. */
+  private readonly arrivals = new Map<BusEvent, { readonly arrivedAt: number; readonly ingestedAt: number }>();
+  private readonly stopwatch: Stopwatch;
   private dispatching = false;
   private resyncing = false;
   private readonly heldDuringResync: BusEvent[] = [];
@@ -87,6 +89,7 @@ export class Kernel {
     const { time, logger } = options;
     this.log = logger.child({ component: 'kernel' });
     this.metrics = options.metrics ?? new KernelMetrics();
+    this.stopwatch = stopwatchOf(time);
     this.executor = new Executor({
       port: options.port,
       journal: options.journal,
@@ -95,7 +98,7 @@ export class Kernel {
       publish: (event) => this.ingest(event),
       ...(options.idNamespace === undefined ? {} : { idNamespace: options.idNamespace }),
       ...(options.settleAfterMs === undefined ? {} : { settleAfterMs: options.settleAfterMs }),
-      onWritten: (command, trigger, latencyMs) => this.metrics.tickToOrder.observe(command.type, trigger.event, latencyMs),
+      onWritten: (command, stamps) => this.metrics.tickToOrder.observe(command.type, stamps),
       onJournalHealth: (state) => this.metrics.journalHealth(state),
     });
     this.risk = new RiskEngine({
@@ -165,7 +168,7 @@ export class Kernel {
    * a strategy emits while handling it are timed from then to their write (tick-to-order).
    */
   ingest(event: BusEvent, arrivedAt?: number): void {
-    if (arrivedAt !== undefined) this.arrivals.set(event, arrivedAt);
+    if (arrivedAt !== undefined) this.arrivals.set(event, { arrivedAt, ingestedAt: this.stopwatch.now() });
     this.pending.push(event);
     if (this.dispatching) return;
     this.dispatching = true;
@@ -187,15 +190,15 @@ export class Kernel {
       this.resyncing = false;
       for (const held of this.heldDuringResync.splice(0)) this.process(held);
     }
-    const arrivedAt = this.arrivals.get(input);
-    if (arrivedAt !== undefined) this.arrivals.delete(input);
+    const arrival = this.arrivals.get(input);
+    if (arrival !== undefined) this.arrivals.delete(input);
     const event = this.enrich(input);
     if (!this.cache.apply(event)) return;
     this.executor.onEvent(event);
     this.reconciler.onEvent(event);
     const killSwitch = this.risk.onEvent(event);
     this.metrics.count(event, (id) => this.executor.ownerOf(id));
-    this.strategies.dispatch(event, arrivedAt);
+    this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     if (killSwitch !== undefined) this.ingest(killSwitch);
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
@@ -212,6 +215,7 @@ export class Kernel {
 
   /** Strategy intents: through the risk engine (the only road), then the executor. */
   private handleIntent(strategyId: string, intent: Intent, trigger?: Trigger): void {
+    const emittedAt = trigger === undefined ? 0 : this.stopwatch.now();
     const now = this.options.time.clock.now();
     const closing = intent.type === 'cancel' || intent.type === 'cancel-all' || intent.type === 'cancel-algo';
     if ((this.state !== 'running' && this.state !== 'stopping') || (this.resyncing && !closing)) {
@@ -223,10 +227,11 @@ export class Kernel {
       this.ingest({ type: 'intent.denied', time: now, strategyId, intent, denial: checked.error });
       return;
     }
+    const approved = trigger === undefined ? undefined : { ...trigger, emittedAt, approvedAt: this.stopwatch.now() };
     this.metrics.intents.inc({ strategy: strategyId, outcome: 'approved' });
     const key = intent.type === 'place' || intent.type === 'plan' || intent.type === 'tpsl' ? intent.key : undefined;
     for (const command of checked.value) {
-      this.executor.submit(strategyId, command, key, trigger).catch((error: unknown) => this.log.error({ err: error, strategy: strategyId }, 'submission failed'));
+      this.executor.submit(strategyId, command, key, approved).catch((error: unknown) => this.log.error({ err: error, strategy: strategyId }, 'submission failed'));
     }
   }
 

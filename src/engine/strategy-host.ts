@@ -119,11 +119,11 @@ export class StrategyHost {
     this.options.publish({ type: 'strategy.stopped', time: this.options.time.clock.now(), strategyId: hosted.instance.id, reason, failed: false });
   }
 
-  /** Delivers an event to the instances interested in it; `arrivedAt`: when its data arrived (stopwatch ms). */
-  dispatch(event: BusEvent, arrivedAt?: number): void {
+  /** Delivers an event to the instances interested in it; `arrivedAt`/`ingestedAt`: when its data arrived and entered the kernel (stopwatch ms). */
+  dispatch(event: BusEvent, arrivedAt?: number, ingestedAt?: number): void {
     for (const hosted of this.hosted.values()) {
       const id = hosted.instance.id;
-      if (interestedIn(event, id, hosted.symbols, (clientOrderId) => this.options.owns(clientOrderId, id))) hosted.runner.deliver(event, arrivedAt);
+      if (interestedIn(event, id, hosted.symbols, (clientOrderId) => this.options.owns(clientOrderId, id))) hosted.runner.deliver(event, arrivedAt, ingestedAt);
     }
   }
 

@@ -40,6 +40,8 @@ interface Slot {
   event: BusEvent;
   /** When the event's data arrived (stopwatch ms), for market data from a source that says so. */
   arrivedAt: number | undefined;
+  /** When it entered the kernel (stopwatch ms). */
+  ingestedAt: number | undefined;
   readonly key: string | undefined;
 }
 
@@ -80,7 +82,8 @@ export class StrategyRunner {
   /** The market event being handled, when its arrival is known: what an intent emitted now answers. */
   get trigger(): Trigger | undefined {
     const slot = this.handling;
-    return slot?.arrivedAt === undefined ? undefined : { event: slot.event.type, arrivedAt: slot.arrivedAt };
+    if (slot?.arrivedAt === undefined) return undefined;
+    return slot.ingestedAt === undefined ? { event: slot.event.type, arrivedAt: slot.arrivedAt } : { event: slot.event.type, arrivedAt: slot.arrivedAt, ingestedAt: slot.ingestedAt };
   }
 
   /** Runs onStart; events that arrive meanwhile wait, then are delivered in order once it returns. */
@@ -98,8 +101,8 @@ export class StrategyRunner {
     else this.wakeIdle();
   }
 
-  /** Queues an event; `arrivedAt`: when its data arrived (stopwatch ms), for tick-to-order figures. */
-  deliver(event: BusEvent, arrivedAt?: number): void {
+  /** Queues an event; `arrivedAt`/`ingestedAt`: when its data arrived and entered the kernel (stopwatch ms), for tick-to-order figures. */
+  deliver(event: BusEvent, arrivedAt?: number, ingestedAt?: number): void {
     if (this.state !== 'running') return;
     if (isMarketEvent(event)) {
       const key = this.queued >= this.limits.conflateAbove ? conflationKey(event) : undefined;
@@ -108,6 +111,7 @@ export class StrategyRunner {
         if (slot !== undefined) {
           slot.event = event;
           slot.arrivedAt = arrivedAt;
+          slot.ingestedAt = ingestedAt;
           this.countDrop();
           return;
         }
@@ -116,11 +120,11 @@ export class StrategyRunner {
         this.countDrop();
         return;
       }
-      const slot: Slot = { event, arrivedAt, key: conflationKey(event) };
+      const slot: Slot = { event, arrivedAt, ingestedAt, key: conflationKey(event) };
       if (slot.key !== undefined) this.queuedByKey.set(slot.key, slot);
       this.queue.push(slot);
     } else {
-      this.queue.push({ event, arrivedAt, key: undefined });
+      this.queue.push({ event, arrivedAt, ingestedAt, key: undefined });
     }
     if (!this.draining) this.current = this.drain();
   }

@@ -2,11 +2,43 @@ import { Histogram, Registry } from 'prom-client';
 import type { BusEvent } from '../model/bus-events.js';
 import type { ExchangeCommand } from '../model/commands.js';
 
-/** The market event an order request answers: its type, and when the data carrying it arrived (stopwatch ms). */
+/**
+ * The market event an order request answers: its type, when the data carrying it arrived, and the
+ * stopwatch readings (ms) of the request's way so far, which the kernel and the executor add.
+ */
 export interface Trigger {
   readonly event: BusEvent['type'];
+  /** The poll reply's status line and headers arrived. */
   readonly arrivedAt: number;
+  /** The event, parsed, entered the kernel. */
+  readonly ingestedAt?: number;
+  /** The strategy emitted the intent. */
+  readonly emittedAt?: number;
+  /** The risk engine approved it. */
+  readonly approvedAt?: number;
+  /** The command was committed to the journal. */
+  readonly journaledAt?: number;
 }
+
+/** Every reading of one request's way, the HTTP client's two last. */
+export interface TickStamps extends Trigger {
+  /** The signed request was handed to the HTTP client. */
+  readonly calledAt?: number;
+  /** The HTTP client handed the request to the socket. */
+  readonly writtenAt: number;
+}
+
+/**
+ * The stages of tick-to-order, each from the previous reading to its own:
+ * `parse` arrival → kernel (reply body read, JSON parse, validation, the market event built);
+ * `kernel` → intent (cache, metrics, routing, the strategy's handler until it emits);
+ * `risk` → approved; `journal` → committed; `call` → the signed request handed to the HTTP client
+ * (executor, port, API, rate governor, signing); `write` → on the socket (the HTTP client).
+ */
+export const TICK_STAGES = ['parse', 'kernel', 'risk', 'journal', 'call', 'write'] as const;
+export type TickStage = (typeof TICK_STAGES)[number];
+
+const STAGE_ENDS: ReadonlyArray<keyof TickStamps> = ['ingestedAt', 'emittedAt', 'approvedAt', 'journaledAt', 'calledAt', 'writtenAt'];
 
 /** Exact figures over the samples kept (the latest `capacity`), in milliseconds; `count` is every sample ever. */
 export interface TickToOrderSummary {
@@ -15,6 +47,8 @@ export interface TickToOrderSummary {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly maxMs: number;
+  /** Each stage's p50 and p99 over the samples that had all their readings. */
+  readonly stages: Readonly<Record<TickStage, { readonly p50Ms: number; readonly p99Ms: number }>>;
 }
 
 /** 10 µs to 100 ms, fine around the 300 µs target. */
@@ -29,6 +63,8 @@ const BUCKETS = [0.00001, 0.000025, 0.00005, 0.000075, 0.0001, 0.00015, 0.0002, 
 export class TickToOrder {
   readonly histogram: Histogram<'command' | 'trigger'>;
   private readonly samples: Float64Array;
+  /** Per stage, its share of each kept sample (NaN where a reading was missing). */
+  private readonly stageSamples: readonly Float64Array[];
   private next = 0;
   private kept = 0;
   private count = 0;
@@ -36,6 +72,7 @@ export class TickToOrder {
   constructor(registry: Registry = new Registry(), capacity = 65_536) {
     if (!(Number.isInteger(capacity) && capacity > 0)) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
     this.samples = new Float64Array(capacity);
+    this.stageSamples = TICK_STAGES.map(() => new Float64Array(capacity));
     this.histogram = new Histogram({
       name: 'stratd_tick_to_order_seconds',
       help: 'Market data arrival (poll reply) to the signed order request written to the socket, by command and triggering event',
@@ -45,10 +82,24 @@ export class TickToOrder {
     });
   }
 
-  observe(command: ExchangeCommand['type'], trigger: BusEvent['type'], ms: number): void {
-    const value = Math.max(0, ms);
-    this.histogram.observe({ command, trigger }, value / 1000);
+  /** One request written: its latency from the arrival to the write, and each stage's share. */
+  observe(command: ExchangeCommand['type'], stamps: TickStamps): void {
+    const value = Math.max(0, stamps.writtenAt - stamps.arrivedAt);
+    this.histogram.observe({ command, trigger: stamps.event }, value / 1000);
     this.samples[this.next] = value;
+    let from: number = stamps.arrivedAt;
+    for (let i = 0; i < STAGE_ENDS.length; i++) {
+      const end = stamps[STAGE_ENDS[i] ?? 'writtenAt'];
+      const stage = this.stageSamples[i];
+      if (stage === undefined) continue;
+      if (typeof end === 'number' && !Number.isNaN(from)) {
+        stage[this.next] = Math.max(0, end - from);
+        from = end;
+      } else {
+        stage[this.next] = Number.NaN;
+        from = Number.NaN;
+      }
+    }
     this.next = (this.next + 1) % this.samples.length;
     this.kept = Math.min(this.kept + 1, this.samples.length);
     this.count++;
@@ -56,8 +107,12 @@ export class TickToOrder {
 
   summary(): TickToOrderSummary {
     const sorted = this.samples.slice(0, this.kept).sort();
-    const rank = (p: number): number => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
-    return { count: this.count, kept: this.kept, p50Ms: rank(0.5), p99Ms: rank(0.99), maxMs: sorted[sorted.length - 1] ?? 0 };
+    const stages = {} as Record<TickStage, { p50Ms: number; p99Ms: number }>;
+    TICK_STAGES.forEach((stage, i) => {
+      const values = (this.stageSamples[i] ?? new Float64Array(0)).slice(0, this.kept).filter((v) => !Number.isNaN(v)).sort();
+      stages[stage] = { p50Ms: rank(values, 0.5), p99Ms: rank(values, 0.99) };
+    });
+    return { count: this.count, kept: this.kept, p50Ms: rank(sorted, 0.5), p99Ms: rank(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? 0, stages };
   }
 
   /** Forgets every sample and the histogram's counts (a benchmark's warm-up). */
@@ -67,4 +122,8 @@ export class TickToOrder {
     this.kept = 0;
     this.count = 0;
   }
+}
+
+function rank(sorted: Float64Array, p: number): number {
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
 }

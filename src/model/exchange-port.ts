@@ -50,6 +50,9 @@ export interface AccountSnapshot {
  * `written` once the signed request has been handed to it; an in-process port never does.
  */
 export interface CallTrace {
+  /** The signed request is being handed to the HTTP client. */
+  readonly sending?: () => void;
+  /** The HTTP client handed it to the socket. */
   readonly written?: () => void;
 }
 

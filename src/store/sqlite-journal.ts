@@ -22,8 +22,9 @@ const COLUMNS = 'id, strategy_id, intent_key, symbol, command, state, exchange_o
 
 /**
  * The order journal in SQLite. Every method is one autocommit statement, or part of the one commit of
- * `atomically`: with the store's `synchronous=FULL` a write is on disk before the call returns, so the
- * executor may send once it is back. Entries are listed in append order.
+ * `atomically`: a write is in the operating system (or, with `synchronous=FULL`, on disk) before the
+ * call returns, so the executor may send once it is back. Each commit is reported to `committed`
+ * (the store's group commit fsyncs it soon after: state-store.ts). Entries are listed in append order.
  */
 export class SqliteJournal implements OrderJournal {
   private readonly insert: Statement<[string, string, string | null, string, string, number, number]>;
@@ -35,7 +36,10 @@ export class SqliteJournal implements OrderJournal {
   private readonly purge: Statement<[number]>;
   private readonly transaction: (work: () => unknown) => unknown;
 
-  constructor(db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly committed: () => void = () => undefined,
+  ) {
     this.insert = db.prepare(
       `INSERT INTO journal (id, strategy_id, intent_key, symbol, command, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
     );
@@ -54,13 +58,28 @@ export class SqliteJournal implements OrderJournal {
   }
 
   atomically<T>(work: () => T): T {
-    return this.transaction(work) as T;
+    const answer = this.transaction(work) as T;
+    this.wrote();
+    return answer;
+  }
+
+  /** After a write: a commit when no transaction is open any more (else the outermost one commits it). */
+  private wrote(): void {
+    if (!this.db.inTransaction) this.committed();
   }
 
   append(entry: { id: string; strategyId: string; intentKey?: string; command: ExchangeCommand; time: number }): void {
-    if (this.byId.get(entry.id) !== undefined) throw new InvariantError('JOURNAL_DUPLICATE', `journal entry ${entry.id} exists`);
     const { id, strategyId, intentKey, command, time } = entry;
-    this.insert.run(id, strategyId, intentKey ?? null, command.symbol, encodeCommand(command), time, time);
+    // The id's UNIQUE constraint is the duplicate check (no lookup before every insert on the order path).
+    try {
+      this.insert.run(id, strategyId, intentKey ?? null, command.symbol, encodeCommand(command), time, time);
+    } catch (error: unknown) {
+      if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new InvariantError('JOURNAL_DUPLICATE', `journal entry ${id} exists`);
+      }
+      throw error;
+    }
+    this.wrote();
   }
 
   get(id: string): JournalEntry | undefined {
@@ -78,6 +97,7 @@ export class SqliteJournal implements OrderJournal {
   update(id: string, change: { state: JournalState; time: number; exchangeOrderId?: string; detail?: string }): void {
     const { changes } = this.change.run(change.state, change.time, change.exchangeOrderId ?? null, change.detail ?? null, id);
     if (changes !== 1) throw new InvariantError('JOURNAL_UNKNOWN_ENTRY', `no journal entry ${id}`);
+    this.wrote();
   }
 
   unsettled(): readonly JournalEntry[] {
@@ -86,12 +106,15 @@ export class SqliteJournal implements OrderJournal {
 
   nextSequence(strategyId: string): number {
     const row = this.sequence.get(strategyId);
+    this.wrote();
     if (row === undefined) throw new InvariantError('JOURNAL_SEQUENCE', `no sequence for ${strategyId}`);
     return row.value;
   }
 
   purgeSettled(before: number): number {
-    return this.purge.run(before).changes;
+    const { changes } = this.purge.run(before);
+    this.wrote();
+    return changes;
   }
 }
 

@@ -9,7 +9,11 @@ export class KvStatements {
   readonly remove: Statement<[string, string]>;
   readonly list: Statement<[string], { key: string }>;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    /** Called after each write (autocommit): the store's group commit fsyncs it soon after. */
+    readonly committed: () => void = () => undefined,
+  ) {
     this.read = db.prepare('SELECT value FROM strategy_kv WHERE strategy_id = ? AND key = ?');
     this.write = db.prepare('INSERT INTO strategy_kv (strategy_id, key, value) VALUES (?, ?, ?) ON CONFLICT (strategy_id, key) DO UPDATE SET value = excluded.value');
     this.remove = db.prepare('DELETE FROM strategy_kv WHERE strategy_id = ? AND key = ?');
@@ -39,10 +43,12 @@ export class SqliteKeyValueStore implements KeyValueStore {
     const text: string | undefined = JSON.stringify(value);
     if (text === undefined) throw new InvariantError('KV_NOT_JSON', `value of ${this.strategyId}/${key} is not JSON`);
     this.statements.write.run(this.strategyId, key, text);
+    this.statements.committed();
   }
 
   delete(key: string): void {
     this.statements.remove.run(this.strategyId, key);
+    this.statements.committed();
   }
 
   keys(): readonly string[] {

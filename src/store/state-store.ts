@@ -1,13 +1,16 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
+import { InvariantError } from '../core/errors.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { CatalogMirror } from '../model/catalog-mirror.js';
 import type { KeyValueStore, OrderJournal } from '../model/journal.js';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.js';
 import { SqliteCatalogMirror } from './sqlite-catalog-mirror.js';
+import { GroupCommit } from './group-commit.js';
 import { SqliteJournal } from './sqlite-journal.js';
+import { WalSync } from './wal-sync.js';
 import { KvStatements, SqliteKeyValueStore } from './sqlite-kv.js';
 import { ensurePrivateDir, makeFilePrivate } from './private-files.js';
 import { quickCheckProblem, stateFileFound, unwritableDirectory } from './state-file-checks.js';
@@ -42,6 +45,12 @@ export interface StateStoreInfo {
   /** "FULL" for a file. */
   readonly synchronous: string;
   readonly lockingMode: string;
+  /**
+   * When commits are fsynced: `commit` (each one, before it returns: synchronous=FULL), `group` (one
+   * fsync on a worker thread for the commits of each turn of the event loop, right after them), or
+   * `checkpoint` (only when SQLite checkpoints the log: synchronous=NORMAL).
+   */
+  readonly fsync: 'commit' | 'group' | 'checkpoint';
   /** The page cache's bound in KiB (SQLite's negative cache_size). */
   readonly pageCacheKiB: number;
   readonly schemaVersion: number;
@@ -60,11 +69,27 @@ export interface StateStoreOptions {
   /** How long to wait for a lock another process holds before giving up; default 1000 ms. */
   readonly lockTimeoutMs?: number;
   /**
-   * `FULL` (default): every commit is fsynced before the call returns. `NORMAL`: a commit has reached
-   * the operating system when the call returns (it survives the process crashing, not the machine);
-   * the WAL is fsynced at checkpoints. About 1 ms less per journal write on the order path (issue 8).
+   * The daemon's `journal.durability`. `disk`: commits reach the operating system when the call
+   * returns, and one fsync for the commits of each turn of the event loop runs on a worker thread
+   * right after them (group-commit.ts): on disk within about a millisecond of the send, never in
+   * its latency. `os`: commits reach the operating system only (they survive the process crashing,
+   * not the machine); the log is fsynced at checkpoints.
+   * Without it, `synchronous` decides (tools and tests).
+   */
+  readonly durability?: 'disk' | 'os';
+  /**
+   * Without `durability`: `FULL` (default): every commit is fsynced before the call returns.
+   * `NORMAL`: as `durability: os`.
    */
   readonly synchronous?: 'FULL' | 'NORMAL';
+  /** With `durability: disk`: where a group's fsync is started from (default `setImmediate`). */
+  readonly defer?: (work: () => void) => void;
+  /**
+   * With `durability: disk`: a group's fsync failed (an I/O error: the disk can no longer be
+   * trusted with the journal). Default: thrown from the callback, which ends the process (crash
+   * only: the supervisor restarts it and the restart reconciles with the exchange by client id).
+   */
+  readonly onSyncFailure?: (error: Error) => void;
   /** Draws the namespace of a new state (tests); default random. */
   readonly newNamespace?: () => string;
 }
@@ -73,9 +98,11 @@ export interface StateStoreOptions {
  * The daemon's state: one SQLite file holding the order journal, the strategies' key-value stores
  * and the catalog mirror.
  *
- * Durability: WAL with `synchronous=FULL`, so every committed write is fsynced before the call
- * returns (the executor journals before it sends; exactly-once beats speed). Measured on ext4 in a
- * VM: about 0.7-1.4 ms per write against about 40 µs with NORMAL, far below any order rate. `locking_mode=EXCLUSIVE`
+ * Durability (StateStoreOptions.durability): WAL; the executor journals before it sends, so a
+ * commit must be in the operating system before the request goes out; its fsync (about 0.7-1.4 ms
+ * on ext4 in a VM, against about 40 µs for the commit itself) is group-committed beside the send
+ * under `disk`, left to checkpoints under `os`, and paid in each commit with `synchronous: FULL`
+ * (the default of tools and tests that open a state). `locking_mode=EXCLUSIVE`
  * keeps a second daemon off the same file: its open fails with STATE_LOCKED instead of both
  * journaling orders into one file.
  */
@@ -96,8 +123,18 @@ export class StateStore {
     /** The file did not exist before this open. */
     readonly created: boolean,
     newNamespace: () => string,
+    /** With `durability: disk`: the group commit every write of the store reports to. */
+    private readonly group?: { readonly commit: GroupCommit; readonly wal: WalSync },
   ) {
     this.identity = new StateIdentity(db, newNamespace);
+  }
+
+  /** Every commit of the store: counted by the group commit (`disk`), which fsyncs it soon after. */
+  private readonly committed = (): void => this.group?.commit.committed();
+
+  /** The group commit (`durability: disk`), for crash points and tests; undefined otherwise. */
+  get groupCommit(): GroupCommit | undefined {
+    return this.group?.commit;
   }
 
   /**
@@ -126,12 +163,13 @@ export class StateStore {
       db = new Database(path, { timeout: options.lockTimeoutMs ?? 1000 });
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');
-      db.pragma(options.synchronous === 'NORMAL' ? 'synchronous = NORMAL' : 'synchronous = FULL');
+      const normal = options.durability !== undefined || options.synchronous === 'NORMAL';
+      db.pragma(normal ? 'synchronous = NORMAL' : 'synchronous = FULL');
       db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
       const problem = quickCheckProblem(db);
       if (problem !== undefined) throw new StateCorrupt(`SQLite's quick_check failed (${problem}); ${CORRUPT_ADVICE}`);
       if (schemaVersion(db) === 0) throw new StateCorrupt(`the file holds no stratd state (schema version 0); ${CORRUPT_ADVICE}`);
-      return StateStore.prepare(db, path, created, newNamespace);
+      return StateStore.prepare(db, path, created, newNamespace, options.durability === 'disk' ? groupCommitOf(`${path}-wal`, options) : undefined);
     } catch (error: unknown) {
       db?.close();
       return err(openError(path, error));
@@ -145,14 +183,14 @@ export class StateStore {
     return opened.value;
   }
 
-  private static prepare(db: Db, path: string, created: boolean, newNamespace: () => string): Result<StateStore, StateStoreError> {
+  private static prepare(db: Db, path: string, created: boolean, newNamespace: () => string, group?: { readonly commit: GroupCommit; readonly wal: WalSync }): Result<StateStore, StateStoreError> {
     const version = schemaVersion(db);
     if (version > SCHEMA_VERSION) {
       db.close();
       return err(new StateStoreError('STATE_SCHEMA_NEWER', path, `schema version ${version} is newer than this build's ${SCHEMA_VERSION}`));
     }
     migrate(db);
-    return ok(new StateStore(db, path, created, newNamespace));
+    return ok(new StateStore(db, path, created, newNamespace, group));
   }
 
   /** The settings in force, for the start-up log and tests. */
@@ -163,13 +201,14 @@ export class StateStore {
       journalMode: text('journal_mode'),
       synchronous: SYNCHRONOUS[text('synchronous')] ?? text('synchronous'),
       lockingMode: text('locking_mode'),
+      fsync: this.group !== undefined ? 'group' : text('synchronous') === '1' ? 'checkpoint' : 'commit',
       pageCacheKiB: -Number(text('cache_size')),
       schemaVersion: schemaVersion(this.db),
     };
   }
 
   journal(): OrderJournal {
-    this.journalInstance ??= new SqliteJournal(this.db);
+    this.journalInstance ??= new SqliteJournal(this.db, this.committed);
     return this.journalInstance;
   }
 
@@ -186,7 +225,7 @@ export class StateStore {
   keyValue(strategyId: string): KeyValueStore {
     let store = this.kvStores.get(strategyId);
     if (store === undefined) {
-      this.kvStatements ??= new KvStatements(this.db);
+      this.kvStatements ??= new KvStatements(this.db, this.committed);
       store = new SqliteKeyValueStore(this.kvStatements, strategyId);
       this.kvStores.set(strategyId, store);
     }
@@ -201,9 +240,26 @@ export class StateStore {
   /** Checkpoints the WAL into the main file and closes; the accessors' objects are unusable afterwards. */
   close(): void {
     if (!this.db.open) return;
+    // The checkpoint fsyncs the log and the file: what the group commit had not synced is on disk after it.
     if (this.path !== ':memory:') this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
+    const group = this.group;
+    group?.commit.close(() => group.wal.close());
   }
+}
+
+function groupCommitOf(walPath: string, options: StateStoreOptions): { readonly commit: GroupCommit; readonly wal: WalSync } {
+  const wal = new WalSync(walPath);
+  const commit = new GroupCommit({
+    sync: (done) => wal.sync(done),
+    defer: options.defer ?? ((work) => void setImmediate(work)),
+    onFailure:
+      options.onSyncFailure ??
+      ((error) => {
+        throw new InvariantError('JOURNAL_FSYNC_FAILED', `fsync of the order journal's log ${walPath} failed (${error.message}): its commits may not be on disk`);
+      }),
+  });
+  return { commit, wal };
 }
 
 const CORRUPT_ADVICE =

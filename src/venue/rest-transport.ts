@@ -41,6 +41,8 @@ export interface RestRequest {
 
 /** Hooks into one request's life on the wire (each attempt of it: a -1021 retry calls them again). */
 export interface RequestTrace {
+  /** The signed request is being handed to the HTTP client (each attempt). */
+  readonly sending?: () => void;
   /** The signed request has been handed to the socket. */
   readonly written?: () => void;
   /** The reply's status line and headers have arrived. */
@@ -207,6 +209,7 @@ export class RestTransport implements RestCaller {
     const started = this.clock.now();
     let reply: HttpReply;
     this.pending++;
+    request.trace?.sending?.();
     try {
       reply = await this.http.send({
         method: endpoint.method,

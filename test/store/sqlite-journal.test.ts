@@ -21,7 +21,7 @@ describe('StateStore file', () => {
   it('creates the directory and stratd.db in WAL mode with synchronous=FULL at the current schema version', () => {
     const dir = join(tmp.dir, 'nested', 'state');
     const store = unwrap(StateStore.open(dir));
-    expect(store.describe()).toEqual({ path: join(dir, STATE_FILE), journalMode: 'wal', synchronous: 'FULL', lockingMode: 'exclusive', pageCacheKiB: 2048, schemaVersion: 1 });
+    expect(store.describe()).toEqual({ path: join(dir, STATE_FILE), journalMode: 'wal', synchronous: 'FULL', lockingMode: 'exclusive', fsync: 'commit', pageCacheKiB: 2048, schemaVersion: 1 });
     store.close();
   });
 

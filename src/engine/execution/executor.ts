@@ -20,7 +20,7 @@ import type { OrderKind, Tracked } from './order-tracker.js';
 import { isPlacing, OrderTracker } from './order-tracker.js';
 import type { SettleContext, SettleResult } from './settlement.js';
 import { applyReply, settle } from './settlement.js';
-import type { Trigger } from '../tick-to-order.js';
+import type { TickStamps, Trigger } from '../tick-to-order.js';
 
 /**
  * A submission's journal state after its first reply; `ignored`: already live; `duplicate`: refused as
@@ -46,10 +46,10 @@ export interface ExecutorOptions {
   /** Cap of the doubling delay. Default 60 000. */
   readonly maxSettleDelayMs?: number;
   /**
-   * A command caused by market data was handed to the socket `latencyMs` (stopwatch) after that data
-   * arrived: tick-to-order latency. Only ports that write to a socket report it.
+   * A command caused by market data was handed to the socket: the stopwatch readings of its way from
+   * that data's arrival (tick-to-order latency). Only ports that write to a socket report it.
    */
-  readonly onWritten?: (command: ExchangeCommand, trigger: Trigger, latencyMs: number) => void;
+  readonly onWritten?: (command: ExchangeCommand, stamps: TickStamps) => void;
   /** The journal became unwritable or writable again (metrics). */
   readonly onJournalHealth?: (state: JournalHealthState) => void;
 }
@@ -122,13 +122,14 @@ export class Executor {
       this.events.failed(strategyId, command, this.journalHealth.failed(error));
       return Promise.resolve('unjournaled');
     }
+    const journaled = trigger === undefined ? undefined : { ...trigger, journaledAt: this.stopwatch.now() };
     this.journalHealth.wrote();
     if (admitted === 'ignored') return Promise.resolve('ignored');
     if ('duplicate' in admitted) {
       this.events.failed(strategyId, command, admitted.duplicate);
       return Promise.resolve('duplicate');
     }
-    return this.track(this.dispatch(admitted.id, strategyId, command, trigger));
+    return this.track(this.dispatch(admitted.id, strategyId, command, journaled));
   }
 
   /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
@@ -249,9 +250,10 @@ export class Executor {
       this.busy.delete(id);
     }
     const tracked = this.tracker.get(id);
-    const log = this.log.child({ strategy: strategyId, clientOrderId: id, symbol: command.symbol });
+    // The order's fields on each line that is written: no child logger per reply (its bindings are serialized at creation).
+    const about = (fields: object): object => ({ strategy: strategyId, clientOrderId: id, symbol: command.symbol, ...fields });
     if (result.ok) {
-      log.debug({ command: command.type }, 'accepted by the exchange');
+      this.log.debug(about({ command: command.type }), 'accepted by the exchange');
       applyReply(this.tracker, result.value);
       if (!isPlacing(command)) this.tracker.advance(id, { kind: 'exists', finished: true });
       this.events.submitted(strategyId, command);
@@ -261,14 +263,14 @@ export class Executor {
     const failure = result.error;
     if (failure.kind === 'unknown') {
       this.tracker.advance(id, { kind: 'lost' }, `${failure.code} ${failure.message}`);
-      log.warn({ failure }, 'outcome unknown: settling by query');
+      this.log.warn(about({ failure }), 'outcome unknown: settling by query');
       // A stream event may have shown the order already; then it is known after all.
       if (tracked !== undefined && isAwaitingAnswer(tracked.phase)) this.scheduleSettle(id, 0);
       else this.events.submitted(strategyId, command);
       return;
     }
     this.tracker.advance(id, { kind: 'refused' }, `${failure.code} ${failure.message}`);
-    log.info({ failure }, 'command refused');
+    this.log.info(about({ failure }), 'command refused');
     this.events.failed(strategyId, command, failure);
   }
 
@@ -277,11 +279,16 @@ export class Executor {
     const observe = this.options.onWritten;
     if (trigger === undefined || observe === undefined) return undefined;
     let timed = false;
+    let calledAt: number | undefined;
     return {
+      sending: () => {
+        calledAt ??= this.stopwatch.now();
+      },
       written: () => {
         if (timed) return;
         timed = true;
-        observe(command, trigger, this.stopwatch.now() - trigger.arrivedAt);
+        const writtenAt = this.stopwatch.now();
+        observe(command, calledAt === undefined ? { ...trigger, writtenAt } : { ...trigger, calledAt, writtenAt });
       },
     };
   }

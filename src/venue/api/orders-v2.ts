@@ -98,7 +98,15 @@ export class OrdersV2Api {
     const e = ENDPOINTS.orderV2Create;
     const problem = checkOrder(e, order, '');
     if (problem !== undefined) return err(problem);
-    return callParsed(this.rest, { endpoint: e, query: categoryQuery(order.category), json: orderBody(order) }, orderV2Schema);
+    return this.placeApproved(order);
+  }
+
+  /**
+   * POST /api/v2/futures/order for an order the kernel's risk engine resolved (the exchange port's
+   * road): it passed those checks and more already, so they are not run again on the order path.
+   */
+  placeApproved(order: PlaceOrderV2): Promise<Result<OrderV2, VenueError>> {
+    return callParsed(this.rest, { endpoint: ENDPOINTS.orderV2Create, query: categoryQuery(order.category), json: orderBody(order) }, orderV2Schema);
   }
 
   /** POST /api/v2/futures/batch-orders: legs succeed or fail independently. */

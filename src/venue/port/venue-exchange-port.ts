@@ -90,7 +90,8 @@ export class VenueExchangePort implements ExchangePort {
   }
 
   async placeOrder(command: PlaceOrderCommand, trace?: CallTrace): PortResult<OrderSnapshot> {
-    return settle(await this.ordersV2(trace).placeOrder(placeOrderRequest(command)), toOrderSnapshot, 'write');
+    // Risk resolved the command (quantized, filters checked): the API's client-side checks are not run again.
+    return settle(await this.ordersV2(trace).placeApproved(placeOrderRequest(command)), toOrderSnapshot, 'write');
   }
 
   /**

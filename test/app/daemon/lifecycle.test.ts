@@ -83,11 +83,11 @@ describe('start-up failures', () => {
     expect(started.value.kernel.state).toBe('running');
   });
 
-  it('journal.durability: disk fsyncs every journal commit (the default), os leaves commits to the operating system', async () => {
+  it('journal.durability: disk fsyncs journal commits in groups beside the send (the default), os leaves commits to the operating system', async () => {
     const durable = await Daemon.start({ config: await config('disk.yml', liveYaml(join(dir, 'disk'))), strategies: [], time: clock, logger: silentLogger });
     if (!durable.ok) throw durable.error;
     daemons.push(durable.value);
-    expect(durable.value.stateStore).toMatchObject({ journalMode: 'wal', synchronous: 'FULL' });
+    expect(durable.value.stateStore).toMatchObject({ journalMode: 'wal', synchronous: 'NORMAL', fsync: 'group' });
     const buffered = await Daemon.start({
       config: await config('os.yml', `${liveYaml(join(dir, 'os'))}journal: { durability: os }\n`),
       strategies: [],
@@ -96,7 +96,7 @@ describe('start-up failures', () => {
     });
     if (!buffered.ok) throw buffered.error;
     daemons.push(buffered.value);
-    expect(buffered.value.stateStore).toMatchObject({ journalMode: 'wal', synchronous: 'NORMAL' });
+    expect(buffered.value.stateStore).toMatchObject({ journalMode: 'wal', synchronous: 'NORMAL', fsync: 'checkpoint' });
   });
 
   it('the health port already in use: DaemonStartError naming it; the other daemon is unaffected and the state dir is released', async () => {

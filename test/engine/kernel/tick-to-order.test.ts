@@ -34,6 +34,7 @@ class WritingPort implements ExchangePort {
 
   private wrote(command: string, trace: CallTrace | undefined): void {
     this.writes.push({ command, traced: trace?.written !== undefined });
+    trace?.sending?.();
     this.watch.value += this.writeMs;
     trace?.written?.();
   }
@@ -184,6 +185,34 @@ describe('tick-to-order: the arrival of market data is carried to the write of t
     await rig.stop();
   });
 
+  test('the breakdown: each stage from the previous reading, parse through write, adding up to the whole', async () => {
+    const world = new World();
+    const alpha = scripted('alpha', {
+      onEvent: (ctx, event) => {
+        if (!isIndex(event.type)) return;
+        // The strategy's own work before it emits: 0.1 ms.
+        rig.watch.value += 0.1;
+        ctx.emit(limitBuy('90000', '1', 'staged'));
+      },
+    });
+    const rig = new Rig(world, [alpha]);
+    await rig.start();
+    // Arrived 0.3 ms before it enters the kernel (the parse); the write adds 0.2 ms.
+    rig.tick('100000', 0.3);
+    await rig.settle();
+    const summary = rig.kernel.metrics.tickToOrder.summary();
+    expect(summary.count).toBe(1);
+    expect(summary.stages.parse.p50Ms).toBeCloseTo(0.3, 9);
+    expect(summary.stages.kernel.p50Ms).toBeCloseTo(0.1, 9);
+    expect(summary.stages.risk.p50Ms).toBe(0);
+    expect(summary.stages.journal.p50Ms).toBe(0);
+    expect(summary.stages.call.p50Ms).toBe(0);
+    expect(summary.stages.write.p50Ms).toBeCloseTo(0.2, 9);
+    const total = Object.values(summary.stages).reduce((sum, stage) => sum + stage.p50Ms, 0);
+    expect(total).toBeCloseTo(summary.p50Ms, 9);
+    await rig.stop();
+  });
+
   test('an async handler that emits after an await still answers the event it is handling', async () => {
     const world = new World();
     const alpha = scripted('alpha', {
@@ -250,7 +279,7 @@ describe('tick-to-order: the arrival of market data is carried to the write of t
 
     expect(rig.port.writes.map((w) => w.command)).toEqual(['place-order', 'place-order', 'cancel-order', 'cancel-all']);
     expect(rig.port.writes.every((w) => !w.traced)).toBe(true);
-    expect(rig.kernel.metrics.tickToOrder.summary()).toEqual({ count: 0, kept: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 });
+    expect(rig.kernel.metrics.tickToOrder.summary()).toMatchObject({ count: 0, kept: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 });
     expect(await rig.counts()).toEqual({});
     await rig.stop();
   });

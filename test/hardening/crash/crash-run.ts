@@ -16,16 +16,20 @@ import { freePort } from '../../support/free-port.js';
 /**
  * Issue 8's crash suite: `stratd run` as a real process, trading every example strategy against a
  * simulator of the test's own on the wall clock, killed with SIGKILL again and again — at random
- * moments, right after a command was journaled (before its send), and right after an order request
- * was written (before its reply) through the daemon's crash points. After each death and each
+ * moments, right after a command was journaled (before its send), right after an order request
+ * was written (before its reply), and right after one was written while the journal commits that
+ * cleared it were not yet fsynced (`journal.durability: disk` fsyncs beside the send), through the
+ * daemon's crash points. After each death and each
  * restart the exchange, the journal and the daemon's own view are checked.
  */
 const BIN = join(process.cwd(), 'bin', 'stratd.js');
 
-export type KillKind = 'random' | 'journaled' | 'written';
+export type KillKind = 'random' | 'journaled' | 'written' | 'unsynced';
+
+const KINDS: readonly KillKind[] = ['random', 'journaled', 'written', 'unsynced'];
 
 export interface CrashOptions {
-  /** SIGKILLs to deliver (a third of each kind). */
+  /** SIGKILLs to deliver (a quarter of each kind). */
   readonly kills: number;
   readonly seed: number;
   readonly dir: string;
@@ -216,7 +220,7 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
     STRATD_HEALTH_TOKEN: CONTROL_TOKEN,
   };
 
-  const kills: Record<KillKind, number> = { random: 0, journaled: 0, written: 0 };
+  const kills: Record<KillKind, number> = { random: 0, journaled: 0, written: 0, unsynced: 0 };
   const audit = { unjournaled: new Set<string>(), contradictions: new Set<string>(), leftUnsettled: new Set<string>() };
   const positionMismatches: Array<{ life: number; local: string[]; exchange: string[] }> = [];
   const unexpectedExits: string[] = [];
@@ -226,7 +230,7 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
   let current: Life | undefined;
   try {
     for (let life = 0; life < options.kills; life++) {
-      const kind: KillKind = (['random', 'journaled', 'written'] as const)[life % 3] ?? 'random';
+      const kind: KillKind = KINDS[life % KINDS.length] ?? 'random';
       const armed = kind === 'random' ? {} : { [CRASH_POINTS_VARIABLE]: `${kind}=0.3` };
       const running = launch(file, { ...env, ...armed }, life);
       current = running;

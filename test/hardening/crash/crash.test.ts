@@ -5,7 +5,7 @@ import type { CrashReport } from './crash-run.js';
 
 /**
  * Issue 8's crash suite: `stratd run` killed with SIGKILL at random moments, between journal write and
- * send, and between send and reply. `npm test` runs a short version; `npm run crash` sets CRASH_KILLS=60.
+ * send, between send and reply, and between send and the journal's fsync (issue 18). `npm test` runs a short version; `npm run crash` sets CRASH_KILLS=60.
  */
 const KILLS = Number(process.env['CRASH_KILLS'] ?? 9);
 const SEED = Number(process.env['CRASH_SEED'] ?? 8);
@@ -22,10 +22,11 @@ describe(`crash: ${KILLS} × kill -9 of stratd run`, () => {
     if (file !== undefined) writeFileSync(file, JSON.stringify(report, null, 2));
   }, 60 * 60_000);
 
-  it('delivered every kill, each kind (random, after journaling, after writing the request) at least once', () => {
-    expect(report.kills.random + report.kills.journaled + report.kills.written).toBe(KILLS);
+  it('delivered every kill, each kind (random, after journaling, after writing the request, after writing it before the fsync) at least once', () => {
+    expect(report.kills.random + report.kills.journaled + report.kills.written + report.kills.unsynced).toBe(KILLS);
     expect(report.kills.journaled).toBeGreaterThan(0);
     expect(report.kills.written).toBeGreaterThan(0);
+    expect(report.kills.unsynced).toBeGreaterThan(0);
     expect(report.unexpectedExits).toEqual([]);
     expect(report.ordersOnExchange).toBeGreaterThan(0);
   });
