@@ -55,8 +55,8 @@ interface Liquidity {
  * mark or index price. The print's side is chosen so that an order resting exactly at the price does
  * not fill: on a falling step the aggressor is taken as a buyer (a resting buy at the price keeps
  * waiting; resting sells at it were passed through on the way down), on a rising step as a seller; a
- * step that does not move prints nothing. The bar itself is handed on at its end (open time +
- * duration), when a live poller would see it closed. Other events pass through unchanged.
+ * step that does not move prints nothing. The bar itself is handed on at its end, stamped with that
+ * time (`ts` = open time + duration), when a live poller would see it closed. Other events pass through unchanged.
  */
 export class BarFeed implements RecordingFeed {
   private readonly queue: Queued[] = [];

@@ -88,9 +88,9 @@ class SeriesBuilder {
     k.volume = k.volume.plus(trade.qty);
   }
 
-  /** A downloaded bar (its own interval divides this series'): merged into the kline it falls in, open from the bar. */
-  bar(bar: BarEvent): void {
-    const openTime = Math.floor(bar.ts / this.ms) * this.ms;
+  /** A downloaded bar opening at `barOpen` (its own interval divides this series'): merged into the kline it falls in, open from the bar. */
+  bar(bar: BarEvent, barOpen: number): void {
+    const openTime = Math.floor(barOpen / this.ms) * this.ms;
     const high = dec(bar.high);
     const low = dec(bar.low);
     const close = dec(bar.close);
@@ -137,9 +137,12 @@ export class KlineBuilder {
     for (const builder of this.builders) if (builder.series.symbol === trade.symbol) builder.trade(trade);
   }
 
-  /** A contract bar of a downloaded history (handed on at its end): klines are built from bars instead of trades. */
+  /**
+   * A contract bar of a downloaded history, as the bar model hands it on: at its end, stamped with that
+   * time (`ts` = open time + duration). Klines are then built from bars instead of trades.
+   */
   bar(bar: BarEvent): void {
-    for (const builder of this.builders) if (builder.series.symbol === bar.symbol) builder.bar(bar);
+    for (const builder of this.builders) if (builder.series.symbol === bar.symbol) builder.bar(bar, bar.ts - bar.durationMs);
   }
 
   /** The series whose interval is not a whole number of `barMs` bars (they cannot be built from such bars). */
