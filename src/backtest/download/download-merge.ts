@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
 import { InvariantError } from '../../core/errors.js';
 import type { ChannelLevel, FundingPeriod, MarketChannel, MarketEvent } from '../../sim/market-stream/events.js';
 import { decodeEventLine } from '../../sim/market-stream/event-lines.js';
@@ -42,7 +43,7 @@ export function downloadHeader(plan: DownloadPlan, instruments: readonly SimInst
 /**
  * Writes the recording from a complete parts directory: every symbol's channels merged in time order
  * (equal times: symbols in the order given, then contract, mark, index, funding, trades), through a
- * temporary file renamed onto `out` once complete. The same parts give the same bytes.
+ * temporary file in the parts directory renamed onto `out` once complete. The same parts give the same bytes.
  */
 export async function mergeParts(parts: DownloadParts, out: string): Promise<{ readonly events: number }> {
   const { plan } = parts;
@@ -55,7 +56,8 @@ export async function mergeParts(parts: DownloadParts, out: string): Promise<{ r
       sources.push(channel === 'funding' ? fromList(fundingEvents(symbol, plan, readFunding(file))) : fromFile(file));
     }
   }
-  const temporary = `${out}.tmp`;
+  // Inside the parts directory, named so that a .gz output is gzipped (the writer goes by the name).
+  const temporary = join(parts.dir, out.endsWith('.gz') ? 'merged.jsonl.gz' : 'merged.jsonl');
   const writer = MarketStreamWriter.open(temporary, header, { flush: 'buffered' });
   let events = 0;
   try {
@@ -81,11 +83,12 @@ export async function mergeParts(parts: DownloadParts, out: string): Promise<{ r
 
 interface Source {
   next(): Promise<MarketEvent | undefined>;
+  close(): Promise<void>;
 }
 
 function fromList(events: readonly MarketEvent[]): Source {
   let i = 0;
-  return { next: () => Promise.resolve(events[i++]) };
+  return { next: () => Promise.resolve(events[i++]), close: () => Promise.resolve() };
 }
 
 function fromFile(file: string): Source {
@@ -104,6 +107,9 @@ function fromFile(file: string): Source {
       const event = decodeEventLine(JSON.parse(text) as unknown);
       if (event === undefined) throw new InvariantError('DOWNLOAD_PART', `${file}: a line the download wrote is not an event: ${text}`);
       return event;
+    },
+    close: async () => {
+      await batches.return(undefined);
     },
   };
 }
@@ -158,13 +164,13 @@ function periodMs(period: FundingPeriod): number {
 async function withInitialPrices(parts: DownloadParts): Promise<SimInstrument[]> {
   const out: SimInstrument[] = [];
   for (const instrument of parts.instruments) {
-    const first = parts.plan.channels.includes('contract' satisfies DownloadChannel) ? await fromFile(parts.file(instrument.symbol, 'contract')).next() : undefined;
+    let first: MarketEvent | undefined;
+    if (parts.plan.channels.includes('contract' satisfies DownloadChannel)) {
+      const source = fromFile(parts.file(instrument.symbol, 'contract'));
+      first = await source.next();
+      await source.close();
+    }
     out.push(first?.type === 'bar' ? { ...instrument, initialPrice: first.open } : instrument);
   }
   return out;
-}
-
-/** Removes a temporary file a failed merge left. */
-export function removeTemporary(out: string): void {
-  rmSync(`${out}.tmp`, { force: true });
 }

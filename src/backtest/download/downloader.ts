@@ -9,7 +9,7 @@ import { toInstrument } from '../../venue/port/instrument-mapping.js';
 import type { VenueError } from '../../venue/venue-error.js';
 import { headerInstrument } from '../recorder-instruments.js';
 import { loadInstrumentHints } from '../recorder-venue-hints.js';
-import { mergeParts, removeTemporary } from './download-merge.js';
+import { mergeParts } from './download-merge.js';
 import type { DownloadApi, Page } from './download-pages.js';
 import { fetchPage, firstCursor } from './download-pages.js';
 import { DownloadParts } from './download-parts.js';
@@ -94,14 +94,9 @@ export async function download(options: DownloadOptions): Promise<Result<Downloa
       }
     }
   }
-  try {
-    const merged = await mergeParts(parts, options.out);
-    parts.remove();
-    return ok({ kind: 'written', out: options.out, events: merged.events, plan });
-  } catch (error: unknown) {
-    removeTemporary(options.out);
-    throw error;
-  }
+  const merged = await mergeParts(parts, options.out);
+  parts.remove();
+  return ok({ kind: 'written', out: options.out, events: merged.events, plan });
 }
 
 async function openParts(options: DownloadOptions, dir: string, logger: Logger): Promise<Result<{ parts: DownloadParts; resumed: boolean }, DownloadFailure>> {
