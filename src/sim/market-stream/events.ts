@@ -86,7 +86,11 @@ export type MarketEvent = DepthEvent | TradeEvent | MarkPriceEvent | IndexPriceE
 
 export type MarketChannel = MarketEvent['type'];
 
-export const MARKET_CHANNELS = ['depth', 'trade', 'mark', 'index', 'funding', 'bar'] as const satisfies readonly MarketChannel[];
+/** The tick-level channels the generator and the recorder produce (bars come only from `stratd download`). */
+export const MARKET_CHANNELS = ['depth', 'trade', 'mark', 'index', 'funding'] as const satisfies readonly MarketChannel[];
+
+/** Every channel a recording may declare. */
+export const STREAM_CHANNELS = [...MARKET_CHANNELS, 'bar'] as const satisfies readonly MarketChannel[];
 
 /**
  * How completely a recording holds a channel (header `levels`; a channel not listed, and every channel of

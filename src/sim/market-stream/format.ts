@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChannelLevel, MarketChannel } from './events.js';
-import { CHANNEL_LEVELS, MARKET_CHANNELS } from './events.js';
+import { CHANNEL_LEVELS, STREAM_CHANNELS } from './events.js';
 import type { SimInstrument } from './instruments.js';
 import { MarketStreamError } from './stream-error.js';
 
@@ -66,12 +66,12 @@ export const marketStreamHeaderSchema = z
     format: z.literal(MARKET_STREAM_FORMAT),
     version: z.literal(MARKET_STREAM_VERSION),
     symbols: z.array(z.string().min(1)).min(1),
-    channels: z.array(z.enum(MARKET_CHANNELS)).min(1),
+    channels: z.array(z.enum(STREAM_CHANNELS)).min(1),
     instruments: z.array(simInstrumentSchema),
     startTime: epochMs,
     source: z.enum(['generator', 'recorder', 'download']),
     seed: z.number().int().optional(),
-    levels: z.partialRecord(z.enum(MARKET_CHANNELS), z.enum(CHANNEL_LEVELS)).optional(),
+    levels: z.partialRecord(z.enum(STREAM_CHANNELS), z.enum(CHANNEL_LEVELS)).optional(),
     barMs: z.number().int().positive().optional(),
   })
   .superRefine((header, ctx) => {
