@@ -17,7 +17,7 @@ import { ConfigError } from '../settings/config-error.js';
 import type { Environment } from '../settings/secrets.js';
 import { createLogger } from './logger.js';
 import { prepareRun } from './run-command.js';
-import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from './backtest-flags.js';
+import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf, slippageFlag } from './backtest-flags.js';
 
 export interface BacktestCommandDeps {
   readonly env: Environment;
@@ -44,6 +44,7 @@ interface BacktestFlags {
   readonly to?: string;
   readonly out: string;
   readonly latencyMs?: string;
+  readonly slippageBps?: string;
   readonly balance?: string[];
   readonly logLevel: string;
   readonly cache: boolean;
@@ -65,6 +66,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
     .option('--to <time>', 'end, inclusive: ISO time or epoch ms')
     .option('--out <dir>', 'output directory', 'backtest-out')
     .option('--latency-ms <n>', 'latency of orders to the exchange and of its replies and events back, each way (default 50)')
+    .option('--slippage-bps <n>', 'on recordings of bars (stratd download): market orders fill this far beyond the bar model\'s price, in basis points (default 2)')
     .option('--balance <asset=amount>', 'opening futures balance, e.g. USDT=100000 (repeatable; default: the config\'s simulator account)', (value: string, all: string[] = []) => [...all, value])
     .option('--log-level <level>', 'kernel and strategy logs on standard error', 'warn')
     .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
@@ -77,6 +79,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
       const from = timeFlag('from', flags.from);
       const to = timeFlag('to', flags.to);
       const latency = flags.latencyMs === undefined ? undefined : latencyFlag(flags.latencyMs);
+      const slippageBps = flags.slippageBps === undefined ? undefined : slippageFlag(flags.slippageBps);
       const recordings = flags.data;
       const wallClock = deps.wallClock ?? systemTime.clock;
       const cache = preparedCacheOf(flags.cache, deps.env, 'backtest', deps.err);
@@ -106,6 +109,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         ...(to === undefined ? {} : { to }),
         ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
         ...(recording === undefined ? {} : { recording }),
+        ...(slippageBps === undefined ? {} : { barModel: { slippageBps } }),
       });
       display.stop();
       if (!result.ok) {
@@ -131,6 +135,7 @@ function report(result: BacktestResult, written: readonly string[]): string {
     `net PnL ${t.netPnl} (return ${t.return}, max drawdown ${t.maxDrawdown}, Sharpe ${t.sharpe ?? '-'}), fees ${t.fees}, funding ${t.funding}`,
     ...Object.entries(summary.strategies).map(([id, s]) => `  ${id}: ${s.fills} fills, net PnL ${s.netPnl}, win rate ${s.winRate ?? '-'}, exposure ${s.exposure}`),
     `fill sequence sha256 ${summary.fillsSha256}`,
+    ...(summary.fillModel === undefined ? [] : [summary.fillModel]),
     ...written.map((path) => `wrote ${path}`),
   ];
   return `${lines.join('\n')}\n`;

@@ -37,6 +37,13 @@ export function latencyFlag(text: string): number {
   return Number(text);
 }
 
+/** `--slippage-bps`: basis points from 0 to 1000, decimals allowed. */
+export function slippageFlag(text: string): number {
+  const value = Number(text.trim());
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || value > 1000) throw new ConfigError(`--slippage-bps ${text}: basis points from 0 to 1000, e.g. 2 or 0.5`, { path: '--slippage-bps' });
+  return value;
+}
+
 /** The kline series a config's market section polls: a backtest builds them from recorded trades. */
 export function klineSeriesOf(config: Pick<DaemonConfig, 'market'>): KlineSeries[] {
   return config.market.flatMap((m) => (m.klines === undefined ? [] : m.klines.intervals.map((interval) => ({ symbol: m.symbol, interval }))));

@@ -6,6 +6,7 @@ import type { CallOutput } from './call-command.js';
 import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.js';
 import { registerFollowerCommands } from './follower-command.js';
 import { registerBacktestCommand } from './backtest-command.js';
+import { registerDownloadCommand } from './download-command.js';
 import { registerControlCommands } from './control-commands.js';
 import { registerParityCommand } from './parity-command.js';
 import { registerRecordCommand } from './record-command.js';
@@ -91,6 +92,8 @@ registerControlCommands(program, { ...commandIo, terminal: { isTTY: process.stdo
 
 registerRecordCommand(program, commandIo);
 
+registerDownloadCommand(program, commandIo);
+
 registerValidateCommand(program, commandIo);
 
 registerFollowerCommands(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
@@ -103,7 +106,8 @@ program
   .option('--config <file>', 'sim config (default config/sim.yml)')
   .option('--json', 'print one JSON line with URLs and credentials once listening')
   .option('--fault <name=value>', 'set a fault, e.g. --fault http5xxRate=0.1 (repeatable)', (value: string, all: string[] = []) => [...all, value])
-  .action(async (flags: { port?: string; seed?: string; config?: string; json?: boolean; fault?: string[] }) => {
+  .option('--history <duration>', 'generate this much market before now (e.g. 6h), so klines and funding of a past range exist to download')
+  .action(async (flags: { port?: string; seed?: string; config?: string; json?: boolean; fault?: string[]; history?: string }) => {
     await runSim(flags, (text) => process.stdout.write(text));
   });
 

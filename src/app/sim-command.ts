@@ -4,6 +4,7 @@ import { err, ok } from '../core/result.js';
 import { isLoopbackHost } from '../core/loopback.js';
 import { systemTime } from '../core/system-time.js';
 import { ConfigError } from '../settings/config-error.js';
+import { parseDuration } from '../settings/duration.js';
 import { readYamlFile, validateYaml } from '../settings/yaml-source.js';
 import type { SimConfig } from '../sim/config/sim-config.js';
 import { simConfigSchema } from '../sim/config/sim-config.js';
@@ -18,6 +19,8 @@ export interface SimFlags {
   readonly config?: string;
   readonly json?: boolean;
   readonly fault?: readonly string[];
+  /** How much market history to generate before now, e.g. 6h (market.historyMs). */
+  readonly history?: string;
 }
 
 /** The default sim config shipped with the package (config/sim.yml), found from this file's location. */
@@ -43,6 +46,11 @@ export function loadSimConfig(flags: SimFlags): Result<SimConfig, ConfigError> {
     const seed = seedFlag.safeParse(flags.seed);
     if (!seed.success) return err(new ConfigError(`--seed ${flags.seed}: an integer from 0 to 4294967295`, {}));
     result = { ...result, seed: seed.data };
+  }
+  if (flags.history !== undefined) {
+    const historyMs = parseDuration(flags.history);
+    if (historyMs === undefined || historyMs < 60_000 || historyMs > 30 * 86_400_000) return err(new ConfigError(`--history ${flags.history}: a duration from 1m to 30d, e.g. 6h`, {}));
+    result = { ...result, market: { ...result.market, historyMs } };
   }
   const faults: Record<string, unknown> = { ...result.faults };
   for (const assignment of flags.fault ?? []) {

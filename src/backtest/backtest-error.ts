@@ -8,6 +8,7 @@ export type BacktestErrorCode =
   | 'CONFLICTING_INSTRUMENTS'
   | 'UNKNOWN_SYMBOL'
   | 'BAD_RANGE'
+  | 'BAR_INTERVAL'
   | 'START_FAILED';
 
 /** Why a backtest could not run (bad recordings, a range or symbols they do not cover): one readable message. */

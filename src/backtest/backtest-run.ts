@@ -16,6 +16,7 @@ import type { LatencyModel } from '../sim/port/port-latency.js';
 import { SimExchangePort } from '../sim/port/sim-exchange-port.js';
 import { modelMarketEvent } from '../sim/port/sim-market-events.js';
 import { KlineBuilder } from './kline-builder.js';
+import { BarFeed, barModelNote, DEFAULT_BAR_MODEL, hasBars } from './bar-fill-model.js';
 import { fillOf, orderSnapshotOf } from '../sim/port/sim-snapshots.js';
 import { MemoryJournal } from '../store/memory-journal.js';
 import { MemoryKeyValueStores } from '../store/memory-kv.js';
@@ -68,6 +69,8 @@ export class BacktestRun {
   private readonly warmed = new Map<string, SimMarketEvent>();
   private readonly klines: KlineBuilder;
   private warming = true;
+  /** The recordings hold bars: klines are built from them, not from the (synthetic or sparse) trades. */
+  private readonly bars: boolean;
   private events = 0;
   private lastEventTime: number | undefined;
 
@@ -82,6 +85,7 @@ export class BacktestRun {
     this.latency = options.latency ?? DEFAULT_BACKTEST_LATENCY;
     // A daemon's view has the klines its poller read: none are built from trades then.
     this.klines = new KlineBuilder(options.marketView === undefined ? (options.klines ?? []) : []);
+    this.bars = feed instanceof BarFeed;
     this.intervalMs = options.equityIntervalMs ?? DEFAULT_EQUITY_INTERVAL_MS;
     this.instruments = new Map(feed.instruments.map((i) => [i.symbol, i]));
     this.strategyIds = options.strategies.map((s) => s.id).sort();
@@ -128,8 +132,10 @@ export class BacktestRun {
   }
 
   /** Checks the options against the recordings and positions the feed at the start (warm-up applied). */
-  static async prepare(options: BacktestOptions, feed: RecordingFeed, warnings: readonly MarketStreamWarning[]): Promise<BacktestRun> {
+  static async prepare(options: BacktestOptions, recorded: RecordingFeed, warnings: readonly MarketStreamWarning[]): Promise<BacktestRun> {
     const { from, to } = options;
+    // A downloaded history holds bars: the engine matches on the bar model's path through each of them.
+    const feed = hasBars(recorded.headers) ? new BarFeed(recorded, options.barModel ?? DEFAULT_BAR_MODEL) : recorded;
     if (from !== undefined && to !== undefined && to < from) throw new BacktestError('BAD_RANGE', `--to ${to} is before --from ${from}`);
     const listed = new Set(feed.instruments.map((i) => i.symbol));
     for (const strategy of options.strategies) {
@@ -140,6 +146,7 @@ export class BacktestRun {
     await feed.load(Number.NEGATIVE_INFINITY);
     const first = feed.peekTime();
     const startTime = from ?? first ?? Math.min(...feed.headers.map((h) => h.header.startTime));
+    if (feed instanceof BarFeed) checkBarIntervals(options, feed);
     const run = new BacktestRun(options, feed, startTime, warnings);
     await run.warmUp();
     return run;
@@ -156,7 +163,10 @@ export class BacktestRun {
     this.warming = false;
     if (this.options.marketView !== undefined) return;
     const latest = [...this.warmed.entries()].sort(([a, x], [b, y]) => x.ts - y.ts || (a < b ? -1 : a > b ? 1 : 0));
-    for (const [, event] of latest) this.kernel.ingest(modelMarketEvent(event));
+    for (const [, event] of latest) {
+      const model = modelMarketEvent(event);
+      if (model !== undefined) this.kernel.ingest(model);
+    }
     this.warmed.clear();
   }
 
@@ -203,12 +213,15 @@ export class BacktestRun {
       if (instrument !== undefined) this.funding.onFunding(event, instrument.category);
     }
     if (this.warming) {
-      this.warmed.set(`${event.type}/${event.symbol}`, event);
-      // Warm-up trades shape the klines forming at the start; klines closed before it are not replayed.
-      if (event.type === 'trade') {
+      if (event.type !== 'bar') this.warmed.set(`${event.type}/${event.symbol}`, event);
+      // Warm-up trades (or bars) shape the klines forming at the start; klines closed before it are not replayed.
+      if (event.type === 'trade' && !this.bars) {
         this.klines.advance(event.ts);
         const trade = modelMarketEvent(event);
-        if (trade.type === 'market.trade') this.klines.trade(trade);
+        if (trade?.type === 'market.trade') this.klines.trade(trade);
+      } else if (event.type === 'bar' && event.source === 'contract') {
+        this.klines.advance(event.ts);
+        this.klines.bar(event);
       }
       return;
     }
@@ -217,9 +230,14 @@ export class BacktestRun {
     this.lastEventTime = event.ts;
     if (this.options.marketView !== undefined) return;
     for (const kline of this.klines.advance(event.ts)) this.kernel.ingest(kline);
+    if (event.type === 'bar') {
+      if (event.source === 'contract') this.klines.bar(event);
+      return;
+    }
     const model = modelMarketEvent(event);
+    if (model === undefined) return;
     this.kernel.ingest(model);
-    if (model.type === 'market.trade') this.klines.trade(model);
+    if (model.type === 'market.trade' && !this.bars) this.klines.trade(model);
   }
 
   /** Hands the kernel each event of a daemon's view at its arrival time (those before now at once), in order. */
@@ -343,11 +361,26 @@ export class BacktestRun {
       annualization: ANNUALIZATION,
       events: this.events,
       fillsSha256: fillSequenceHash(this.fills),
+      ...(this.bars ? { fillModel: barModelNote(this.options.barModel ?? DEFAULT_BAR_MODEL) } : {}),
       warnings: this.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
       total,
       strategies,
     };
     return { summary, fills: this.fills, orders: this.orders.rows(), equity: rows, strategyIds: this.strategyIds, warnings: this.warnings };
+  }
+}
+
+/** Klines are built from whole bars: each series of a bar-level symbol must be a whole number of its bars. */
+function checkBarIntervals(options: BacktestOptions, feed: BarFeed): void {
+  if (options.marketView !== undefined) return;
+  const builder = new KlineBuilder(options.klines ?? []);
+  for (const { header } of feed.headers) {
+    const barMs = header.barMs;
+    if (barMs === undefined) continue;
+    for (const symbol of header.symbols) {
+      const bad = builder.unbuildable(symbol, barMs)[0];
+      if (bad !== undefined) throw new BacktestError('BAR_INTERVAL', `the recording holds ${barMs / 60_000}-minute bars of ${symbol}; klines of ${bad.interval} cannot be built from them (download a shorter interval)`);
+    }
   }
 }
 

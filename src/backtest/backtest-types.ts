@@ -1,3 +1,4 @@
+import type { BarModel } from './bar-fill-model.js';
 import type { KlineSeries } from './kline-builder.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Logger } from '../core/logger.js';
@@ -57,6 +58,8 @@ export interface BacktestOptions {
   readonly equityIntervalMs?: number;
   /** Kline series built from the recorded trades (the config's market klines), published when each closes. */
   readonly klines?: readonly KlineSeries[];
+  /** How a recording of bars (a downloaded history) fills orders; default DEFAULT_BAR_MODEL. Unused on tick recordings. */
+  readonly barModel?: BarModel;
   /** The kernel's timer tick, as in `stratd run` (default 1000; 0 disables it). */
   readonly tickMs?: number;
   /**

@@ -1,6 +1,7 @@
 import { dec } from '../core/decimal.js';
 import type { Decimal } from '../core/decimal.js';
 import type { KlineInterval, KlineUpdated, TradePrinted } from '../model/market-events.js';
+import type { BarEvent } from '../sim/market-stream/events.js';
 
 /** A kline series a backtest builds from the recorded trades, as `stratd run` polls it. */
 export interface KlineSeries {
@@ -45,7 +46,7 @@ class SeriesBuilder {
 
   constructor(
     readonly series: KlineSeries,
-    private readonly ms: number,
+    readonly ms: number,
   ) {}
 
   /** Klines that ended at or before `time` (an interval without trades repeats the last close, volume 0). */
@@ -86,6 +87,24 @@ class SeriesBuilder {
     k.close = trade.price;
     k.volume = k.volume.plus(trade.qty);
   }
+
+  /** A downloaded bar opening at `barOpen` (its own interval divides this series'): merged into the kline it falls in, open from the bar. */
+  bar(bar: BarEvent, barOpen: number): void {
+    const openTime = Math.floor(barOpen / this.ms) * this.ms;
+    const high = dec(bar.high);
+    const low = dec(bar.low);
+    const close = dec(bar.close);
+    const volume = dec(bar.volume);
+    const k = this.forming;
+    if (k === undefined || k.openTime !== openTime) {
+      this.forming = { openTime, open: dec(bar.open), high, low, close, volume };
+      return;
+    }
+    if (high.gt(k.high)) k.high = high;
+    if (low.lt(k.low)) k.low = low;
+    k.close = close;
+    k.volume = k.volume.plus(volume);
+  }
 }
 
 /**
@@ -116,5 +135,18 @@ export class KlineBuilder {
 
   trade(trade: TradePrinted): void {
     for (const builder of this.builders) if (builder.series.symbol === trade.symbol) builder.trade(trade);
+  }
+
+  /**
+   * A contract bar of a downloaded history, as the bar model hands it on: at its end, stamped with that
+   * time (`ts` = open time + duration). Klines are then built from bars instead of trades.
+   */
+  bar(bar: BarEvent): void {
+    for (const builder of this.builders) if (builder.series.symbol === bar.symbol) builder.bar(bar, bar.ts - bar.durationMs);
+  }
+
+  /** The series whose interval is not a whole number of `barMs` bars (they cannot be built from such bars). */
+  unbuildable(symbol: string, barMs: number): KlineSeries[] {
+    return this.builders.filter((b) => b.series.symbol === symbol && b.ms % barMs !== 0).map((b) => b.series);
   }
 }

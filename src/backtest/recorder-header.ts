@@ -91,6 +91,7 @@ export class HeaderSource {
         seen.ask = event.asks[0]?.[0];
         break;
       case 'funding':
+      case 'bar':
         break;
       default:
         assertNever(event, 'stream event');

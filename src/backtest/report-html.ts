@@ -86,6 +86,7 @@ export function reportHtml(result: BacktestResult, prices: readonly PriceSeries[
     `${summary.range.fromIso} → ${summary.range.toIso} · ${summary.events} market events · latency ${summary.latency.orderLatencyMs} ms out, ${summary.latency.ackLatencyMs} ms back`,
     `recordings: ${summary.recordings.map((r) => `${r.path} (${r.events} events)`).join(', ')}`,
     `account ${summary.account.userId}, initial equity ${summary.account.initialEquity} · fill sequence sha256 ${summary.fillsSha256}`,
+    ...(summary.fillModel === undefined ? [] : [summary.fillModel]),
     ...summary.warnings.map((w) => `warning: ${w}`),
   ];
   return `<!DOCTYPE html>

@@ -20,6 +20,8 @@ export interface BacktestSummary {
   /** Market events replayed (warm-up before `from` excluded). */
   readonly events: number;
   readonly fillsSha256: string;
+  /** Present when the recordings held bars: how fills were modelled ("fills are bar-modelled (…)"). */
+  readonly fillModel?: string;
   readonly warnings: readonly string[];
   readonly total: OwnerFigures;
   readonly strategies: Readonly<Record<string, OwnerFigures>>;

@@ -66,8 +66,9 @@ export class SimulatedExchange {
   static async start(options: SimulatedExchangeOptions): Promise<SimulatedExchange> {
     const { config, time } = options;
     // The market runs on the host clock: a clock-skew fault moves the server's timestamps, not the market.
-    // It starts a minute early so that a book, trades and prices exist when the first client arrives.
-    const startTime = time.clock.now() - WARM_UP_MS;
+    // It starts a minute early so that a book, trades and prices exist when the first client arrives, or
+    // earlier still when a history is asked for (market.historyMs: klines and funding of a past range).
+    const startTime = time.clock.now() - Math.max(WARM_UP_MS, config.market.historyMs ?? 0);
     const { feed, instruments } = await marketOf(config, startTime);
     const engine = new SimExchange({ instruments, startTime, feed, users: config.users, history: config.history });
     options.onEngine?.(engine);

@@ -19,7 +19,8 @@ const KIND_TRADE = 1;
 const KIND_MARK = 2;
 const KIND_INDEX = 3;
 const KIND_FUNDING = 4;
-const KIND_CODES: Readonly<Record<MarketChannel, number>> = { depth: KIND_DEPTH, trade: KIND_TRADE, mark: KIND_MARK, index: KIND_INDEX, funding: KIND_FUNDING };
+const KIND_BAR = 5;
+const KIND_CODES: Readonly<Record<MarketChannel, number>> = { depth: KIND_DEPTH, trade: KIND_TRADE, mark: KIND_MARK, index: KIND_INDEX, funding: KIND_FUNDING, bar: KIND_BAR };
 
 interface Levels {
   readonly offsets: Int32Array;

@@ -70,6 +70,12 @@ export const simConfigSchema = z
         depthLevels: z.number().int().min(20).max(500).optional(),
         /** Candles kept per interval (default 10 080, a week of minutes); below 1440 the 24 h tickers cover only what is kept. */
         klineRetention: z.number().int().min(60).optional(),
+        /**
+         * How far before its start the generated market begins, in ms (default 60 000): the history its
+         * klines, mark and index klines and funding history are served over (`stratd sim --history 6h`).
+         * Generating it takes time at start-up (roughly a second per few hours of one symbol).
+         */
+        historyMs: z.number().int().min(60_000).max(30 * 86_400_000).optional(),
       })
       .strict()
       .prefault({}),

@@ -131,6 +131,9 @@ export class MarketDataService {
       case 'funding':
         state.onFunding(event, () => ++this.settlementIds);
         return;
+      case 'bar':
+        // Bars (a downloaded history) say nothing about a moment: the candles are built from tick events.
+        return;
       default:
         assertNever(event, 'market event');
     }

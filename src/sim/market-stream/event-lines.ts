@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { MarketEvent, PriceLevel } from './events.js';
-import { FUNDING_PERIODS } from './events.js';
+import type { BarSource, MarketEvent, PriceLevel } from './events.js';
+import { BAR_SOURCES, FUNDING_PERIODS } from './events.js';
 
 // Globals read once: hot loops also run inside jest's vm context, where each global lookup is slow.
 const { isArray } = Array;
@@ -12,13 +12,26 @@ const { isSafeInteger } = Number;
  *   {"e":"trade","t":1757443158362,"s":"BTC-SWAP-USDT","i":"1","p":"111054.8","q":"36","ibm":false}
  *   {"e":"mark","t":…,"s":…,"p":"111021.4"}   {"e":"index","t":…,"s":…,"p":"111019.9"}
  *   {"e":"funding","t":…,"s":…,"r":"0.0001","n":1757462400000,"pd":"8H"}
+ *   {"e":"bar","t":openTime,"s":…,"k":"contract","d":60000,"o":"…","h":"…","l":"…","c":"…","v":"…"}
  * Keys follow the public wire where it has them (depth b/a, trade p/q/ibm, API-NOTES §5.2–5.3).
  */
 export type EventLineObject =
   | { readonly e: 'depth'; readonly t: number; readonly s: string; readonly b: readonly PriceLevel[]; readonly a: readonly PriceLevel[] }
   | { readonly e: 'trade'; readonly t: number; readonly s: string; readonly i: string; readonly p: string; readonly q: string; readonly ibm: boolean }
   | { readonly e: 'mark' | 'index'; readonly t: number; readonly s: string; readonly p: string }
-  | { readonly e: 'funding'; readonly t: number; readonly s: string; readonly r: string; readonly n: number; readonly pd: string };
+  | { readonly e: 'funding'; readonly t: number; readonly s: string; readonly r: string; readonly n: number; readonly pd: string }
+  | {
+      readonly e: 'bar';
+      readonly t: number;
+      readonly s: string;
+      readonly k: BarSource;
+      readonly d: number;
+      readonly o: string;
+      readonly h: string;
+      readonly l: string;
+      readonly c: string;
+      readonly v: string;
+    };
 
 export function eventToLineObject(event: MarketEvent): EventLineObject {
   switch (event.type) {
@@ -31,6 +44,8 @@ export function eventToLineObject(event: MarketEvent): EventLineObject {
       return { e: event.type, t: event.ts, s: event.symbol, p: event.price };
     case 'funding':
       return { e: 'funding', t: event.ts, s: event.symbol, r: event.rate, n: event.nextFundingTime, pd: event.period };
+    case 'bar':
+      return { e: 'bar', t: event.ts, s: event.symbol, k: event.source, d: event.durationMs, o: event.open, h: event.high, l: event.low, c: event.close, v: event.volume };
   }
 }
 
@@ -73,6 +88,8 @@ export function decodeEventLine(raw: unknown): MarketEvent | undefined {
         ? { type: 'funding', ts, symbol, rate, nextFundingTime, period }
         : undefined;
     }
+    case 'bar':
+      return decodeBar(line, ts, symbol);
     default:
       return undefined;
   }
@@ -95,7 +112,34 @@ export const eventLineSchema = z.discriminatedUnion('e', [
   z
     .object({ e: z.literal('funding'), ...common, r: signedDecimal, n: epochMs, pd: z.enum(FUNDING_PERIODS) })
     .transform((l): MarketEvent => ({ type: 'funding', ts: l.t, symbol: l.s, rate: l.r, nextFundingTime: l.n, period: l.pd })),
+  z
+    .object({
+      e: z.literal('bar'),
+      ...common,
+      k: z.enum(BAR_SOURCES),
+      d: epochMs.positive(),
+      o: unsignedDecimal,
+      h: unsignedDecimal,
+      l: unsignedDecimal,
+      c: unsignedDecimal,
+      v: unsignedDecimal,
+    })
+    .transform((l): MarketEvent => ({ type: 'bar', ts: l.t, symbol: l.s, source: l.k, durationMs: l.d, open: l.o, high: l.h, low: l.l, close: l.c, volume: l.v })),
 ]);
+
+function decodeBar(line: Record<string, unknown>, ts: number, symbol: string): MarketEvent | undefined {
+  const source = line['k'];
+  const durationMs = line['d'];
+  const open = line['o'];
+  const high = line['h'];
+  const low = line['l'];
+  const close = line['c'];
+  const volume = line['v'];
+  if (source !== 'contract' && source !== 'mark' && source !== 'index') return undefined;
+  if (!isEpochMs(durationMs) || durationMs === 0) return undefined;
+  if (!isUnsignedDecimal(open) || !isUnsignedDecimal(high) || !isUnsignedDecimal(low) || !isUnsignedDecimal(close) || !isUnsignedDecimal(volume)) return undefined;
+  return { type: 'bar', ts, symbol, source, durationMs, open, high, low, close, volume };
+}
 
 /** Why a line is not an event, naming the first offending key (for error messages; not on the hot path). */
 export function explainBadEventLine(raw: unknown): string {

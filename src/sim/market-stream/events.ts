@@ -57,14 +57,52 @@ export interface FundingEvent {
   readonly period: FundingPeriod;
 }
 
-export type MarketEvent = DepthEvent | TradeEvent | MarkPriceEvent | IndexPriceEvent | FundingEvent;
+/** Which price a bar describes: the contract's trades, the mark price or the index price. */
+export type BarSource = 'contract' | 'mark' | 'index';
+
+export const BAR_SOURCES = ['contract', 'mark', 'index'] as const satisfies readonly BarSource[];
+
+/**
+ * One OHLC bar of a fixed interval, as a downloaded history holds them (`stratd download`). `ts` is the
+ * bar's OPEN time, so a recording stays in time order; what the bar says is known only at its end
+ * (`ts + durationMs`): a replay must not hand its high, low or close on before then (the backtest's bar
+ * model walks its path inside the interval and hands the bar itself on at its end). Volume in contracts
+ * (contract bars; '0' for mark and index bars).
+ */
+export interface BarEvent {
+  readonly type: 'bar';
+  readonly ts: number;
+  readonly symbol: string;
+  readonly source: BarSource;
+  readonly durationMs: number;
+  readonly open: string;
+  readonly high: string;
+  readonly low: string;
+  readonly close: string;
+  readonly volume: string;
+}
+
+export type MarketEvent = DepthEvent | TradeEvent | MarkPriceEvent | IndexPriceEvent | FundingEvent | BarEvent;
 
 export type MarketChannel = MarketEvent['type'];
 
+/** The tick-level channels the generator and the recorder produce (bars come only from `stratd download`). */
 export const MARKET_CHANNELS = ['depth', 'trade', 'mark', 'index', 'funding'] as const satisfies readonly MarketChannel[];
+
+/** Every channel a recording may declare. */
+export const STREAM_CHANNELS = [...MARKET_CHANNELS, 'bar'] as const satisfies readonly MarketChannel[];
+
+/**
+ * How completely a recording holds a channel (header `levels`; a channel not listed, and every channel of
+ * a recording without the field, is 'tick'): 'tick' every event as it happened; 'bar' OHLC bars only (no
+ * path inside a bar); 'sparse' real events, but only some of them (a download's recent trades).
+ */
+export type ChannelLevel = 'tick' | 'bar' | 'sparse';
+
+export const CHANNEL_LEVELS = ['tick', 'bar', 'sparse'] as const satisfies readonly ChannelLevel[];
 
 export const FUNDING_PERIODS = ['1H', '4H', '8H'] as const satisfies readonly FundingPeriod[];
 
 export function isMarketChannel(value: unknown): value is MarketChannel {
-  return value === 'depth' || value === 'trade' || value === 'mark' || value === 'index' || value === 'funding';
+  return value === 'depth' || value === 'trade' || value === 'mark' || value === 'index' || value === 'funding' || value === 'bar';
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { MarketChannel } from './events.js';
-import { MARKET_CHANNELS } from './events.js';
+import type { ChannelLevel, MarketChannel } from './events.js';
+import { CHANNEL_LEVELS, STREAM_CHANNELS } from './events.js';
 import type { SimInstrument } from './instruments.js';
 import { MarketStreamError } from './stream-error.js';
 
@@ -14,7 +14,8 @@ import { MarketStreamError } from './stream-error.js';
 export const MARKET_STREAM_FORMAT = 'stratd-market-stream';
 export const MARKET_STREAM_VERSION = 1;
 
-export type MarketStreamSource = 'generator' | 'recorder';
+/** 'download': history fetched from the exchange's REST API (`stratd download`). */
+export type MarketStreamSource = 'generator' | 'recorder' | 'download';
 
 export interface MarketStreamHeader {
   readonly format: typeof MARKET_STREAM_FORMAT;
@@ -25,6 +26,13 @@ export interface MarketStreamHeader {
   readonly startTime: number;
   readonly source: MarketStreamSource;
   readonly seed?: number;
+  /**
+   * How completely each channel is held (see ChannelLevel); a channel not listed is 'tick'. Absent in
+   * recordings written before the field existed, which are tick-level throughout.
+   */
+  readonly levels?: Readonly<Partial<Record<MarketChannel, ChannelLevel>>>;
+  /** Duration of the recording's bars in ms, when it holds bars (channel `bar`). */
+  readonly barMs?: number;
 }
 
 const plainDecimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected plain decimal text');
@@ -58,11 +66,13 @@ export const marketStreamHeaderSchema = z
     format: z.literal(MARKET_STREAM_FORMAT),
     version: z.literal(MARKET_STREAM_VERSION),
     symbols: z.array(z.string().min(1)).min(1),
-    channels: z.array(z.enum(MARKET_CHANNELS)).min(1),
+    channels: z.array(z.enum(STREAM_CHANNELS)).min(1),
     instruments: z.array(simInstrumentSchema),
     startTime: epochMs,
-    source: z.enum(['generator', 'recorder']),
+    source: z.enum(['generator', 'recorder', 'download']),
     seed: z.number().int().optional(),
+    levels: z.partialRecord(z.enum(STREAM_CHANNELS), z.enum(CHANNEL_LEVELS)).optional(),
+    barMs: z.number().int().positive().optional(),
   })
   .superRefine((header, ctx) => {
     if (new Set(header.symbols).size !== header.symbols.length) ctx.addIssue({ code: 'custom', path: ['symbols'], message: 'symbols repeat' });
@@ -75,8 +85,24 @@ export const marketStreamHeaderSchema = z
 
 /** The header as line 1 of a stream: keys in a fixed order, compact. */
 export function encodeHeader(header: MarketStreamHeader): string {
-  const { format, version, symbols, channels, instruments, startTime, source, seed } = header;
-  return JSON.stringify(seed === undefined ? { format, version, symbols, channels, instruments, startTime, source } : { format, version, symbols, channels, instruments, startTime, source, seed });
+  const { format, version, symbols, channels, instruments, startTime, source, seed, levels, barMs } = header;
+  return JSON.stringify({
+    format,
+    version,
+    symbols,
+    channels,
+    instruments,
+    startTime,
+    source,
+    ...(seed === undefined ? {} : { seed }),
+    ...(levels === undefined ? {} : { levels }),
+    ...(barMs === undefined ? {} : { barMs }),
+  });
+}
+
+/** How completely `header`'s recording holds `channel` ('tick' unless the header says otherwise). */
+export function channelLevel(header: MarketStreamHeader, channel: MarketChannel): ChannelLevel {
+  return header.levels?.[channel] ?? 'tick';
 }
 
 /**
@@ -102,6 +128,6 @@ export function parseHeader(value: unknown, file: string): MarketStreamHeader {
     const where = issue === undefined || issue.path.length === 0 ? 'header' : `header field ${issue.path.map(String).join('.')}`;
     throw new MarketStreamError('BAD_HEADER', file, 1, `${where}: ${issue?.message ?? 'invalid'}`);
   }
-  const { seed, ...rest } = parsed.data;
-  return seed === undefined ? rest : { ...rest, seed };
+  const { seed, levels, barMs, ...rest } = parsed.data;
+  return { ...rest, ...(seed === undefined ? {} : { seed }), ...(levels === undefined ? {} : { levels }), ...(barMs === undefined ? {} : { barMs }) };
 }

@@ -16,9 +16,10 @@ function levelsOf(side: readonly PriceLevel[]): BookLevel[] {
 /**
  * One engine market event as the kernel's model event, stamped with the engine event's `ts`:
  * depth → market.book, trade → market.trade, mark → market.markPrice, index → market.indexPrice,
- * funding → market.fundingRate. Quantities stay contracts on both sides.
+ * funding → market.fundingRate. Quantities stay contracts on both sides. A bar (a downloaded history)
+ * has no model event of its own: undefined (the backtest builds klines from bars).
  */
-export function modelMarketEvent(event: SimMarketEvent): MarketEvent {
+export function modelMarketEvent(event: SimMarketEvent): MarketEvent | undefined {
   switch (event.type) {
     case 'depth':
       return { type: 'market.book', symbol: event.symbol, time: event.ts, bids: levelsOf(event.bids), asks: levelsOf(event.asks) };
@@ -39,6 +40,8 @@ export function modelMarketEvent(event: SimMarketEvent): MarketEvent {
       return { type: 'market.indexPrice', symbol: event.symbol, time: event.ts, price: decimalOf(event.price) };
     case 'funding':
       return { type: 'market.fundingRate', symbol: event.symbol, time: event.ts, rate: decimalOf(event.rate), nextFundingTime: event.nextFundingTime };
+    case 'bar':
+      return undefined;
     default:
       return assertNever(event, 'sim market event');
   }

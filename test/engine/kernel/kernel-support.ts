@@ -53,6 +53,7 @@ export class World {
     this.port = new SimExchangePort({ engine: this.ex, userId: PARENT, time: this.clock });
     this.ex.onMarketEvent((event) => {
       const mapped = modelMarketEvent(event);
+      if (mapped === undefined) return;
       this.latest.set(`${mapped.type}/${mapped.symbol}`, mapped);
       this.live.next(mapped);
     });
