@@ -249,7 +249,10 @@ export class RestTransport implements RestCaller {
     const { code, msg } = readCode(body);
     const reset = toNumber(reply.headers['x-api-limit-reset-timestamp']);
     if (reply.status === 429) {
-      const until = this.governor.onRateLimited(code === -1015 ? 'orders' : 'weight', reset);
+      // No reset timestamp: a Retry-After in seconds, when the server sends one.
+      const retryAfter = reset === undefined ? toNumber(reply.headers['retry-after']) : undefined;
+      const resetAt = retryAfter === undefined ? reset : this.timeSync.serverNow() + retryAfter * 1000;
+      const until = this.governor.onRateLimited(code === -1015 ? 'orders' : 'weight', resetAt);
       return err(new VenueError({ ...base, kind: 'rate-limited', code: code ?? -1003, message: msg ?? 'too many requests', retryAt: until }));
     }
     if (reply.status === 418) {
