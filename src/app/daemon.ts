@@ -43,7 +43,7 @@ import { daemonJobs } from './daemon-jobs.js';
 import { DaemonMetrics } from './daemon-metrics.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { bindStateToAccount } from './daemon-account.js';
-import { connectVenue } from './daemon-venue.js';
+import { connectVenue, venueHttp } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
 import { Notifier } from './notify/index.js';
@@ -180,7 +180,7 @@ export class Daemon {
     let venue: VenueConnection;
     try {
       const crash = options.crashPoints;
-      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps, crash === undefined ? undefined : httpWithCrashPoint(createGotHttp(), crash));
+      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps, crash === undefined ? undefined : httpWithCrashPoint(venueHttp(config), crash));
     } catch (error: unknown) {
       return fail(`cannot start the venue: ${error instanceof Error ? error.message : String(error)}`);
     }
