@@ -122,7 +122,7 @@ export function createNodeHttp(options: NodeHttpOptions = {}): NodeHttp {
         port: origin.port,
         path: slash < 0 ? '/' : url.slice(slash),
         method: request.method,
-        headers: { ...DEFAULT_HEADERS, ...request.headers },
+        headers: withDefaults(request.headers),
       });
       const totalTimer = setTimeout(timeOut, request.timeoutMs, 'total', request.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -162,6 +162,17 @@ export function createNodeHttp(options: NodeHttpOptions = {}): NodeHttp {
       origins.clear();
     },
   };
+}
+
+/** The request's headers with the defaults it does not name; merged once per headers object (the REST transport reuses its own). */
+const merged = new WeakMap<object, OutgoingHttpHeaders>();
+function withDefaults(headers: Readonly<Record<string, string>>): OutgoingHttpHeaders {
+  let out = merged.get(headers);
+  if (out === undefined) {
+    out = { ...DEFAULT_HEADERS, ...headers };
+    merged.set(headers, out);
+  }
+  return out;
 }
 
 /** Reads the reply's body within `maxBody` bytes (as sent and decompressed), then decodes it. */
