@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { toobit, version as ccxtVersion } from 'ccxt';
 import { Decimal } from '../src/core/decimal.js';
 import { systemTime } from '../src/core/system-time.js';
 import { loadSimConfig } from '../src/app/sim-command.js';
 import { SimulatedExchange } from '../src/sim/simulated-exchange.js';
 import { ExchangeClient } from '../src/venue/exchange-client.js';
+import { createGotHttp } from '../src/venue/got-http.js';
+import type { HttpPort } from '../src/venue/http-port.js';
 import type { BenchResult } from './bench-result.js';
+import { CannedReplyServer, RecordingProxy } from './canned-reply-server.js';
 
 const SYMBOL = 'BTC-SWAP-USDT';
 const CCXT_SYMBOL = 'BTC/USDT:USDT';
@@ -37,16 +41,27 @@ interface Tally {
   requests: number;
   failures: number;
   ms: number;
+  /** CPU time of this process (user + system, µs) over the run. */
+  cpuUs: number;
   firstFailure: string | undefined;
 }
 
+/** Resting orders placed before recording, so that open orders is a list with rows in it. */
+const RESTING_ORDERS = 3;
+
 /**
- * Requests per second of our ExchangeClient and of ccxt's independent `toobit` class against the
- * same in-process simulator on loopback, for the same operations at the same concurrency (1, and
- * 8 concurrent callers). Both clients' own limiters are out of the way (ccxt enableRateLimit false,
- * our governor and the simulator given budgets no run can reach). Each figure runs in two halves,
- * ours / ccxt / ccxt / ours, so drift in the simulator's state weighs on both alike. The simulator
- * shares the process, so every figure includes the server's work as well.
+ * Requests per second of our ExchangeClient and of ccxt's independent `toobit` class for the same
+ * operations at the same concurrency (1, and 8 concurrent callers), twice:
+ *
+ * - against a canned-reply server: replies recorded from the simulator, served as fixed bytes by
+ *   another process, so the figures are the clients' own costs (target ≥ 2× ccxt in every case); beside
+ *   them a bare `http.request` + `JSON.parse` of the ticker over a kept-alive socket (the floor), and
+ *   our client over got (`venue.http: got`);
+ * - against the in-process simulator (target ≥ 1×), where the figures include the server's work.
+ *
+ * Both clients' own limiters are out of the way (ccxt enableRateLimit false, our governor and the
+ * simulator given budgets no run can reach). Each figure runs in two halves, ours / ccxt / ccxt / ours,
+ * so drift in the machine's load and the simulator's state weighs on both alike.
  */
 export async function benchClientThroughput(msPerCase = 2000): Promise<BenchResult> {
   const loaded = loadSimConfig({ port: '0' });
@@ -59,57 +74,155 @@ export async function benchClientThroughput(msPerCase = 2000): Promise<BenchResu
   const { baseUrl, accounts } = sim.address;
   const trader = accounts.find((a) => a.name === 'trader');
   if (trader === undefined) throw new Error('config/sim.yml has no trader key');
-  const ours = new ExchangeClient({
-    baseUrl,
-    credentials: { apiKey: trader.apiKey, apiSecret: trader.secret },
-    time: systemTime,
-    rateBudget: { weightLimit: UNLIMITED, ordersLimit: UNLIMITED, share: 1 },
-  });
-  const ccxt = new toobit({ apiKey: trader.apiKey, secret: trader.secret, enableRateLimit: false, options: { defaultType: 'swap' } });
-  ccxt.urls['api'] = { common: baseUrl, private: baseUrl };
+  const keys = { apiKey: trader.apiKey, secret: trader.secret };
+  const stops: Array<() => Promise<void> | void> = [() => sim.stop()];
   try {
-    const synced = await ours.start();
-    if (!synced.ok) throw synced.error;
-    await ccxt.loadMarkets();
+    const ours = await ourClient(baseUrl, keys, stops);
+    const ccxt = await ccxtClient(baseUrl, keys, stops);
     const bid = await bestBid(ours);
     const price = bid.mul('0.8').toDecimalPlaces(1, Decimal.ROUND_DOWN);
-    const clients: Readonly<Record<'ours' | 'ccxt', ClientOps>> = { ours: ourOps(ours, price), ccxt: ccxtOps(ccxt, price.toNumber()) };
-    const figures: Record<string, number | string> = { ccxtVersion: installedCcxtVersion(), msPerCase };
-    const failures: string[] = [];
-    for (const op of Object.keys(OPERATIONS) as OpName[]) {
-      // Warm-up (connections, JIT), not counted.
-      await measure(clients.ours[op], 8, 300);
-      await measure(clients.ccxt[op], 8, 300);
-      for (const n of CONCURRENCY) {
-        const half = msPerCase / 2;
-        const a1 = await measure(clients.ours[op], n, half);
-        const b1 = await measure(clients.ccxt[op], n, half);
-        const b2 = await measure(clients.ccxt[op], n, half);
-        const a2 = await measure(clients.ours[op], n, half);
-        const a = perSecond(a1, a2);
-        const b = perSecond(b1, b2);
-        figures[`${op}.c${n}.oursReqPerSec`] = Math.round(a);
-        figures[`${op}.c${n}.ccxtReqPerSec`] = Math.round(b);
-        figures[`${op}.c${n}.oursOverCcxt`] = Number((a / b).toFixed(2));
-        for (const [who, t] of [['ours', a1], ['ours', a2], ['ccxt', b1], ['ccxt', b2]] as const) {
-          if (t.failures > 0) failures.push(`${op} c${n} ${who}: ${t.failures} failed (${t.firstFailure ?? ''})`);
-        }
+    for (let i = 0; i < RESTING_ORDERS; i++) {
+      const placed = await ours.ordersV1.orderV1Create({ symbol: SYMBOL, side: 'BUY_OPEN', type: 'LIMIT', quantity: new Decimal(1), price, newClientOrderId: `rest-${i}` });
+      if (!placed.ok) throw placed.error;
+    }
+
+    // Record each operation's replies once, through a proxy in front of the simulator; then serve them canned.
+    const proxy = await RecordingProxy.start(baseUrl);
+    stops.push(() => proxy.stop());
+    const recording = { ours: ourOps(await ourClient(proxy.url, keys, stops), price), ccxt: ccxtOps(await ccxtClient(proxy.url, keys, stops), price.toNumber()) };
+    for (const op of OP_NAMES) {
+      for (const who of ['ours', 'ccxt'] as const) {
+        const outcome = await recording[who][op]();
+        if (typeof outcome === 'string') throw new Error(`recording ${op} (${who}) failed: ${outcome}`);
       }
     }
+    const canned = await CannedReplyServer.start(proxy.replies());
+    stops.push(() => canned.stop());
+    const cannedOurs = ourOps(await ourClient(canned.url, keys, stops), price);
+    const cannedGot = ourOps(await ourClient(canned.url, keys, stops, createGotHttp()), price);
+    const cannedCcxt = ccxtOps(await ccxtClient(canned.url, keys, stops), price.toNumber());
+    const bare = bareTicker(canned.url, stops);
+
+    const figures: Record<string, number | string> = { ccxtVersion: installedCcxtVersion(), msPerCase, cannedRoutes: [...proxy.replies().keys()].join(' | ') };
+    const failures: string[] = [];
+    for (const n of CONCURRENCY) {
+      await measure(bare, 8, 300);
+      const floor = await measure(bare, n, msPerCase);
+      figures[`canned.bare.c${n}.reqPerSec`] = Math.round(perSecond(floor));
+      figures[`canned.bare.c${n}.cpuUsPerReq`] = Math.round(cpuPerRequest(floor));
+    }
+    const cannedRatios = await compareAll('canned', { ours: cannedOurs, ccxt: cannedCcxt, got: cannedGot, cpuFigures: true }, msPerCase, figures, failures);
+    const simRatios = await compareAll('sim', { ours: ourOps(ours, price), ccxt: ccxtOps(ccxt, price.toNumber()), cpuFigures: false }, msPerCase, figures, failures);
+    figures['canned.worstOursOverCcxt'] = Math.min(...cannedRatios);
+    figures['sim.worstOursOverCcxt'] = Math.min(...simRatios);
     figures['failures'] = failures.length === 0 ? 'none' : failures.join('; ');
     figures['operations'] = Object.entries(OPERATIONS)
       .map(([k, v]) => `${k}: ${v}`)
       .join(' | ');
     return {
-      name: 'client requests/s: our ExchangeClient vs ccxt toobit, same simulator, same calls',
+      name: 'client requests/s: our ExchangeClient vs ccxt toobit, same calls, against canned replies and against the simulator',
       figures,
-      target: 'issue 8 (a): report both, and the ratio ours / ccxt',
+      target: 'issue 18: ours/ccxt ≥ 2 in every canned case (canned.worstOursOverCcxt), ≥ 1 against the simulator (sim.worstOursOverCcxt)',
     };
   } finally {
-    ours.stop();
-    await ccxt.close();
-    await sim.stop();
+    for (const stop of stops.reverse()) await stop();
   }
+}
+
+const OP_NAMES = Object.keys(OPERATIONS) as OpName[];
+
+/**
+ * Each operation at each concurrency, ours / ccxt / ccxt / ours (and `got`, our client over got, beside
+ * them when given); writes the figures under `prefix` and answers the ratios ours / ccxt.
+ */
+async function compareAll(
+  prefix: string,
+  clients: { readonly ours: ClientOps; readonly ccxt: ClientOps; readonly got?: ClientOps; readonly cpuFigures: boolean },
+  msPerCase: number,
+  figures: Record<string, number | string>,
+  failures: string[],
+): Promise<number[]> {
+  const ratios: number[] = [];
+  for (const op of OP_NAMES) {
+    // Warm-up (connections, JIT), not counted.
+    await measure(clients.ours[op], 8, 300);
+    await measure(clients.ccxt[op], 8, 300);
+    if (clients.got !== undefined) await measure(clients.got[op], 8, 300);
+    for (const n of CONCURRENCY) {
+      const half = msPerCase / 2;
+      const a1 = await measure(clients.ours[op], n, half);
+      const b1 = await measure(clients.ccxt[op], n, half);
+      const b2 = await measure(clients.ccxt[op], n, half);
+      const a2 = await measure(clients.ours[op], n, half);
+      const a = perSecond(a1, a2);
+      const b = perSecond(b1, b2);
+      const key = `${prefix}.${op}.c${n}`;
+      figures[`${key}.oursReqPerSec`] = Math.round(a);
+      figures[`${key}.ccxtReqPerSec`] = Math.round(b);
+      figures[`${key}.oursOverCcxt`] = Number((a / b).toFixed(2));
+      ratios.push(Number((a / b).toFixed(2)));
+      if (clients.cpuFigures) {
+        const ca = cpuPerRequest(a1, a2);
+        const cb = cpuPerRequest(b1, b2);
+        figures[`${key}.oursCpuUsPerReq`] = Math.round(ca);
+        figures[`${key}.ccxtCpuUsPerReq`] = Math.round(cb);
+        figures[`${key}.ccxtCpuOverOurs`] = Number((cb / ca).toFixed(2));
+      }
+      const tallies: Array<readonly [string, Tally]> = [['ours', a1], ['ours', a2], ['ccxt', b1], ['ccxt', b2]];
+      if (clients.got !== undefined) {
+        const g = await measure(clients.got[op], n, msPerCase);
+        figures[`${key}.oursViaGotReqPerSec`] = Math.round(perSecond(g));
+        figures[`${key}.oursViaGotCpuUsPerReq`] = Math.round(cpuPerRequest(g));
+        tallies.push(["ours via got", g]);
+      }
+      for (const [who, t] of tallies) {
+        if (t.failures > 0) failures.push(`${key} ${who}: ${t.failures} failed (${t.firstFailure ?? ''})`);
+      }
+    }
+  }
+  return ratios;
+}
+
+async function ourClient(baseUrl: string, keys: { readonly apiKey: string; readonly secret: string }, stops: Array<() => Promise<void> | void>, http?: HttpPort): Promise<ExchangeClient> {
+  const client = new ExchangeClient({
+    baseUrl,
+    credentials: { apiKey: keys.apiKey, apiSecret: keys.secret },
+    time: systemTime,
+    rateBudget: { weightLimit: UNLIMITED, ordersLimit: UNLIMITED, share: 1 },
+    ...(http === undefined ? {} : { http }),
+  });
+  stops.push(() => client.stop());
+  const synced = await client.start();
+  if (!synced.ok) throw synced.error;
+  return client;
+}
+
+async function ccxtClient(baseUrl: string, keys: { readonly apiKey: string; readonly secret: string }, stops: Array<() => Promise<void> | void>): Promise<toobit> {
+  const exchange = new toobit({ apiKey: keys.apiKey, secret: keys.secret, enableRateLimit: false, options: { defaultType: 'swap' } });
+  exchange.urls['api'] = { common: baseUrl, private: baseUrl };
+  stops.push(() => exchange.close());
+  await exchange.loadMarkets();
+  return exchange;
+}
+
+/** The floor: a bare `http.request` of the ticker over a kept-alive socket, its body read and `JSON.parse`d. */
+function bareTicker(baseUrl: string, stops: Array<() => Promise<void> | void>): Operation {
+  const agent = new Agent({ keepAlive: true });
+  stops.push(() => agent.destroy());
+  const url = `${baseUrl}/quote/v1/contract/ticker/24hr?symbol=${SYMBOL}`;
+  return () =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(url, { agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          resolve(1);
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
 }
 
 function ourOps(client: ExchangeClient, price: Decimal): ClientOps {
@@ -163,7 +276,8 @@ function ccxtOps(exchange: toobit, price: number): ClientOps {
 
 /** `workers` callers repeat the operation until `ms` have passed; counts the HTTP requests answered. */
 async function measure(op: Operation, workers: number, ms: number): Promise<Tally> {
-  const tally: Tally = { requests: 0, failures: 0, ms: 0, firstFailure: undefined };
+  const tally: Tally = { requests: 0, failures: 0, ms: 0, cpuUs: 0, firstFailure: undefined };
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const deadline = started + ms;
   const worker = async (): Promise<void> => {
@@ -183,7 +297,15 @@ async function measure(op: Operation, workers: number, ms: number): Promise<Tall
   };
   await Promise.all(Array.from({ length: workers }, () => worker()));
   tally.ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  tally.cpuUs = used.user + used.system;
   return tally;
+}
+
+/** CPU µs of this process per request answered (the server's work is not in it when it runs elsewhere). */
+function cpuPerRequest(...tallies: readonly Tally[]): number {
+  const requests = tallies.reduce((s, t) => s + t.requests, 0);
+  return tallies.reduce((s, t) => s + t.cpuUs, 0) / Math.max(1, requests);
 }
 
 function perSecond(...tallies: readonly Tally[]): number {

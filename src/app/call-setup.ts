@@ -7,6 +7,7 @@ import { catalogSettingsSchema, exchangeSettingsSchema } from '../settings/conne
 import type { Environment } from '../settings/secrets.js';
 import { resolveSecret } from '../settings/secrets.js';
 import { readYamlFile, validateYaml } from '../settings/yaml-source.js';
+import { createGotHttp } from '../venue/got-http.js';
 import { ExchangeClient } from '../venue/exchange-client.js';
 
 const connectionsFileSchema = z.looseObject({ exchange: z.unknown().optional(), catalog: z.unknown().optional() });
@@ -56,7 +57,12 @@ export function exchangeClientFor(connections: Connections, baseUrlFlag: string 
       ...(key.value !== undefined && secret.value !== undefined ? { credentials: { apiKey: key.value, apiSecret: secret.value } } : {}),
       ...(connections.exchange === undefined
         ? {}
-        : { recvWindowMs: connections.exchange.recvWindowMs, timeoutMs: connections.exchange.timeoutMs, rateBudget: { share: connections.exchange.rateLimitShare } }),
+        : {
+            recvWindowMs: connections.exchange.recvWindowMs,
+            timeoutMs: connections.exchange.timeoutMs,
+            rateBudget: { share: connections.exchange.rateLimitShare },
+            ...(connections.exchange.http === 'got' ? { http: createGotHttp() } : {}),
+          }),
     }),
   );
 }

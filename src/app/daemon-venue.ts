@@ -6,7 +6,9 @@ import type { CatalogSource, DaemonConfig } from '../settings/daemon-config.js';
 import type { SimExchange } from '../sim/engine/sim-exchange.js';
 import { SimulatedExchange } from '../sim/simulated-exchange.js';
 import { ExchangeClient } from '../venue/exchange-client.js';
+import { createGotHttp } from '../venue/got-http.js';
 import type { HttpPort } from '../venue/http-port.js';
+import { createNodeHttp } from '../venue/node-http.js';
 
 /** Where the daemon trades: a real exchange (live) or the embedded simulator on loopback (paper). */
 export interface VenueConnection {
@@ -24,7 +26,12 @@ export interface SimulatorTaps {
   readonly engine?: (engine: SimExchange) => void;
 }
 
-/** `http`: the client's network port (default: got); crash tests wrap it. */
+/** The HTTP stack `exchange.http` names (live mode; paper mode always uses Node's own). */
+export function venueHttp(config: DaemonConfig): HttpPort {
+  return config.venue.mode === 'live' && config.venue.http === 'got' ? createGotHttp() : createNodeHttp();
+}
+
+/** `http`: the client's network port (default: the one `exchange.http` names); crash tests wrap it. */
 export async function connectVenue(config: DaemonConfig, time: TimeSource, logger: Logger, taps: SimulatorTaps = {}, http?: HttpPort): Promise<VenueConnection> {
   const venue = config.venue;
   if (venue.mode === 'live') {
@@ -35,7 +42,8 @@ export async function connectVenue(config: DaemonConfig, time: TimeSource, logge
       recvWindowMs: venue.recvWindowMs,
       timeoutMs: venue.timeoutMs,
       rateBudget: { share: venue.rateLimitShare },
-      ...(http === undefined ? {} : { http }),
+      // node: the client's own (closed with it); got: named by exchange.http.
+      ...(http !== undefined ? { http } : venue.http === 'got' ? { http: createGotHttp() } : {}),
     });
     const catalog = catalogClient(config.catalog, undefined);
     return { client, streamUrl: venue.streamUrl, ...(catalog === undefined ? {} : { catalog }), stop: async () => client.stop() };

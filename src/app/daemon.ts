@@ -45,7 +45,7 @@ import { DaemonMetrics } from './daemon-metrics.js';
 import { registerTradingGauges } from './trading-gauges.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { bindStateToAccount } from './daemon-account.js';
-import { connectVenue } from './daemon-venue.js';
+import { connectVenue, venueHttp } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
 import { Notifier } from './notify/index.js';
@@ -182,7 +182,7 @@ export class Daemon {
     let venue: VenueConnection;
     try {
       const crash = options.crashPoints;
-      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps, crash === undefined ? undefined : httpWithCrashPoint(createGotHttp(), crash, () => (store.groupCommit?.unsynced ?? 0) > 0));
+      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps, crash === undefined ? undefined : httpWithCrashPoint(venueHttp(config), crash, () => (store.groupCommit?.unsynced ?? 0) > 0));
     } catch (error: unknown) {
       return fail(`cannot start the venue: ${error instanceof Error ? error.message : String(error)}`);
     }

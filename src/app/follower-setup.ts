@@ -5,6 +5,7 @@ import { ConfigError } from '../settings/config-error.js';
 import { loadDaemonConfig } from '../settings/daemon-config.js';
 import type { Environment } from '../settings/secrets.js';
 import type { ApiCredentials } from '../venue/credentials.js';
+import { createGotHttp } from '../venue/got-http.js';
 import { ExchangeClient } from '../venue/exchange-client.js';
 
 export interface FollowerConnectionFlags {
@@ -53,6 +54,7 @@ export function followerClient(flags: FollowerConnectionFlags, ctx: FollowerConn
         recvWindowMs: venue.recvWindowMs,
         timeoutMs: venue.timeoutMs,
         rateBudget: { share: venue.rateLimitShare },
+        ...(venue.http === 'got' ? { http: createGotHttp() } : {}),
       }),
     );
   }

@@ -71,6 +71,8 @@ export interface LiveVenue {
   readonly timeoutMs: number;
   /** Share of the key's rate budgets this process may use. */
   readonly rateLimitShare: number;
+  /** The REST client's HTTP stack (`exchange.http`). */
+  readonly http: 'node' | 'got';
 }
 
 export type MarketChannel = 'depth' | 'trades' | 'klines' | 'bookTicker' | 'ticker24h' | 'markPrice' | 'index' | 'fundingRate' | 'openInterest';

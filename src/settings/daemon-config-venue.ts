@@ -58,7 +58,7 @@ export function liveVenue(ctx: SectionContext): Result<LiveVenue, ConfigError> {
   if (raw === undefined || raw === null) return err(locatedError(ctx.source, 'live mode needs an exchange section (baseUrl, streamUrl and the API keys)', ['mode']));
   const settings = validateSection(ctx.source, exchangeSettingsSchema, withoutKeys(raw, ['apiKey', 'apiSecret', 'follower']), ['exchange']);
   if (!settings.ok) return settings;
-  const { baseUrl, streamUrl, recvWindowMs, timeoutMs, rateLimitShare, apiKeyFile, apiSecretFile, plainTextHosts } = settings.value;
+  const { baseUrl, streamUrl, recvWindowMs, timeoutMs, rateLimitShare, http, apiKeyFile, apiSecretFile, plainTextHosts } = settings.value;
   if (streamUrl === undefined) return err(locatedError(ctx.source, 'streamUrl is required in live mode (the user data stream, wss://…)', ['exchange']));
   for (const [field, url] of [['baseUrl', baseUrl], ['streamUrl', streamUrl]] as const) {
     const plain = plainTextToRemote(url, plainTextHosts);
@@ -76,7 +76,7 @@ export function liveVenue(ctx: SectionContext): Result<LiveVenue, ConfigError> {
   if (credentials.value === undefined) {
     return err(locatedError(ctx.source, 'no API keys: write apiKey: ${VARIABLE} and apiSecret: ${VARIABLE}, set STRATD_API_KEY and STRATD_API_SECRET, or name apiKeyFile and apiSecretFile', ['exchange']));
   }
-  return ok({ mode: 'live', baseUrl, streamUrl, credentials: credentials.value, recvWindowMs, timeoutMs, rateLimitShare });
+  return ok({ mode: 'live', baseUrl, streamUrl, credentials: credentials.value, recvWindowMs, timeoutMs, rateLimitShare, http });
 }
 
 /** `catalog:`: a catalog service; paper mode without one uses the embedded simulator's. */

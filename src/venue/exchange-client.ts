@@ -9,8 +9,9 @@ import { PositionsApi } from './api/positions.js';
 import { UserStreamApi } from './api/user-stream.js';
 import { WalletApi } from './api/wallet.js';
 import type { ApiCredentials } from './credentials.js';
-import { createGotHttp } from './got-http.js';
 import type { HttpPort } from './http-port.js';
+import type { NodeHttp } from './node-http.js';
+import { createNodeHttp } from './node-http.js';
 import type { RateBudget } from './rate-governor.js';
 import { DEFAULT_RATE_BUDGET, RateGovernor } from './rate-governor.js';
 import { RestTransport } from './rest-transport.js';
@@ -28,7 +29,7 @@ export interface ExchangeClientOptions {
   readonly timeoutMs?: number;
   readonly rateBudget?: Partial<RateBudget>;
   readonly timeSync?: Partial<TimeSyncOptions>;
-  /** Replaces the got adapter (another transport, a recorder). */
+  /** Replaces the node:http adapter (got, a recorder, a crash point); the caller keeps ownership of it. */
   readonly http?: HttpPort;
 }
 
@@ -49,6 +50,8 @@ export class ExchangeClient {
   readonly wallet: WalletApi;
   readonly userStream: UserStreamApi;
   readonly follower: FollowerApi;
+  /** The transport this client made itself (none was given): its connections close with `stop()`. */
+  private readonly ownHttp: NodeHttp | undefined;
 
   constructor(options: ExchangeClientOptions) {
     const recvWindowMs = options.recvWindowMs ?? 5000;
@@ -62,8 +65,13 @@ export class ExchangeClient {
     );
     const probe = (): ReturnType<MarketApi['serverTime']> => this.market.serverTime();
     this.timeSync = new TimeSync(clock, scheduler, probe, { ...DEFAULT_TIME_SYNC, ...options.timeSync });
+    let http = options.http;
+    if (http === undefined) {
+      this.ownHttp = createNodeHttp();
+      http = this.ownHttp;
+    }
     this.rest = new RestTransport(
-      options.http ?? createGotHttp(),
+      http,
       {
         baseUrl: options.baseUrl.replace(/\/+$/, ''),
         ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
@@ -92,7 +100,9 @@ export class ExchangeClient {
     return first;
   }
 
+  /** Stops the clock sync and closes the kept-alive connections of its own transport. */
   stop(): void {
     this.timeSync.stop();
+    this.ownHttp?.close();
   }
 }

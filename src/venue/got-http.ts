@@ -13,6 +13,7 @@ export function createGotHttp(): HttpPort {
           headers: request.headers,
           ...(request.body === undefined ? {} : { body: request.body }),
           timeout: { request: request.timeoutMs },
+          ...(request.signal === undefined ? {} : { signal: request.signal }),
           responseType: 'text',
         });
         const { onWritten, onResponse } = request;
@@ -35,6 +36,7 @@ export function createGotHttp(): HttpPort {
       } catch (error: unknown) {
         if (error instanceof TimeoutError) throw new HttpTransportError(error.message, true);
         if (error instanceof RequestError) throw new HttpTransportError(`${error.code}: ${error.message}`, false);
+        if (request.signal?.aborted === true) throw new HttpTransportError('aborted', false);
         throw error;
       }
     },

@@ -1,4 +1,4 @@
-/** The network as a port: one request out, one reply back. The got adapter is the live one. */
+/** The network as a port: one request out, one reply back. Adapters: node:http (node-http.ts, the REST hot paths) and got (got-http.ts). */
 export interface HttpRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   readonly url: string;
@@ -9,6 +9,8 @@ export interface HttpRequest {
   readonly onWritten?: () => void;
   /** Called once the reply's status line and headers have arrived (before its body is read to the end). */
   readonly onResponse?: () => void;
+  /** Aborting it ends the request at once: an HttpTransportError (not timed out); whether the server acted on it is unknown. */
+  readonly signal?: AbortSignal;
 }
 
 export interface HttpReply {

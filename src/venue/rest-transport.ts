@@ -10,7 +10,7 @@ import { endpointLabel } from './endpoints.js';
 import type { HttpPort, HttpReply } from './http-port.js';
 import { HttpTransportError } from './http-port.js';
 import type { RateGovernor } from './rate-governor.js';
-import { signText } from './signer.js';
+import { textSigner } from './signer.js';
 import type { TimeSync } from './time-sync.js';
 import { VenueError } from './venue-error.js';
 import type { JsonWireValue } from './wire/json-writer.js';
@@ -85,6 +85,10 @@ export interface SignedRequest {
   readonly signedText: string | undefined;
 }
 
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+type BodyType = 'none' | 'form' | 'json';
+
 /** Extra attempts of a GET whose outcome was a 5xx, a timeout or a network error. */
 const READ_RETRIES = 2;
 
@@ -99,6 +103,9 @@ export class RestTransport implements RestCaller {
   /** Rows of list replies that were skipped, one value per reply (the daemon logs and counts them). */
   readonly skippedRows$ = new Subject<SkippedRows>();
   private pending = 0;
+  private readonly sign: (text: string) => string;
+  /** The request headers by body type, built once (a request's headers never vary beyond these). */
+  private readonly headers: Readonly<Record<'public' | 'signed', Readonly<Record<BodyType, Readonly<Record<string, string>>>>>>;
 
   constructor(
     private readonly http: HttpPort,
@@ -106,7 +113,16 @@ export class RestTransport implements RestCaller {
     private readonly governor: RateGovernor,
     private readonly timeSync: TimeSync,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.sign = textSigner(options.credentials?.apiSecret ?? '');
+    const apiKey = options.credentials === undefined ? {} : { 'x-bb-apikey': options.credentials.apiKey };
+    const byBody = (extra: Readonly<Record<string, string>>): Record<BodyType, Readonly<Record<string, string>>> => ({
+      none: { accept: 'application/json', ...extra },
+      form: { accept: 'application/json', 'content-type': FORM, ...extra },
+      json: { accept: 'application/json', 'content-type': JSON_TYPE, ...extra },
+    });
+    this.headers = { public: byBody({}), signed: byBody(apiKey) };
+  }
 
   get hasCredentials(): boolean {
     return this.options.credentials !== undefined;
@@ -152,36 +168,35 @@ export class RestTransport implements RestCaller {
           ['timestamp', String(timestamp)],
         ]
       : [];
-    const secret = this.options.credentials?.apiSecret ?? '';
     if (request.json !== undefined || request.rawJson !== undefined) {
       const body = request.rawJson !== undefined ? request.rawJson.replace(/[\r\n]/g, '') : writeWireJson(request.json ?? null);
       const query = encodeParams([...(request.query ?? []), ...auth]);
-      if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: 'application/json', signedText: undefined };
+      if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: JSON_TYPE, signedText: undefined };
       const signedText = endpoint.signsQueryOnly === true ? query : query + body;
-      const signature = signText(secret, signedText);
+      const signature = this.sign(signedText);
       return {
         url: withQuery(this.options.baseUrl + path, `${query}${query === '' ? '' : '&'}signature=${signature}`),
         body,
-        contentType: 'application/json',
+        contentType: JSON_TYPE,
         signedText,
       };
     }
     if (request.form !== undefined) {
       const body = encodeParams([...request.form, ...auth]);
       const query = encodeParams(request.query ?? []);
-      if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: 'application/x-www-form-urlencoded', signedText: undefined };
+      if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: FORM, signedText: undefined };
       const signedText = query + body;
       return {
         url: withQuery(this.options.baseUrl + path, query),
-        body: `${body}&signature=${signText(secret, signedText)}`,
-        contentType: 'application/x-www-form-urlencoded',
+        body: `${body}&signature=${this.sign(signedText)}`,
+        contentType: FORM,
         signedText,
       };
     }
     const query = encodeParams([...(request.query ?? []), ...auth]);
     if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body: undefined, contentType: undefined, signedText: undefined };
     return {
-      url: withQuery(this.options.baseUrl + path, `${query}&signature=${signText(secret, query)}`),
+      url: withQuery(this.options.baseUrl + path, `${query}&signature=${this.sign(query)}`),
       body: undefined,
       contentType: undefined,
       signedText: query,
@@ -203,9 +218,7 @@ export class RestTransport implements RestCaller {
       return err(new VenueError({ kind: 'banned', endpoint: label, message: 'sending is halted after HTTP 418 (IP ban)', ...(permit.error.until === undefined ? {} : { retryAt: permit.error.until }) }));
     }
     const wire = this.buildSigned(request, this.timeSync.serverNow());
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (wire.contentType !== undefined) headers['content-type'] = wire.contentType;
-    if (signed && this.options.credentials !== undefined) headers['x-bb-apikey'] = this.options.credentials.apiKey;
+    const headers = this.headers[signed ? 'signed' : 'public'][wire.contentType === FORM ? 'form' : wire.contentType === JSON_TYPE ? 'json' : 'none'];
     const started = this.clock.now();
     let reply: HttpReply;
     this.pending++;
@@ -252,7 +265,10 @@ export class RestTransport implements RestCaller {
     const { code, msg } = readCode(body);
     const reset = toNumber(reply.headers['x-api-limit-reset-timestamp']);
     if (reply.status === 429) {
-      const until = this.governor.onRateLimited(code === -1015 ? 'orders' : 'weight', reset);
+      // No reset timestamp: a Retry-After in seconds, when the server sends one.
+      const retryAfter = reset === undefined ? toNumber(reply.headers['retry-after']) : undefined;
+      const resetAt = retryAfter === undefined ? reset : this.timeSync.serverNow() + retryAfter * 1000;
+      const until = this.governor.onRateLimited(code === -1015 ? 'orders' : 'weight', resetAt);
       return err(new VenueError({ ...base, kind: 'rate-limited', code: code ?? -1003, message: msg ?? 'too many requests', retryAt: until }));
     }
     if (reply.status === 418) {
@@ -308,6 +324,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function fillPath(path: string, params: Readonly<Record<string, string>> | undefined): string {
+  if (!path.includes('{')) return path;
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params?.[name];
     if (value === undefined) throw new RangeError(`missing path parameter ${name} for ${path}`);

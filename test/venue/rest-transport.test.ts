@@ -81,6 +81,17 @@ describe('REST transport outcomes', () => {
     expect(client.governor.snapshot().pausedUntil).toBeGreaterThan(Date.now());
   });
 
+  it('a 429 without a reset timestamp but with Retry-After pauses until then', async () => {
+    venue.reply('GET /api/v1/futures/balance', { status: 429, body: { code: -1003, msg: 'Too many requests' }, headers: { 'Retry-After': '30' } });
+    const before = Date.now();
+    const result = await client.account.futuresBalance();
+    expect(!result.ok && result.error).toMatchObject({ kind: 'rate-limited', code: -1003, retryable: true });
+    const retryAt = (!result.ok && result.error.retryAt) || 0;
+    expect(retryAt).toBeGreaterThanOrEqual(before + 25_000);
+    expect(retryAt).toBeLessThanOrEqual(Date.now() + 35_000);
+    expect(client.governor.snapshot().pausedUntil).toBe(retryAt);
+  });
+
   it('a 418 halts sending: later calls are refused without reaching the server', async () => {
     venue.reply(ROUTE, { status: 418, body: { code: -1003, msg: 'IP banned' } });
     const first = await client.ordersV2.placeOrder(ORDER);

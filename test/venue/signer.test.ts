@@ -3,7 +3,7 @@ import { dec } from '../../src/core/decimal.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
 import { ENDPOINTS } from '../../src/venue/endpoints.js';
 import { ExchangeClient } from '../../src/venue/exchange-client.js';
-import { signText } from '../../src/venue/signer.js';
+import { signText, textSigner } from '../../src/venue/signer.js';
 
 // API-NOTES §1.5: the docs' published example secret and vectors.
 const SECRET = '30lfjDT51iOG1kYZnDoLNynOyMdIcmQyO1XYfxzYOmQfx9tjiI98Pzio4uhZ0Uk2';
@@ -20,6 +20,8 @@ describe('signer (API-NOTES §1.5 vectors)', () => {
     ['GET', 'symbol=BTC-SWAP-USDT&recvWindow=5000&timestamp=1668481902307', 'ad56e7fec12e6d72db14dfd9e8e5522cc700f43bbb353213dbb02b015b811fc3'],
   ])('%s', (_name, text, expected) => {
     expect(signText(SECRET, text)).toBe(expected);
+    // The transport's signer (its key prepared once) gives the same digest.
+    expect(textSigner(SECRET)(text)).toBe(expected);
   });
 
   it('signs lowercase hex of 64 characters', () => {
