@@ -236,15 +236,15 @@ export class PreparedColumns {
           ok = has.bids(row) && has.bidQty(row) && has.asks(row) && has.askQty(row) && sameLengths(this.bidPrice, this.bidQty, row) && sameLengths(this.askPrice, this.askQty, row);
           break;
         case KIND_TRADE:
-          ok = has.price(row) && has.qty(row) && has.tradeId(row) && has.ibm(row) && this.price[row]! < this.priceText.length && this.qty[row]! < this.qtyText.length;
+          ok = has.price(row) && has.qty(row) && has.tradeId(row) && has.ibm(row) && within(this.price[row]!, this.priceText.length) && within(this.qty[row]!, this.qtyText.length);
           break;
         case KIND_MARK:
         case KIND_INDEX:
-          ok = has.price(row) && this.price[row]! < this.priceText.length;
+          ok = has.price(row) && within(this.price[row]!, this.priceText.length);
           break;
         case KIND_FUNDING: {
           const next = this.nextFundingTimes[row]!;
-          ok = has.rate(row) && has.nft(row) && has.period(row) && isSignedDecimal(this.fundingRates.get(row)) && Number.isSafeInteger(next) && next >= 0 && this.periods[row]! < this.periodNames.length;
+          ok = has.rate(row) && has.nft(row) && has.period(row) && isSignedDecimal(this.fundingRates.get(row)) && Number.isSafeInteger(next) && next >= 0 && within(this.periods[row]!, this.periodNames.length);
           break;
         }
         case KIND_BAR: {
@@ -259,8 +259,7 @@ export class PreparedColumns {
             has.barLow(row) &&
             has.barClose(row) &&
             has.barVolume(row) &&
-            source >= 0 &&
-            source < bars.sourceNames.length &&
+            within(source, bars.sourceNames.length) &&
             Number.isSafeInteger(duration) &&
             duration > 0 &&
             inDictionary(bars.open, row) &&
@@ -414,9 +413,13 @@ function ascending(offsets: Int32Array, rows: number, limit: number): boolean {
   return true;
 }
 
+/** A dictionary index that names one of its `size` values (indices are signed: a negative one names none). */
+function within(index: number, size: number): boolean {
+  return index >= 0 && index < size;
+}
+
 function inDictionary(column: Coded, row: number): boolean {
-  const index = column.indices[row]!;
-  return index >= 0 && index < column.text.length;
+  return within(column.indices[row]!, column.text.length);
 }
 
 function sameLengths(prices: Levels, quantities: Levels, row: number): boolean {
