@@ -1,5 +1,6 @@
 import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tableFromIPC, tableToIPC } from 'apache-arrow';
 import { Command, CommanderError } from 'commander';
 import { registerBacktestCommand } from '../../src/app/backtest-command.js';
 import { registerSweepCommand } from '../../src/app/sweep-command.js';
@@ -8,17 +9,19 @@ import type { BacktestOptions, BacktestResult } from '../../src/backtest/backtes
 import { OUTPUT_FILES, writeBacktestOutputs } from '../../src/backtest/outputs.js';
 import { ParsedRecording } from '../../src/backtest/parsed-recording.js';
 import type { PreparedCacheEvent, PreparedCacheOptions } from '../../src/backtest/prepared/index.js';
-import { fileSha256, PreparedRecording, preparedDirOf, preparedFileName } from '../../src/backtest/prepared/index.js';
+import { encodePrepared, fileSha256, PREPARED_VERSION, PreparedColumns, PreparedFormatError, PreparedRecording, preparedDirOf, preparedFileName } from '../../src/backtest/prepared/index.js';
+import { PREPARED_METADATA_KEY } from '../../src/backtest/prepared/prepared-format.js';
 import type { RecordingFeed } from '../../src/backtest/recording-feed.js';
 import { dec } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
-import type { MarketEvent } from '../../src/sim/market-stream/events.js';
+import type { BarEvent, MarketEvent } from '../../src/sim/market-stream/events.js';
+import type { MarketStreamHeader } from '../../src/sim/market-stream/format.js';
 import { BTC_SWAP_USDT, ETH_SWAP_USDT } from '../../src/sim/market-stream/instruments.js';
 import { ConfigError } from '../../src/settings/config-error.js';
 import breakout from '../../strategies/breakout/index.js';
 import quoter from '../../strategies/spread-quoter/index.js';
-import { ACCOUNT, depth, header, mark, T0, tempDir, trade, writeGenerated, writeRecording } from './backtest-support.js';
+import { ACCOUNT, BTC, depth, header, limitBuy, mark, once, scripted, T0, tempDir, trade, writeGenerated, writeRecording } from './backtest-support.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -78,6 +81,42 @@ function everyKind(): MarketEvent[] {
     { type: 'index', ts: T0 + 5, symbol: ETH, price: '4400' },
     mark(T0 + 6, '4400.015', ETH),
   ];
+}
+
+const MINUTE = 60_000;
+
+/** A downloaded history's header (as `stratd download` writes it, test/app/stratd-download.test.ts): bars, sparse trades, marks, funding. */
+function barHeader(): MarketStreamHeader {
+  return { ...header([BTC_SWAP_USDT, ETH_SWAP_USDT]), channels: ['bar', 'funding', 'trade', 'mark'], source: 'download', levels: { bar: 'bar', trade: 'sparse' }, barMs: MINUTE };
+}
+
+function bar(minute: number, ohlc: readonly [string, string, string, string], volume: string, source: BarEvent['source'] = 'contract', symbol = BTC): BarEvent {
+  const [open, high, low, close] = ohlc;
+  return { type: 'bar', ts: T0 + minute * MINUTE, symbol, source, durationMs: MINUTE, open, high, low, close, volume };
+}
+
+/**
+ * `minutes` of contract, mark and index bars of BTC and ETH (a BTC dip in minute 3 for a resting buy to
+ * trade through), with sparse trades, marks and funding between them; text the decoder must give back
+ * exactly (trailing zeros, a fractional volume, mark and index volume '0').
+ */
+function barMarket(minutes: number): MarketEvent[] {
+  const events: MarketEvent[] = [{ type: 'funding', ts: T0, symbol: BTC, rate: '-0.000125', nextFundingTime: T0 + 28_800_000, period: '8H' }];
+  for (let m = 0; m < minutes; m++) {
+    const btc = 100_000 + 10 * (m % 4);
+    const low = m === 3 ? '99800.0' : `${btc - 20}`;
+    const eth = (4400 + m / 100).toFixed(2);
+    events.push(
+      bar(m, [`${btc}`, `${btc + 30}.5`, low, `${btc + 10}`], m % 2 === 0 ? '12.5' : '7'),
+      bar(m, [`${btc}.0`, `${btc + 25}`, `${btc - 15}`, `${btc + 5}.10`], '0', 'mark'),
+      bar(m, [`${btc - 1}`, `${btc + 20}`, `${btc - 10}`, `${btc}`], '0', 'index'),
+      bar(m, [eth, `${eth}5`, '4399.5', eth], '310', 'contract', ETH),
+      bar(m, [eth, eth, eth, eth], '0', 'mark', ETH),
+    );
+    if (m % 3 === 1) events.push(trade(T0 + m * MINUTE + 7_000, `${btc}.5`, '2', m % 2 === 0 ? 'BUY' : 'SELL'), mark(T0 + m * MINUTE + 9_000, `${btc + 1}.00`));
+    if (m === 5) events.push({ type: 'funding', ts: T0 + m * MINUTE + 1, symbol: ETH, rate: '0.0001', nextFundingTime: T0 + 3_600_000, period: '1H' });
+  }
+  return events;
 }
 
 let sample: string;
@@ -210,6 +249,100 @@ describe('the prepared form of a recording', () => {
     const cached = await runBacktest({ strategies: [], risk: {}, recordings: [bad], account: ACCOUNT, to: T0, prepared: cache.options });
     expect(cached.ok).toBe(plain.ok);
     expect(cache.events).toEqual([]);
+  });
+});
+
+describe('bar events in the prepared form', () => {
+  let recording: string;
+  beforeAll(async () => {
+    recording = await writeRecording(tmp.path('bars.jsonl'), barMarket(12), barHeader());
+  });
+
+  it('hands out the JSONL decoder\'s bar events (and the trades, marks and funding among them) exactly, cut at --to too', async () => {
+    for (const to of [undefined, T0 + 4 * MINUTE, T0 + 4 * MINUTE + 7_000]) {
+      const parsed = await ParsedRecording.parse([recording], to === undefined ? {} : { to });
+      for (const pass of ['built', 'read']) {
+        const cache = counted();
+        const prepared = await PreparedRecording.load([recording], to, cache.options);
+        if (pass === 'read') expect(cache.events.map((e) => e.type)).toEqual(['read']);
+        expect(prepared.headers).toEqual(parsed.headers);
+        const replay = parsed.replay();
+        const expected = await drain(replay);
+        expect(expected.some((e) => e.type === 'bar' && e.source === 'index')).toBe(true);
+        expect(new Set(expected.map((e) => e.type))).toEqual(new Set(['bar', 'trade', 'mark', 'funding']));
+        const actual = prepared.replay();
+        expect(await drain(actual)).toEqual(expected);
+        expect(actual.counts()).toEqual(replay.counts());
+      }
+    }
+  });
+
+  it('gives a bar recording the same backtest outputs (bar-modelled fills, fill hash) from either form', async () => {
+    const strategies = () => [scripted('dip-buyer', once(T0, limitBuy('99900'), 'market.kline')).instance, ...examples()];
+    const options: Partial<BacktestOptions> = { strategies: strategies(), tickMs: 0, klines: [{ symbol: BTC, interval: '1m' }, { symbol: ETH, interval: '1m' }] };
+    // Its own copy: the test above has already prepared `recording`.
+    const path = await writeRecording(tmp.path('bars-backtest.jsonl'), barMarket(12), barHeader());
+    const jsonl = await backtest([path], options);
+    expect(jsonl.summary.fillModel).toMatch(/^fills are bar-modelled/);
+    expect(jsonl.fills.length).toBeGreaterThan(0);
+    for (const pass of ['built', 'read']) {
+      const cache = counted();
+      const prepared = await backtest([path], { ...options, strategies: strategies(), prepared: cache.options });
+      expect(cache.events.map((e) => e.type)).toEqual([pass === 'built' ? 'written' : 'read']);
+      expect(prepared.summary).toEqual(jsonl.summary);
+      expect(prepared.fills).toEqual(jsonl.fills);
+      expectSameOutputs(`bars-${pass}`, jsonl, prepared);
+    }
+  }, 120_000);
+
+  it('rebuilds a prepared file of the version before bars (kind and symbol only) with a warning', async () => {
+    const path = await writeRecording(tmp.path('old-version.jsonl'), barMarket(3), barHeader());
+    const expected = await drain((await ParsedRecording.parse([path])).replay());
+    await PreparedRecording.load([path], undefined, {});
+    const file = await preparedFileOf(path);
+    // What version 1 wrote: no bar columns, version 1 in the metadata.
+    const current = tableFromIPC(readFileSync(file));
+    const old = current.select(current.schema.fields.map((f) => f.name).filter((name) => !name.startsWith('bar_')));
+    const metadata = JSON.parse(current.schema.metadata.get(PREPARED_METADATA_KEY)!) as Record<string, unknown>;
+    old.schema.metadata.set(PREPARED_METADATA_KEY, JSON.stringify({ ...metadata, version: 1 }));
+    writeFileSync(file, tableToIPC(old, 'file'));
+    expect(PREPARED_VERSION).toBe(2);
+    const cache = counted();
+    const recording = await PreparedRecording.load([path], undefined, cache.options);
+    expect(cache.events.map((e) => e.type)).toEqual(['ignored', 'written']);
+    expect(cache.events[0]).toMatchObject({ file, reason: expect.stringContaining('version 1') as string });
+    expect(await drain(recording.replay())).toEqual(expected);
+    const again = counted();
+    await PreparedRecording.load([path], undefined, again.options);
+    expect(again.events).toEqual([{ type: 'read', recording: path, file }]);
+  });
+
+  it('checks bar rows on read as the JSONL reader checks bar lines', () => {
+    const good = bar(0, ['100', '101', '99', '100.5'], '3');
+    const decode = (event: BarEvent): PreparedColumns =>
+      PreparedColumns.decode(encodePrepared({ header: barHeader(), events: [event], recordingSha256: 'x', recordingBytes: 1 }), 'x');
+    expect(decode(good).event(0)).toEqual(good);
+    const bad: ReadonlyArray<readonly [string, BarEvent]> = [
+      ['source', { ...good, source: 'last' as BarEvent['source'] }],
+      ['zero duration', { ...good, durationMs: 0 }],
+      ['negative duration', { ...good, durationMs: -MINUTE }],
+      ['open', { ...good, open: '-100' }],
+      ['high', { ...good, high: '1e3' }],
+      ['low', { ...good, low: '' }],
+      ['close', { ...good, close: '100.' }],
+      ['volume', { ...good, volume: 'NaN' }],
+    ];
+    for (const [what, event] of bad) {
+      let thrown: unknown;
+      try {
+        decode(event);
+      } catch (error) {
+        thrown = error;
+      }
+      expect({ what, thrown: thrown instanceof PreparedFormatError }).toEqual({ what, thrown: true });
+    }
+    // A bar in a recording whose header does not declare the channel.
+    expect(() => PreparedColumns.decode(encodePrepared({ header: header(), events: [good], recordingSha256: 'x', recordingBytes: 1 }), 'x')).toThrow(PreparedFormatError);
   });
 });
 

@@ -1,8 +1,8 @@
 import { tableFromIPC } from 'apache-arrow';
 import type { Data, Table } from 'apache-arrow';
 import { InvariantError } from '../../core/errors.js';
-import type { FundingPeriod, MarketChannel, MarketEvent, PriceLevel } from '../../sim/market-stream/events.js';
-import { FUNDING_PERIODS, MARKET_CHANNELS } from '../../sim/market-stream/events.js';
+import type { BarSource, FundingPeriod, MarketChannel, MarketEvent, PriceLevel } from '../../sim/market-stream/events.js';
+import { BAR_SOURCES, FUNDING_PERIODS, STREAM_CHANNELS } from '../../sim/market-stream/events.js';
 import { isSignedDecimal, isUnsignedDecimal } from '../../sim/market-stream/event-lines.js';
 import type { MarketStreamHeader } from '../../sim/market-stream/format.js';
 import { parseHeader } from '../../sim/market-stream/format.js';
@@ -21,6 +21,24 @@ const KIND_INDEX = 3;
 const KIND_FUNDING = 4;
 const KIND_BAR = 5;
 const KIND_CODES: Readonly<Record<MarketChannel, number>> = { depth: KIND_DEPTH, trade: KIND_TRADE, mark: KIND_MARK, index: KIND_INDEX, funding: KIND_FUNDING, bar: KIND_BAR };
+
+/** A dictionary-encoded text column: each row's index into its distinct values. */
+interface Coded {
+  readonly indices: Int32Array;
+  readonly text: readonly string[];
+}
+
+/** The bar columns: source, duration, and OHLCV as decimal text. */
+interface Bars {
+  readonly sources: Int8Array;
+  readonly sourceNames: readonly BarSource[];
+  readonly durations: Float64Array;
+  readonly open: Coded;
+  readonly high: Coded;
+  readonly low: Coded;
+  readonly close: Coded;
+  readonly volume: Coded;
+}
 
 interface Levels {
   readonly offsets: Int32Array;
@@ -62,6 +80,7 @@ export class PreparedColumns {
     private readonly bidQty: Levels,
     private readonly askPrice: Levels,
     private readonly askQty: Levels,
+    private readonly bars: Bars,
   ) {}
 
   get size(): number {
@@ -100,7 +119,7 @@ export class PreparedColumns {
     const kindData = data('kind');
     const kindNames = dictionaryOf(kindData);
     const kindCode = kindNames.map((name) => {
-      const channel = MARKET_CHANNELS.find((c) => c === name);
+      const channel = STREAM_CHANNELS.find((c) => c === name);
       if (channel === undefined || !header.channels.includes(channel)) throw new PreparedFormatError(`kind ${name} is not a channel of the recording`);
       return KIND_CODES[channel];
     });
@@ -118,6 +137,26 @@ export class PreparedColumns {
       if (period === undefined) throw new PreparedFormatError(`funding period ${name} is not one of ${FUNDING_PERIODS.join(', ')}`);
       return period;
     });
+    const barSourceData = data('bar_source');
+    const barSourceNames = dictionaryOf(barSourceData).map((name) => {
+      const source = BAR_SOURCES.find((s) => s === name);
+      if (source === undefined) throw new PreparedFormatError(`bar source ${name} is not one of ${BAR_SOURCES.join(', ')}`);
+      return source;
+    });
+    const coded = (name: 'bar_open' | 'bar_high' | 'bar_low' | 'bar_close' | 'bar_volume'): Coded => {
+      const d = data(name);
+      return { indices: d.values as Int32Array, text: decimals(dictionaryOf(d), name) };
+    };
+    const bars: Bars = {
+      sources: barSourceData.values as Int8Array,
+      sourceNames: barSourceNames,
+      durations: timesOf(data('bar_duration')),
+      open: coded('bar_open'),
+      high: coded('bar_high'),
+      low: coded('bar_low'),
+      close: coded('bar_close'),
+      volume: coded('bar_volume'),
+    };
     const columns = new PreparedColumns(
       header,
       metadata,
@@ -139,6 +178,7 @@ export class PreparedColumns {
       levelsOf(data('bid_qty'), 'bid_qty'),
       levelsOf(data('ask_price'), 'ask_price'),
       levelsOf(data('ask_qty'), 'ask_qty'),
+      bars,
     );
     columns.check((name) => data(name));
     return columns;
@@ -148,7 +188,9 @@ export class PreparedColumns {
     const noText: TextColumn = { offsets: new Int32Array(1), get: () => '' };
     const noLevels: Levels = { offsets: new Int32Array(1), indices: new Int32Array(0), dictionary: [] };
     const none = new Int32Array(0);
-    return new PreparedColumns(header, metadata, new Float64Array(0), new Uint8Array(0), none, [], none, [], none, [], noText, new Uint8Array(0), noText, new Float64Array(0), new Int8Array(0), [], noLevels, noLevels, noLevels, noLevels);
+    const noCoded: Coded = { indices: none, text: [] };
+    const noBars: Bars = { sources: new Int8Array(0), sourceNames: [], durations: new Float64Array(0), open: noCoded, high: noCoded, low: noCoded, close: noCoded, volume: noCoded };
+    return new PreparedColumns(header, metadata, new Float64Array(0), new Uint8Array(0), none, [], none, [], none, [], noText, new Uint8Array(0), noText, new Float64Array(0), new Int8Array(0), [], noLevels, noLevels, noLevels, noLevels, noBars);
   }
 
   /** The checks the JSONL reader makes on each line, on every row (each distinct text once). */
@@ -171,7 +213,15 @@ export class PreparedColumns {
       bidQty: valid('bid_qty'),
       asks: valid('ask_price'),
       askQty: valid('ask_qty'),
+      barSource: valid('bar_source'),
+      barDuration: valid('bar_duration'),
+      barOpen: valid('bar_open'),
+      barHigh: valid('bar_high'),
+      barLow: valid('bar_low'),
+      barClose: valid('bar_close'),
+      barVolume: valid('bar_volume'),
     };
+    const bars = this.bars;
     const symbolCount = this.symbolNames.length;
     let last = this.header.startTime;
     for (let row = 0; row < this.ts.length; row++) {
@@ -186,15 +236,37 @@ export class PreparedColumns {
           ok = has.bids(row) && has.bidQty(row) && has.asks(row) && has.askQty(row) && sameLengths(this.bidPrice, this.bidQty, row) && sameLengths(this.askPrice, this.askQty, row);
           break;
         case KIND_TRADE:
-          ok = has.price(row) && has.qty(row) && has.tradeId(row) && has.ibm(row) && this.price[row]! < this.priceText.length && this.qty[row]! < this.qtyText.length;
+          ok = has.price(row) && has.qty(row) && has.tradeId(row) && has.ibm(row) && within(this.price[row]!, this.priceText.length) && within(this.qty[row]!, this.qtyText.length);
           break;
         case KIND_MARK:
         case KIND_INDEX:
-          ok = has.price(row) && this.price[row]! < this.priceText.length;
+          ok = has.price(row) && within(this.price[row]!, this.priceText.length);
           break;
         case KIND_FUNDING: {
           const next = this.nextFundingTimes[row]!;
-          ok = has.rate(row) && has.nft(row) && has.period(row) && isSignedDecimal(this.fundingRates.get(row)) && Number.isSafeInteger(next) && next >= 0 && this.periods[row]! < this.periodNames.length;
+          ok = has.rate(row) && has.nft(row) && has.period(row) && isSignedDecimal(this.fundingRates.get(row)) && Number.isSafeInteger(next) && next >= 0 && within(this.periods[row]!, this.periodNames.length);
+          break;
+        }
+        case KIND_BAR: {
+          // As the JSONL reader: a known source, a whole positive number of milliseconds, OHLCV unsigned decimal text (checked with the dictionaries).
+          const duration = bars.durations[row]!;
+          const source = bars.sources[row]!;
+          ok =
+            has.barSource(row) &&
+            has.barDuration(row) &&
+            has.barOpen(row) &&
+            has.barHigh(row) &&
+            has.barLow(row) &&
+            has.barClose(row) &&
+            has.barVolume(row) &&
+            within(source, bars.sourceNames.length) &&
+            Number.isSafeInteger(duration) &&
+            duration > 0 &&
+            inDictionary(bars.open, row) &&
+            inDictionary(bars.high, row) &&
+            inDictionary(bars.low, row) &&
+            inDictionary(bars.close, row) &&
+            inDictionary(bars.volume, row);
           break;
         }
         default:
@@ -227,6 +299,21 @@ export class PreparedColumns {
         return { type: 'index', ts, symbol, price: this.priceText[this.price[row]!]! };
       case KIND_FUNDING:
         return { type: 'funding', ts, symbol, rate: this.fundingRates.get(row), nextFundingTime: this.nextFundingTimes[row]!, period: this.periodNames[this.periods[row]!]! };
+      case KIND_BAR: {
+        const b = this.bars;
+        return {
+          type: 'bar',
+          ts,
+          symbol,
+          source: b.sourceNames[b.sources[row]!]!,
+          durationMs: b.durations[row]!,
+          open: b.open.text[b.open.indices[row]!]!,
+          high: b.high.text[b.high.indices[row]!]!,
+          low: b.low.text[b.low.indices[row]!]!,
+          close: b.close.text[b.close.indices[row]!]!,
+          volume: b.volume.text[b.volume.indices[row]!]!,
+        };
+      }
       default:
         throw new InvariantError('PREPARED_KIND', `prepared event ${row} has no kind (it was checked when read)`);
     }
@@ -324,6 +411,15 @@ function ascending(offsets: Int32Array, rows: number, limit: number): boolean {
   if (offsets[0] !== 0) return false;
   for (let i = 1; i <= rows; i++) if (offsets[i]! < offsets[i - 1]! || offsets[i]! > limit) return false;
   return true;
+}
+
+/** A dictionary index that names one of its `size` values (indices are signed: a negative one names none). */
+function within(index: number, size: number): boolean {
+  return index >= 0 && index < size;
+}
+
+function inDictionary(column: Coded, row: number): boolean {
+  return within(column.indices[row]!, column.text.length);
 }
 
 function sameLengths(prices: Levels, quantities: Levels, row: number): boolean {

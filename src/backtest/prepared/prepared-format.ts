@@ -1,4 +1,4 @@
-import { Bool, Dictionary, Field, Int32, Int8, List, TimestampMillisecond, Utf8 } from 'apache-arrow';
+import { Bool, Dictionary, DurationMillisecond, Field, Int32, Int8, List, TimestampMillisecond, Utf8 } from 'apache-arrow';
 import type { DataType } from 'apache-arrow';
 
 /**
@@ -13,7 +13,8 @@ import type { DataType } from 'apache-arrow';
  * any. Changing what a column means changes PREPARED_VERSION: a file of another version is rebuilt.
  */
 export const PREPARED_FORMAT = 'stratd-prepared-recording';
-export const PREPARED_VERSION = 1;
+/** 2: bar events carry their source, duration and OHLCV (version 1 wrote a bar's kind and symbol only). */
+export const PREPARED_VERSION = 2;
 export const PREPARED_METADATA_KEY = 'stratd.prepared';
 
 const text = (): Dictionary<Utf8, Int32> => new Dictionary(new Utf8(), new Int32());
@@ -39,6 +40,14 @@ export const PREPARED_COLUMNS = {
   bid_qty: levels,
   ask_price: levels,
   ask_qty: levels,
+  /** bar: which price it describes (contract, mark, index), its length, and its open, high, low, close and volume as recorded. */
+  bar_source: (): DataType => new Dictionary(new Utf8(), new Int8()),
+  bar_duration: (): DataType => new DurationMillisecond(),
+  bar_open: text,
+  bar_high: text,
+  bar_low: text,
+  bar_close: text,
+  bar_volume: text,
 } as const;
 
 export type PreparedColumnName = keyof typeof PREPARED_COLUMNS;

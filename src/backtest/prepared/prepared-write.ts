@@ -1,4 +1,4 @@
-import { Bool, Dictionary, Field, Int32, Int8, List, makeData, makeVector, Table, tableToIPC, TimestampMillisecond, Utf8 } from 'apache-arrow';
+import { Bool, Dictionary, DurationMillisecond, Field, Int32, Int8, List, makeData, makeVector, Table, tableToIPC, TimestampMillisecond, Utf8 } from 'apache-arrow';
 import type { Data } from 'apache-arrow';
 import type { MarketEvent, PriceLevel } from '../../sim/market-stream/events.js';
 import type { MarketStreamHeader } from '../../sim/market-stream/format.js';
@@ -33,6 +33,13 @@ export function encodePrepared(content: PreparedContent): Uint8Array {
   const bidQty = new LevelColumn(n);
   const askPrice = new LevelColumn(n);
   const askQty = new LevelColumn(n);
+  const barSource = new DictionaryColumn(n, new Int8());
+  const barDuration = new TimeColumn(n, new DurationMillisecond());
+  const barOpen = new DictionaryColumn(n, new Int32());
+  const barHigh = new DictionaryColumn(n, new Int32());
+  const barLow = new DictionaryColumn(n, new Int32());
+  const barClose = new DictionaryColumn(n, new Int32());
+  const barVolume = new DictionaryColumn(n, new Int32());
   for (let i = 0; i < n; i++) {
     const event = events[i]!;
     ts[i] = BigInt(event.ts);
@@ -60,6 +67,15 @@ export function encodePrepared(content: PreparedContent): Uint8Array {
       nextFunding.set(i, event.nextFundingTime);
       period.set(i, event.period);
     }
+    if (event.type === 'bar') {
+      barSource.set(i, event.source);
+      barDuration.set(i, event.durationMs);
+      barOpen.set(i, event.open);
+      barHigh.set(i, event.high);
+      barLow.set(i, event.low);
+      barClose.set(i, event.close);
+      barVolume.set(i, event.volume);
+    }
   }
   const vectors: Record<PreparedColumnName, Data> = {
     ts: makeData({ type: new TimestampMillisecond(), length: n, nullCount: 0, data: ts }),
@@ -76,6 +92,13 @@ export function encodePrepared(content: PreparedContent): Uint8Array {
     bid_qty: bidQty.data(),
     ask_price: askPrice.data(),
     ask_qty: askQty.data(),
+    bar_source: barSource.data(),
+    bar_duration: barDuration.data(),
+    bar_open: barOpen.data(),
+    bar_high: barHigh.data(),
+    bar_low: barLow.data(),
+    bar_close: barClose.data(),
+    bar_volume: barVolume.data(),
   };
   const table = new Table(Object.fromEntries(PREPARED_COLUMN_NAMES.map((name) => [name, makeVector(vectors[name])])));
   const metadata: PreparedMetadata = {
@@ -192,11 +215,15 @@ class BoolColumn {
   }
 }
 
+/** Whole milliseconds as Int64: a time (the default) or a duration. */
 class TimeColumn {
   private readonly validity: Validity;
   private readonly values: BigInt64Array;
 
-  constructor(private readonly length: number) {
+  constructor(
+    private readonly length: number,
+    private readonly type: TimestampMillisecond | DurationMillisecond = new TimestampMillisecond(),
+  ) {
     this.validity = new Validity(length);
     this.values = new BigInt64Array(length);
   }
@@ -208,7 +235,8 @@ class TimeColumn {
 
   data(): Data {
     this.validity.nulls = this.length - countValid(this.validity.bits, this.length);
-    return makeData({ type: new TimestampMillisecond(), length: this.length, ...this.validity.props(), data: this.values });
+    const props = { length: this.length, ...this.validity.props(), data: this.values };
+    return this.type instanceof DurationMillisecond ? makeData({ type: this.type, ...props }) : makeData({ type: this.type, ...props });
   }
 }
 
