@@ -9,4 +9,6 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
   testTimeout: 20000,
+  // Most suites wait on loopback I/O and timers, not the CPU: two workers halve the wall time on 2 cores.
+  maxWorkers: 2,
 };
