@@ -1,25 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
 import { klineSeriesOf, openingAccount } from '../src/app/backtest-flags.js';
 import { prepareRun } from '../src/app/run-command.js';
 import { runBacktest } from '../src/backtest/backtest-runner.js';
 import type { BenchResult } from './bench-result.js';
+import { bareReadParse } from './data-only-replay.bench.js';
 
 export const SAMPLE = 'data/sample-market.jsonl.gz';
 export const CONFIG = 'config/default.yml';
-
-/** Lines read and JSON.parse'd per second: the floor any replay has to pay. */
-export async function bareParse(): Promise<{ events: number; perSecond: number }> {
-  const started = performance.now();
-  let events = 0;
-  const lines = createInterface({ input: createReadStream(SAMPLE).pipe(createGunzip()), crlfDelay: Infinity });
-  for await (const line of lines) {
-    JSON.parse(line);
-    events++;
-  }
-  return { events, perSecond: events / ((performance.now() - started) / 1000) };
-}
 
 /** The whole backtest of config/default.yml's strategies on the sample, as `npm run backtest` runs it. */
 async function backtest(): Promise<{ events: number; perSecond: number; fills: number }> {
@@ -40,7 +26,7 @@ async function backtest(): Promise<{ events: number; perSecond: number; fills: n
  * target: at least half the bare parse). The sweep's speed-up is `sweep` (sweep.bench.ts).
  */
 export async function benchBacktestReplay(): Promise<BenchResult> {
-  const bare = await bareParse();
+  const bare = await bareReadParse(SAMPLE);
   const full = await backtest();
   return {
     name: 'backtest replay',

@@ -1,5 +1,5 @@
 import { parseRecordings, runBacktest } from '../src/backtest/backtest-runner.js';
-import { bareParse, SAMPLE } from './backtest-replay.bench.js';
+import { SAMPLE } from './backtest-replay.bench.js';
 import type { BenchResult } from './bench-result.js';
 import { benchDataOnly, idleStrategy } from './data-only-replay.bench.js';
 
@@ -13,7 +13,6 @@ const ACCOUNT = { userId: '1', futures: { USDT: '100000' } } as const;
  * gunzip + JSON.parse of the same file beside them.
  */
 export async function benchDataReplay(): Promise<BenchResult> {
-  const bare = await bareParse();
   const prepared = await benchDataOnly(SAMPLE, SYMBOLS);
   const parsed = await parseRecordings([SAMPLE]);
   if (!parsed.ok) throw parsed.error;
@@ -25,7 +24,7 @@ export async function benchDataReplay(): Promise<BenchResult> {
     name: 'data-only replay',
     figures: {
       events: memory.value.summary.events,
-      bareParseEventsPerSecond: Math.round(bare.perSecond),
+      bareParseEventsPerSecond: prepared['bareReadParseEventsPerSecond'] ?? 0,
       fromMemoryEventsPerSecond: Math.round(memory.value.summary.events / memorySeconds),
       ...prepared,
     },
