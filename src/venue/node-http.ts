@@ -2,6 +2,8 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import { asyncScheduler } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import type { HttpPort, HttpReply, HttpRequest } from './http-port.js';
 import { HttpTransportError } from './http-port.js';
 import { decodeBody } from './reply-body.js';
@@ -22,6 +24,8 @@ export interface NodeHttpOptions {
   readonly maxSocketsPerOrigin?: number;
   /** How long an idle kept-alive connection stays open (default 15 s; a shorter `Keep-Alive: timeout` from the server wins). */
   readonly idleSocketMs?: number;
+  /** Where the request deadlines run (default: rxjs's asyncScheduler, the real timers). */
+  readonly scheduler?: SchedulerLike;
 }
 
 export interface NodeHttp extends HttpPort {
@@ -50,6 +54,7 @@ export function createNodeHttp(options: NodeHttpOptions = {}): NodeHttp {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const responseTimeoutMs = options.responseTimeoutMs;
+  const scheduler = options.scheduler ?? asyncScheduler;
   const agentOptions = {
     keepAlive: true,
     maxSockets: options.maxSocketsPerOrigin ?? DEFAULT_MAX_SOCKETS,
@@ -96,11 +101,11 @@ export function createNodeHttp(options: NodeHttpOptions = {}): NodeHttp {
         return;
       }
       let settled = false;
-      let phaseTimer: NodeJS.Timeout | undefined;
+      let phaseTimer: Subscription | undefined;
       const finish = (): void => {
         settled = true;
-        clearTimeout(totalTimer);
-        if (phaseTimer !== undefined) clearTimeout(phaseTimer);
+        totalTimer.unsubscribe();
+        phaseTimer?.unsubscribe();
         signal?.removeEventListener('abort', onAbort);
       };
       const fail = (error: HttpTransportError): void => {
@@ -112,8 +117,8 @@ export function createNodeHttp(options: NodeHttpOptions = {}): NodeHttp {
       const timeOut = (phase: Phase, ms: number): void => fail(new HttpTransportError(`timed out: ${phase === 'total' ? 'no complete reply' : phase === 'connect' ? 'no connection' : 'no reply'} within ${ms} ms`, true));
       const onAbort = (): void => fail(new HttpTransportError('aborted', false));
       const arm = (phase: Phase, ms: number): void => {
-        if (phaseTimer !== undefined) clearTimeout(phaseTimer);
-        phaseTimer = ms < request.timeoutMs ? setTimeout(timeOut, ms, phase, ms) : undefined;
+        phaseTimer?.unsubscribe();
+        phaseTimer = ms < request.timeoutMs ? scheduler.schedule(() => timeOut(phase, ms), ms) : undefined;
       };
 
       const req = origin.send({
@@ -124,14 +129,14 @@ export function createNodeHttp(options: NodeHttpOptions = {}): NodeHttp {
         method: request.method,
         headers: withDefaults(request.headers),
       });
-      const totalTimer = setTimeout(timeOut, request.timeoutMs, 'total', request.timeoutMs);
+      const totalTimer = scheduler.schedule(() => timeOut('total', request.timeoutMs), request.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (error: NodeJS.ErrnoException) => fail(new HttpTransportError(`${error.code ?? error.name}: ${error.message}`, false)));
       req.once('socket', (socket: Socket) => {
         if (!socket.connecting) return;
         arm('connect', connectTimeoutMs);
         socket.once(origin.agent instanceof HttpsAgent ? 'secureConnect' : 'connect', () => {
-          if (!settled && phaseTimer !== undefined) clearTimeout(phaseTimer);
+          if (!settled) phaseTimer?.unsubscribe();
         });
       });
       req.once('finish', () => {
@@ -144,7 +149,7 @@ export function createNodeHttp(options: NodeHttpOptions = {}): NodeHttp {
           res.resume();
           return;
         }
-        if (phaseTimer !== undefined) clearTimeout(phaseTimer);
+        phaseTimer?.unsubscribe();
         request.onResponse?.();
         readReply(res, maxBody, fail, (reply) => {
           if (settled) return;
