@@ -6,9 +6,7 @@ import type { Category } from '../model/instrument.js';
 import type { StateStore } from '../store/state-store.js';
 import { accountUserId } from '../venue/api/account-identity.js';
 import type { ExchangeClient } from '../venue/exchange-client.js';
-
-/** Orders read per list when a new state looks at the account's recent orders (the lists' maximum). */
-const RECENT_ORDERS = 1000;
+import { readRecentOrders } from './recent-orders.js';
 
 /**
  * Binds the state directory to the exchange account before anything trades:
@@ -31,21 +29,12 @@ export async function bindStateToAccount(store: StateStore, client: ExchangeClie
         'its journal and client order ids are that account\'s. Use the state directory of this account, or a new one',
     );
   }
+  const recent = await readRecentOrders(client, categories);
+  if (!recent.ok) return err(`cannot read the account's recent orders before the new state's first order: ${recent.error}`);
   const taken = new Set<string>();
-  for (const category of categories) {
-    const lists = await Promise.all([
-      client.ordersV2.openOrders({ category, limit: RECENT_ORDERS }),
-      client.ordersV2.historyOrders({ category, limit: RECENT_ORDERS }),
-      client.algo.openAlgoOrders({ category, limit: RECENT_ORDERS }),
-      client.algo.historyAlgoOrders({ category, limit: RECENT_ORDERS }),
-    ]);
-    for (const list of lists) {
-      if (!list.ok) return err(`cannot read the account's recent orders before the new state's first order: ${list.error.message}`);
-      for (const order of list.value) {
-        const namespace = namespaceOfClientOrderId(order.clientOrderId);
-        if (namespace !== undefined) taken.add(namespace);
-      }
-    }
+  for (const order of [...recent.value.regular, ...recent.value.algo]) {
+    const namespace = namespaceOfClientOrderId(order.clientOrderId);
+    if (namespace !== undefined) taken.add(namespace);
   }
   const before = store.identity.namespace;
   store.identity.bind(userId, taken);

@@ -45,6 +45,7 @@ import { DaemonMetrics } from './daemon-metrics.js';
 import { registerTradingGauges } from './trading-gauges.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { bindStateToAccount } from './daemon-account.js';
+import { recoverJournalTail } from './journal-tail-recovery.js';
 import { connectVenue, venueHttp } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
@@ -204,10 +205,11 @@ export class Daemon {
     if (!bound.ok) return fail(`state directory ${config.stateDir}: ${bound.error}`);
 
     const live = new LiveSettings(config.risk, options.strategies, (id, handlers) => metrics.timeHandlers(id, handlers));
+    const journal = kernelJournal(store.journal(), options);
     const kernel = new Kernel({
       time,
       port: new VenueExchangePort({ client: venue.client, logger: logger.child({ component: 'port' }) }),
-      journal: kernelJournal(store.journal(), options),
+      journal,
       idNamespace: store.identity.namespace,
       keyValue: (id) => store.keyValue(id),
       logger,
@@ -217,6 +219,16 @@ export class Daemon {
       symbols,
       orphans: config.orphans,
     });
+    const tail = await recoverJournalTail({
+      client: venue.client,
+      categories: categoriesOf(symbols),
+      namespace: store.identity.namespace,
+      strategies: options.strategies.map((s) => s.id),
+      journal,
+      executor: kernel.executor,
+      logger: logger.child({ component: 'state' }),
+    });
+    if (!tail.ok) return fail(tail.error);
     const notifier =
       config.notify === undefined
         ? undefined

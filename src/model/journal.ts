@@ -36,6 +36,11 @@ export interface OrderJournal {
   unsettled(): readonly JournalEntry[];
   /** Next value of the strategy's persistent submission counter (1, 2, 3, …). */
   nextSequence(strategyId: string): number;
+  /**
+   * Makes the strategy's next sequence value larger than `used` (a value the exchange has seen in one of
+   * the state's ids but the journal lost: a power cut inside the fsync window). Never lowers it.
+   */
+  reserveSequence(strategyId: string, used: number): void;
   /** Deletes settled entries last updated before `time`; answers how many. */
   purgeSettled(before: number): number;
   /**

@@ -111,6 +111,16 @@ export class MemoryJournal implements OrderJournal {
     return value;
   }
 
+  reserveSequence(strategyId: string, used: number): void {
+    const before = this.sequences.get(strategyId);
+    if (before !== undefined && before >= used) return;
+    this.sequences.set(strategyId, used);
+    this.onUndo(() => {
+      if (before === undefined) this.sequences.delete(strategyId);
+      else this.sequences.set(strategyId, before);
+    });
+  }
+
   purgeSettled(before: number): number {
     const gone: Stored[] = [];
     for (const stored of this.entries.values()) {

@@ -33,6 +33,7 @@ export class SqliteJournal implements OrderJournal {
   private readonly change: Statement<[string, number, string | null, string | null, string]>;
   private readonly open: Statement<[], JournalRow>;
   private readonly sequence: Statement<[string], { value: number }>;
+  private readonly reserve: Statement<[string, number]>;
   private readonly purge: Statement<[number]>;
   private readonly transaction: (work: () => unknown) => unknown;
 
@@ -51,6 +52,9 @@ export class SqliteJournal implements OrderJournal {
     this.open = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE state IN ('pending', 'sent', 'unknown', 'accepted') ORDER BY seq`);
     this.sequence = db.prepare(
       `INSERT INTO journal_sequence (strategy_id, value) VALUES (?, 1) ON CONFLICT (strategy_id) DO UPDATE SET value = value + 1 RETURNING value`,
+    );
+    this.reserve = db.prepare(
+      `INSERT INTO journal_sequence (strategy_id, value) VALUES (?, ?) ON CONFLICT (strategy_id) DO UPDATE SET value = MAX(value, excluded.value)`,
     );
     this.purge = db.prepare(`DELETE FROM journal WHERE state IN ('rejected', 'done') AND updated_at < ?`);
     // Nested inside another transaction, it becomes a savepoint of that one.
@@ -109,6 +113,11 @@ export class SqliteJournal implements OrderJournal {
     this.wrote();
     if (row === undefined) throw new InvariantError('JOURNAL_SEQUENCE', `no sequence for ${strategyId}`);
     return row.value;
+  }
+
+  reserveSequence(strategyId: string, used: number): void {
+    this.reserve.run(strategyId, used);
+    this.wrote();
   }
 
   purgeSettled(before: number): number {

@@ -86,6 +86,21 @@ export function describeJournalContract(name: string, open: () => { readonly jou
       expect([journal.nextSequence('a'), journal.nextSequence('a'), journal.nextSequence('b'), journal.nextSequence('a')]).toEqual([1, 2, 1, 3]);
     });
 
+    it('reserves a sequence value the exchange has seen: the next one is above it, and a reservation never lowers it', () => {
+      journal.nextSequence('a');
+      journal.reserveSequence('a', 7);
+      journal.reserveSequence('b', 3);
+      journal.reserveSequence('a', 2);
+      expect([journal.nextSequence('a'), journal.nextSequence('b'), journal.nextSequence('a')]).toEqual([8, 4, 9]);
+      expect(() =>
+        journal.atomically(() => {
+          journal.reserveSequence('c', 50);
+          throw new Error('undone');
+        }),
+      ).toThrow('undone');
+      expect(journal.nextSequence('c')).toBe(1);
+    });
+
     it('purges only settled entries last updated before the time', () => {
       for (const [id, state, time] of [
         ['old-done', 'done', T],

@@ -64,6 +64,11 @@ export class FailingJournal implements OrderJournal {
     return this.inner.nextSequence(strategyId);
   }
 
+  reserveSequence(strategyId: string, used: number): void {
+    this.check();
+    this.inner.reserveSequence(strategyId, used);
+  }
+
   purgeSettled(before: number): number {
     this.check();
     return this.inner.purgeSettled(before);

@@ -63,6 +63,20 @@ export function namespaceOfClientOrderId(clientOrderId: string): string | undefi
   return clientOrderId.length <= CLIENT_ORDER_ID_MAX_LENGTH ? NAMESPACE_OF_ID.exec(clientOrderId)?.[1] : undefined;
 }
 
+/**
+ * The sequence number of a sequenced id of ours in `namespace` (`<tag>-<ns>-<n>`), or undefined.
+ * Hashed keys are at least 12 hex digits, so at most 10 digits are read as a sequence: a key hash that
+ * happens to be all digits is never taken for one.
+ */
+export function sequenceOfClientOrderId(clientOrderId: string, namespace: string): number | undefined {
+  const tag = tagOfClientOrderId(clientOrderId);
+  if (tag === undefined) return undefined;
+  const rest = clientOrderId.slice(tag.length + 1);
+  if (!rest.startsWith(`${namespace}-`)) return undefined;
+  const digits = rest.slice(namespace.length + 1);
+  return /^[1-9]\d{0,9}$/.test(digits) ? Number(digits) : undefined;
+}
+
 /** The tag an id of ours starts with, or undefined for an id of another format. */
 export function tagOfClientOrderId(clientOrderId: string): string | undefined {
   return clientOrderId.length <= CLIENT_ORDER_ID_MAX_LENGTH ? TAG_OF_ID.exec(clientOrderId)?.[1] : undefined;

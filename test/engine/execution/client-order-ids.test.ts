@@ -1,4 +1,5 @@
 import {
+  sequenceOfClientOrderId,
   CLIENT_ORDER_ID_MAX_LENGTH,
   ClientOrderIds,
   keyedClientOrderId,
@@ -83,5 +84,18 @@ describe('deterministic client order ids', () => {
   test('an issuer with a namespace puts it in keyed and sequenced ids', () => {
     const ids = new ClientOrderIds(StateStore.inMemory().journal(), 'k7p2x');
     expect([ids.clientOrderId('alpha'), ids.clientOrderId('alpha', 'k')]).toEqual(['alpha-k7p2x-1', 'alpha-k7p2x-k']);
+  });
+
+  test('the sequence of a sequenced id is read back only in its namespace, never from a keyed or hashed id', () => {
+    const hashed = keyedClientOrderId('alpha', 'x'.repeat(40), 'k7p2x');
+    expect([
+      sequenceOfClientOrderId('alpha-k7p2x-17', 'k7p2x'),
+      sequenceOfClientOrderId('grid_btc_4f1a2b-k7p2x-3', 'k7p2x'),
+      sequenceOfClientOrderId('alpha-k7p2x-17', 'zzzzz'),
+      sequenceOfClientOrderId('alpha-k7p2x-q1', 'k7p2x'),
+      sequenceOfClientOrderId('alpha-k7p2x-017', 'k7p2x'),
+      sequenceOfClientOrderId('alpha-k7p2x-123456789012', 'k7p2x'),
+      sequenceOfClientOrderId(hashed, 'k7p2x'),
+    ]).toEqual([17, 3, undefined, undefined, undefined, undefined, undefined]);
   });
 });
