@@ -46,6 +46,7 @@ import { registerTradingGauges } from './trading-gauges.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { bindStateToAccount } from './daemon-account.js';
 import { recoverJournalTail } from './journal-tail-recovery.js';
+import { WarningThrottle } from './warning-throttle.js';
 import { connectVenue, venueHttp } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
@@ -193,7 +194,7 @@ export class Daemon {
     const metrics = new DaemonMetrics(registry);
     const controlMetrics = new ControlMetrics(registry);
     cleanup.push(() => metrics.stop());
-    const subscriptions: Subscription[] = [watchRest(venue, metrics, errors, time), watchSkippedRows(venue, metrics, logger.child({ component: 'venue' }))];
+    const subscriptions: Subscription[] = [watchRest(venue, metrics, errors, time), watchSkippedRows(venue, metrics, logger.child({ component: 'venue' }), new WarningThrottle(time.clock, SKIPPED_WARNING_EVERY_MS))];
     cleanup.push(() => subscriptions.forEach((s) => s.unsubscribe()));
     const synced = await venue.client.start((error) => {
       errors.record('clock', error.message, time.clock.now());
@@ -569,18 +570,28 @@ function kernelJournal(journal: OrderJournal, options: DaemonOptions): OrderJour
   return options.journalFaults === undefined ? crashing : options.journalFaults(crashing);
 }
 
-/** Rows of list replies (and stream frames) the parsing rule left out: one warning per reply naming them, counted by endpoint. */
-function watchSkippedRows(venue: VenueConnection, metrics: DaemonMetrics, logger: Logger): Subscription {
+/**
+ * Rows of list replies (and stream frames) the parsing rule left out: all counted by endpoint (metric),
+ * a warning naming them at most once a minute per endpoint, saying how many replies it stands for.
+ */
+function watchSkippedRows(venue: VenueConnection, metrics: DaemonMetrics, logger: Logger, throttle: WarningThrottle): Subscription {
   const sources = venue.catalog === undefined ? venue.client.rest.skippedRows$ : merge(venue.client.rest.skippedRows$, venue.catalog.skippedRows$);
   return sources.subscribe((skipped) => {
     metrics.observeSkippedRows(skipped);
+    const admitted = throttle.admit(skipped.endpoint);
+    if (admitted === undefined) return;
     const rows = skipped.rows.slice(0, MAX_SKIPPED_LOGGED).map((r) => ({ list: r.list, row: r.row, field: r.field, message: r.message }));
-    logger.warn({ endpoint: skipped.endpoint, skipped: skipped.rows.length, rows }, 'reply rows skipped: they lack fields stratd needs');
+    logger.warn(
+      { endpoint: skipped.endpoint, skipped: skipped.rows.length, rows, ...(admitted.suppressed > 0 ? { repliesNotWarnedSinceLast: admitted.suppressed } : {}) },
+      'reply rows skipped: they lack fields stratd needs',
+    );
   });
 }
 
 /** Rows named in one warning; the count says how many more there were. */
 const MAX_SKIPPED_LOGGED = 10;
+/** One skipped-rows warning per endpoint per minute (the metric counts every one). */
+const SKIPPED_WARNING_EVERY_MS = 60_000;
 
 /** Where the control token is, for the start-up line (never the token itself). */
 function tokenSource(token: ControlToken): string {
