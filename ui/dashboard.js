@@ -49,7 +49,8 @@
     }
     if (!reply.ok || reply.body === null) {
       setConnection(false, `refused: ${reply.status}`);
-      retry = setTimeout(connect, reply.status === 429 ? 10 * RETRY_MS : RETRY_MS);
+      const after = Number(reply.headers.get('retry-after'));
+      retry = setTimeout(connect, after > 0 ? after * 1000 : RETRY_MS);
       return;
     }
     $('login').hidden = true;
