@@ -371,6 +371,8 @@ export class Daemon {
       { health: listening.value, dashboard: `${listening.value}/ui`, controlToken: tokenSource(token.value), strategies: options.strategies.map((s) => s.id), mode: config.venue.mode },
       'stratd running',
     );
+    // The line a user reads to open the dashboard: where it is and where its token is (never the token).
+    logger.info({ dashboard: `${listening.value}/ui`, controlToken: tokenSource(token.value) }, `dashboard: open ${listening.value}/ui with the control token in ${tokenSource(token.value)}`);
     if (!isLoopbackHost(config.health.host) && config.health.tls === undefined) {
       logger.warn({ host: config.health.host }, 'the health/control server listens beyond loopback without TLS: its token crosses the network in clear (set health.tls)');
     }
