@@ -26,12 +26,7 @@ let token: string;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   dir = mkdtempSync(join(tmpdir(), 'stratd-dashboard-'));
-  const prepared = await prepareRun({ config: writeConfig(dir, 'stratd.yml', defaultYaml(join(dir, 'state'))) }, {});
-  if (!prepared.ok) throw prepared.error;
-  const started = await Daemon.start({ ...prepared.value, time: systemTime, logger: silentLogger, env: {}, hangup: null });
-  if (!started.ok) throw started.error;
-  daemon = started.value;
-  token = readFileSync(join(dir, 'state', 'control.token'), 'utf8').trim();
+  ({ daemon, token } = await startPaper());
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
@@ -40,28 +35,44 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function status(): Promise<DaemonStatus> {
-  const reply = await fetch(`${daemon.health.url}/status`, { headers: { authorization: `Bearer ${token}` } });
+async function status(on: { readonly daemon: Daemon; readonly token: string } = { daemon, token }): Promise<DaemonStatus> {
+  const reply = await fetch(`${on.daemon.health.url}/status`, { headers: { authorization: `Bearer ${on.token}` } });
   expect(reply.status).toBe(200);
   return (await reply.json()) as DaemonStatus;
 }
 
 /** Polls /status until `check` holds (the daemon runs on real time), with a deadline. */
-async function statusUntil(check: (s: DaemonStatus) => boolean, what: string, limitMs = 15_000): Promise<DaemonStatus> {
+async function statusUntil(check: (s: DaemonStatus) => boolean, what: string, limitMs = 15_000, on: { readonly daemon: Daemon; readonly token: string } = { daemon, token }): Promise<DaemonStatus> {
   const giveUpAt = Date.now() + limitMs;
   for (;;) {
-    const s = await status();
+    const s = await status(on);
     if (check(s)) return s;
     if (Date.now() > giveUpAt) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(s.killSwitch)} ${JSON.stringify(s.strategies.map((x) => [x.id, x.state]))}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-async function openPage(): Promise<Page> {
+async function startPaper(edit?: { readonly from: string; readonly to: string }): Promise<{ daemon: Daemon; token: string; stateDir: string }> {
+  const stateDir = mkdtempSync(join(dir, 'state-'));
+  const prepared = await prepareRun({ config: writeConfig(stateDir, 'stratd.yml', defaultYaml(stateDir, edit)) }, {});
+  if (!prepared.ok) throw prepared.error;
+  const started = await Daemon.start({ ...prepared.value, time: systemTime, logger: silentLogger, env: {}, hangup: null });
+  if (!started.ok) throw started.error;
+  return { daemon: started.value, token: readFileSync(join(stateDir, 'control.token'), 'utf8').trim(), stateDir };
+}
+
+async function openPage(on: Daemon = daemon): Promise<Page> {
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 1400 });
-  await page.goto(`${daemon.health.url}/ui`, { waitUntil: 'load' });
+  await page.goto(`${on.health.url}/ui`, { waitUntil: 'load' });
   return page;
+}
+
+async function signIn(page: Page, value: string): Promise<void> {
+  await page.waitForSelector('#token-form', { visible: true });
+  await page.type('#token-input', value);
+  await page.click('#token-form button');
+  await page.waitForSelector('body[data-connected="true"]');
 }
 
 describe('the dashboard of a paper daemon in a headless browser', () => {
@@ -96,10 +107,7 @@ describe('the dashboard of a paper daemon in a headless browser', () => {
   it('with the token it shows the bot trading live (a fill, candles with fill markers) and halts, resumes, stops and starts through its buttons', async () => {
     const page = await openPage();
     try {
-      await page.waitForSelector('#token-form', { visible: true });
-      await page.type('#token-input', token);
-      await page.click('#token-form button');
-      await page.waitForSelector('body[data-connected="true"]');
+      await signIn(page, token);
       // The token stays in the tab's session storage, never in the URL: a reload connects again by itself.
       expect(page.url()).toBe(`${daemon.health.url}/ui`);
       await page.reload({ waitUntil: 'load' });
@@ -132,6 +140,32 @@ describe('the dashboard of a paper daemon in a headless browser', () => {
       await statusUntil((s) => s.strategies.find((st) => st.id === 'breakout-eth')?.state === 'running', 'breakout-eth running again');
     } finally {
       await page.close();
+    }
+  }, 150_000);
+
+  it('after a daily-loss halt, Resume asks for the override reason and lifts the halt with it for the rest of the day', async () => {
+    // A loss limit the first fill's fee breaks.
+    const tight = await startPaper({ from: 'dailyLossLimit: 2000', to: 'dailyLossLimit: 0.01' });
+    const page = await openPage(tight.daemon);
+    try {
+      await signIn(page, tight.token);
+      const halted = await statusUntil((s) => s.killSwitch.dailyLoss === true, 'the daily-loss halt', FILL_DEADLINE_MS, tight);
+      expect(halted.killSwitch.engaged).toBe(true);
+      await page.waitForSelector('#override-reason', { visible: true });
+
+      await page.click('#resume-button');
+      await page.waitForFunction("(document.getElementById('action-result')?.textContent ?? '').includes('give a reason')");
+      expect((await status(tight)).killSwitch.engaged).toBe(true);
+
+      await page.type('#override-reason', 'checked by the dashboard test');
+      await page.click('#resume-button');
+      const resumed = await statusUntil((s) => !s.killSwitch.engaged, 'the override', 15_000, tight);
+      expect(resumed.killSwitch.override?.reason).toBe('checked by the dashboard test');
+      await page.waitForSelector('body[data-kill-switch="off"]');
+      await page.screenshot({ path: join(ARTIFACTS, 'dashboard-daily-loss-override.png'), fullPage: true });
+    } finally {
+      await page.close();
+      await tight.daemon.stop();
     }
   }, 150_000);
 });
