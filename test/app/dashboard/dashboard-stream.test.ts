@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Registry } from 'prom-client';
 import { Subject } from 'rxjs';
 import { DashboardAssets, DashboardStream } from '../../../src/app/dashboard/index.js';
@@ -160,4 +163,14 @@ describe('the dashboard event stream', () => {
     await waitFor(() => stream.size === 0, 'every stream to leave');
     expect(changes.observed).toBe(false);
   });
+});
+
+test('the compiled daemon (dist, what `npm start` and the Docker image run) finds the page and the chart library', async () => {
+  // `npm test` builds dist before the tests run.
+  const compiled = join(process.cwd(), 'dist', 'src', 'app', 'dashboard', 'index.js');
+  expect(existsSync(compiled)).toBe(true);
+  const { DashboardAssets: Compiled } = (await import(pathToFileURL(compiled).href)) as { DashboardAssets: typeof DashboardAssets };
+  const assets = new Compiled();
+  for (const path of ['/ui', '/ui/dashboard.js', '/ui/dashboard.css', '/ui/vendor/lightweight-charts.js']) expect([path, (assets.get(path)?.body.length ?? 0) > 0]).toEqual([path, true]);
+  expect(assets.get('/ui/vendor/lightweight-charts.js')?.body.toString('utf8')).toContain('LightweightCharts');
 });
