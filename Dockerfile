@@ -40,6 +40,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/strategies ./dist/strategies
 COPY bin ./bin
+# The dashboard's page (/ui); its charting library comes from node_modules (lightweight-charts).
+COPY ui ./ui
 COPY config ./config
 # The default /etc/stratd: paper trading against the embedded simulator. Mount your own directory
 # over it, read-only (docker run -v "$PWD/stratd:/etc/stratd:ro" …).

@@ -49,6 +49,7 @@ import { recoverJournalTail } from './journal-tail-recovery.js';
 import { WarningThrottle } from './warning-throttle.js';
 import { connectVenue, venueHttp } from './daemon-venue.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
+import { Dashboard } from './dashboard/index.js';
 import { HealthServer } from './health-server.js';
 import { Notifier } from './notify/index.js';
 import type { Caller, HealthReport } from './health-server.js';
@@ -115,6 +116,7 @@ interface Parts {
   readonly metrics: DaemonMetrics;
   readonly notifier: Notifier | undefined;
   readonly controlMetrics: ControlMetrics;
+  readonly dashboard: Dashboard;
 }
 
 /**
@@ -251,6 +253,10 @@ export class Daemon {
 
     const trades = attachTradeLog(kernel, options.strategies, time, logger);
     subscriptions.push(trades.subscription);
+    // Before the kernel starts, so the page shows every fill of the day whenever it is opened.
+    const dashboard: Dashboard = new Dashboard({ kernel, time, status: (): DaemonStatus => daemon.status(), market: config.market, symbols });
+    dashboard.start();
+    cleanup.push(() => dashboard.stop());
 
     const streams = categoriesOf(symbols).map((category) => ({
       category,
@@ -370,14 +376,16 @@ export class Daemon {
       },
     });
     registerTradingGauges(registry, { dayPnl: () => kernel.risk.dayPnl(), positions: () => kernel.cache.positions() });
-    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier }, options);
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier, dashboard }, options);
     const listening = await daemon.listen(registry, token.value.token, tls.value);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
     logger.info(
-      { health: listening.value, controlToken: tokenSource(token.value), strategies: options.strategies.map((s) => s.id), mode: config.venue.mode },
+      { health: listening.value, dashboard: `${listening.value}/ui`, controlToken: tokenSource(token.value), strategies: options.strategies.map((s) => s.id), mode: config.venue.mode },
       'stratd running',
     );
+    // The line a user reads to open the dashboard: where it is and where its token is (never the token).
+    logger.info({ dashboard: `${listening.value}/ui`, controlToken: tokenSource(token.value) }, `dashboard: open ${listening.value}/ui with the control token in ${tokenSource(token.value)}`);
     if (!isLoopbackHost(config.health.host) && config.health.tls === undefined) {
       logger.warn({ host: config.health.host }, 'the health/control server listens beyond loopback without TLS: its token crosses the network in clear (set health.tls)');
     }
@@ -397,6 +405,7 @@ export class Daemon {
       ready: () => this.readiness(),
       status: () => this.status(),
       control: controlRoutes(this),
+      dashboard: this.parts.dashboard.routes(),
       token,
       clock: time.clock,
       allowedHosts: config.health.allowedHosts,
@@ -556,6 +565,7 @@ export class Daemon {
     await notifier?.drain();
     for (const s of subscriptions) s.unsubscribe();
     for (const session of sessions) await session.stop();
+    this.parts.dashboard.stop();
     await this.healthServer?.stop();
     await venue.stop();
     store.close();

@@ -41,6 +41,14 @@ export interface ControlReply {
 
 export type ControlHandler = (request: ControlRequest) => Promise<ControlReply>;
 
+/** The web dashboard under /ui: its static files (no token: they hold no data) and its event stream. */
+export interface DashboardRoutes {
+  /** The file served at `path` (under /ui); undefined: 404. */
+  asset(path: string): { readonly type: string; readonly body: Buffer; readonly headers: Readonly<Record<string, string>> } | undefined;
+  /** GET /ui/events once authenticated: holds the response open as Server-Sent Events; false when too many are open. */
+  stream(res: ServerResponse): boolean;
+}
+
 export interface HealthServerOptions {
   /** Default 127.0.0.1. */
   readonly host?: string;
@@ -55,6 +63,8 @@ export interface HealthServerOptions {
   readonly status?: () => unknown;
   /** POST /control/…; absent: no control endpoint. */
   readonly control?: ControlHandler;
+  /** GET /ui (the page) and /ui/events (its pushed updates, behind the token); absent: no dashboard. */
+  readonly dashboard?: DashboardRoutes;
   /**
    * The bearer token /status and /control/… always require; /readyz and /metrics too when bound beyond
    * loopback. /healthz never does.
@@ -85,11 +95,13 @@ export interface HealthAddress {
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** The dashboard's Server-Sent Events (behind the token, like /status). */
+export const DASHBOARD_EVENTS = '/ui/events';
 const JSON_TYPE = 'application/json';
 
 /**
  * The daemon's HTTP face over node:http (or https): `/healthz` (liveness, never behind the token),
- * `/readyz`, `/status`, Prometheus `/metrics` and `POST /control/…`. Trusts no one: every request but
+ * `/readyz`, `/status`, Prometheus `/metrics`, `POST /control/…` and the dashboard (`/ui`). Trusts no one: every request but
  * /healthz must name this server in `Host` (DNS rebinding), /status and /control/… need the bearer
  * token (also on loopback), failed tokens back off per address (429), and connections are bounded in
  * number (in all and per address) and in time. Control requests must be JSON, which a web page cannot
@@ -161,8 +173,25 @@ export class HealthServer {
       this.options.events?.hostRefused?.(caller);
       return sendJson(res, 421, { error: `misdirected request: Host ${req.headers.host ?? '(none)'} is not this server` });
     }
+    const { dashboard } = this.options;
+    if (dashboard !== undefined && (path === '/ui' || path.startsWith('/ui/')) && path !== DASHBOARD_EVENTS) {
+      if (!allowGet(req, res)) return;
+      const asset = dashboard.asset(path);
+      if (asset === undefined) return sendJson(res, 404, { error: 'not found' });
+      res.writeHead(200, { ...asset.headers, 'content-type': asset.type, 'content-length': asset.body.length });
+      res.end(req.method === 'HEAD' ? undefined : asset.body);
+      return;
+    }
     const open = this.loopback && (path === '/readyz' || path === '/metrics');
     if (!open && !this.authenticate(req, res, caller, path)) return;
+    if (dashboard !== undefined && path === DASHBOARD_EVENTS) {
+      if (req.method !== 'GET') {
+        res.setHeader('allow', 'GET');
+        return sendJson(res, 405, { error: 'method not allowed' });
+      }
+      if (!dashboard.stream(res)) sendJson(res, 503, { error: 'too many dashboard streams are open: close one' });
+      return;
+    }
     if (control !== undefined && path.startsWith('/control/')) {
       if (req.method !== 'POST') {
         res.setHeader('allow', 'POST');
