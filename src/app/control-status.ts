@@ -12,6 +12,7 @@ import type { CronJobs, JobStats } from './cron-scheduler.js';
 import type { HealthReport } from './health-server.js';
 import type { KillSwitchView } from './control-routes.js';
 import type { ReloadReport } from './reload.js';
+import type { LiveMarketStatus } from './paper-live/live-market.js';
 import type { StrategyDayFigures } from './trade-day.js';
 import { feesText } from './trade-day.js';
 
@@ -45,6 +46,8 @@ export interface StatusSources {
   readonly params: (strategyId: string) => unknown;
   readonly limits: (strategyId: string) => RiskLimits | undefined;
   readonly lastReload: () => ReloadReport | undefined;
+  /** Paper on the live market: the feed that drives the simulator. */
+  readonly liveMarket?: () => LiveMarketStatus;
 }
 
 /** TimeSync refreshes every 10 minutes; three missed refreshes in a row make the offset stale. */
@@ -84,6 +87,8 @@ export interface StrategyStatus {
 export interface DaemonStatus {
   readonly time: number;
   readonly mode: 'paper' | 'live';
+  /** Paper on the live market (`source: "paper on live market"`): the feed's lag per symbol and channel, and which books are in force. */
+  readonly liveMarket?: LiveMarketStatus;
   readonly uptimeMs: number;
   readonly state: KernelState;
   readonly ready: { readonly ready: boolean; readonly reasons: readonly string[] };
@@ -122,6 +127,7 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
   return {
     time: now,
     mode: s.mode,
+    ...(s.liveMarket === undefined ? {} : { liveMarket: s.liveMarket() }),
     uptimeMs: now - s.startedAt,
     state: kernel.state,
     ready: { ready: ready.healthy, reasons: ready.reasons ?? [] },

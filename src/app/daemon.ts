@@ -46,6 +46,7 @@ import { registerTradingGauges } from './trading-gauges.js';
 import { resolveStrategies } from './daemon-strategies.js';
 import { bindStateToAccount } from './daemon-account.js';
 import { connectVenue, venueHttp } from './daemon-venue.js';
+import { registerLiveMarketMetrics } from './paper-live/live-market-metrics.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { HealthServer } from './health-server.js';
 import { Notifier } from './notify/index.js';
@@ -320,6 +321,7 @@ export class Daemon {
     jobs.start();
     cleanup.push(() => jobs.stop());
 
+    const { liveMarket } = venue;
     const status: StatusSources = {
       kernel,
       mode: config.venue.mode,
@@ -336,7 +338,9 @@ export class Daemon {
       limits: (id) => live.limits(id),
       // Read only once the daemon exists (the health server starts after it).
       lastReload: () => daemon.lastReload,
+      ...(liveMarket === undefined ? {} : { liveMarket: () => liveMarket.status() }),
     };
+    if (liveMarket !== undefined) registerLiveMarketMetrics(registry, liveMarket);
     metrics.attach({
       governor: venue.client.governor,
       timeSync: venue.client.timeSync,
@@ -362,7 +366,7 @@ export class Daemon {
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
     logger.info(
-      { health: listening.value, controlToken: tokenSource(token.value), strategies: options.strategies.map((s) => s.id), mode: config.venue.mode },
+      { health: listening.value, controlToken: tokenSource(token.value), strategies: options.strategies.map((s) => s.id), mode: config.venue.mode, ...(liveMarket === undefined ? {} : { market: 'paper on live market' }) },
       'stratd running',
     );
     if (!isLoopbackHost(config.health.host) && config.health.tls === undefined) {
