@@ -66,6 +66,9 @@ export function readiness(s: StatusSources): HealthReport {
   const reconcile = s.kernel.lastReconcile;
   if (reconcile === undefined) reasons.push('no reconciliation yet');
   else if (!reconcile.ok) reasons.push(`last reconciliation failed: ${reconcile.error ?? 'unknown error'}`);
+  // Paper on the live market: a withdrawn book fills nothing until the feed brings a fresh one.
+  const books = s.liveMarket?.().books ?? {};
+  for (const [symbol, state] of Object.entries(books)) if (state === 'stale') reasons.push(`live market: no book of ${symbol} within maxBookAge`);
   return reasons.length === 0 ? { healthy: true } : { healthy: false, reasons };
 }
 
