@@ -12,6 +12,7 @@ import type { CronJobs, JobStats } from './cron-scheduler.js';
 import type { HealthReport } from './health-server.js';
 import type { KillSwitchView } from './control-routes.js';
 import type { ReloadReport } from './reload.js';
+import type { LiveMarketStatus } from './paper-live/live-market.js';
 import type { StrategyDayFigures } from './trade-day.js';
 import { feesText } from './trade-day.js';
 
@@ -45,6 +46,8 @@ export interface StatusSources {
   readonly params: (strategyId: string) => unknown;
   readonly limits: (strategyId: string) => RiskLimits | undefined;
   readonly lastReload: () => ReloadReport | undefined;
+  /** Paper on the live market: the feed that drives the simulator. */
+  readonly liveMarket?: () => LiveMarketStatus;
 }
 
 /** TimeSync refreshes every 10 minutes; three missed refreshes in a row make the offset stale. */
@@ -63,6 +66,9 @@ export function readiness(s: StatusSources): HealthReport {
   const reconcile = s.kernel.lastReconcile;
   if (reconcile === undefined) reasons.push('no reconciliation yet');
   else if (!reconcile.ok) reasons.push(`last reconciliation failed: ${reconcile.error ?? 'unknown error'}`);
+  // Paper on the live market: a withdrawn book fills nothing until the feed brings a fresh one.
+  const books = s.liveMarket?.().books ?? {};
+  for (const [symbol, state] of Object.entries(books)) if (state === 'stale') reasons.push(`live market: no book of ${symbol} within maxBookAge`);
   return reasons.length === 0 ? { healthy: true } : { healthy: false, reasons };
 }
 
@@ -84,6 +90,8 @@ export interface StrategyStatus {
 export interface DaemonStatus {
   readonly time: number;
   readonly mode: 'paper' | 'live';
+  /** Paper on the live market (`source: "paper on live market"`): the feed's lag per symbol and channel, and which books are in force. */
+  readonly liveMarket?: LiveMarketStatus;
   readonly uptimeMs: number;
   readonly state: KernelState;
   readonly ready: { readonly ready: boolean; readonly reasons: readonly string[] };
@@ -122,6 +130,7 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
   return {
     time: now,
     mode: s.mode,
+    ...(s.liveMarket === undefined ? {} : { liveMarket: s.liveMarket() }),
     uptimeMs: now - s.startedAt,
     state: kernel.state,
     ready: { ready: ready.healthy, reasons: ready.reasons ?? [] },

@@ -48,6 +48,7 @@ import { bindStateToAccount } from './daemon-account.js';
 import { recoverJournalTail } from './journal-tail-recovery.js';
 import { WarningThrottle } from './warning-throttle.js';
 import { connectVenue, venueHttp } from './daemon-venue.js';
+import { registerLiveMarketMetrics } from './paper-live/live-market-metrics.js';
 import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { Dashboard } from './dashboard/index.js';
 import { HealthServer } from './health-server.js';
@@ -339,6 +340,7 @@ export class Daemon {
     jobs.start();
     cleanup.push(() => jobs.stop());
 
+    const { liveMarket } = venue;
     const status: StatusSources = {
       kernel,
       mode: config.venue.mode,
@@ -355,7 +357,9 @@ export class Daemon {
       limits: (id) => live.limits(id),
       // Read only once the daemon exists (the health server starts after it).
       lastReload: () => daemon.lastReload,
+      ...(liveMarket === undefined ? {} : { liveMarket: () => liveMarket.status() }),
     };
+    if (liveMarket !== undefined) registerLiveMarketMetrics(registry, liveMarket);
     metrics.attach({
       governor: venue.client.governor,
       timeSync: venue.client.timeSync,
@@ -381,7 +385,7 @@ export class Daemon {
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
     logger.info(
-      { health: listening.value, dashboard: `${listening.value}/ui`, controlToken: tokenSource(token.value), strategies: options.strategies.map((s) => s.id), mode: config.venue.mode },
+      { health: listening.value, dashboard: `${listening.value}/ui`, controlToken: tokenSource(token.value), strategies: options.strategies.map((s) => s.id), mode: config.venue.mode, ...(liveMarket === undefined ? {} : { market: 'paper on live market' }) },
       'stratd running',
     );
     // The line a user reads to open the dashboard: where it is and where its token is (never the token).

@@ -5,6 +5,7 @@ const row = z.record(z.string(), z.unknown());
 const statusShape = z.looseObject({
   time: z.number(),
   mode: z.string(),
+  liveMarket: z.looseObject({ source: z.string(), baseUrl: z.string(), books: z.record(z.string(), z.string()) }).optional(),
   uptimeMs: z.number(),
   state: z.string(),
   ready: z.looseObject({ ready: z.boolean(), reasons: z.array(z.string()) }),
@@ -48,7 +49,8 @@ export function formatStatus(body: unknown): string | undefined {
   const s = parsed.data;
   const lines: string[] = [];
   const ready = s.ready.ready ? 'ready' : `NOT READY (${s.ready.reasons.join('; ')})`;
-  lines.push(`stratd ${s.mode} · ${s.state} · ${ready} · up ${duration(s.uptimeMs)}`);
+  lines.push(`stratd ${s.liveMarket === undefined ? s.mode : `${s.liveMarket.source} (${s.liveMarket.baseUrl})`} · ${s.state} · ${ready} · up ${duration(s.uptimeMs)}`);
+  if (s.liveMarket !== undefined) lines.push(`  simulated fills on live prices; books: ${Object.entries(s.liveMarket.books).map(([symbol, state]) => `${symbol} ${state}`).join(', ')}`);
   const kill = s.killSwitch.engaged ? `ENGAGED${s.killSwitch.since === undefined ? '' : ` since ${iso(s.killSwitch.since)}`}: ${s.killSwitch.reason}` : 'off';
   lines.push(`PnL today ${s.pnlToday} · kill switch ${kill}`);
   if (s.killSwitch.dailyLoss === true) lines.push('  the daily loss limit holds it until the daily reset (or: stratd resume --override-daily-loss --reason "…")');

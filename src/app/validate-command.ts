@@ -29,6 +29,8 @@ export interface ValidateCommandDeps {
 export interface ValidConfig {
   readonly file: string;
   readonly mode: 'paper' | 'live';
+  /** Paper on the live market (`sim.market: live`). */
+  readonly market?: 'live';
   readonly strategies: number;
   readonly disabled: number;
   /** Market and strategy symbols, in the file's order. */
@@ -74,14 +76,14 @@ export async function validateConfig(flags: RunFlags, env: Environment): Promise
     const all = await resolveStrategies({ ...config, strategies: config.strategies.map((s) => ({ ...s, enabled: true })) });
     if (!all.ok) return all;
   }
-  return ok({ file: config.file, mode: config.venue.mode, strategies: config.strategies.length, disabled, symbols: symbolsOf(config) });
+  return ok({ file: config.file, mode: config.venue.mode, ...(config.venue.mode === 'paper' && config.venue.live !== undefined ? { market: 'live' as const } : {}), strategies: config.strategies.length, disabled, symbols: symbolsOf(config) });
 }
 
 /** "ok: FILE (mode, N strategies, symbols)". */
 export function summary(file: string, valid: ValidConfig): string {
   const strategies = `${valid.strategies} ${valid.strategies === 1 ? 'strategy' : 'strategies'}${valid.disabled > 0 ? ` (${valid.disabled} disabled)` : ''}`;
   const symbols = valid.symbols.length === 0 ? 'no symbols' : valid.symbols.join(', ');
-  return `ok: ${file} (${valid.mode}, ${strategies}, ${symbols})`;
+  return `ok: ${file} (${valid.market === 'live' ? 'paper on live market' : valid.mode}, ${strategies}, ${symbols})`;
 }
 
 /** The packaged strategy modules (folders of strategies/) with their params schemas. */

@@ -44,7 +44,8 @@ export async function loadInstrumentHints(options: LoadHintsOptions): Promise<Ma
   return hints;
 }
 
-function tiersOf(limits: readonly ContractRiskLimit[]): RiskLimitTier[] {
+/** exchangeInfo risk tiers as the stream header (and the simulator) hold them: the regular (non-whitelist) ones, by quantity. */
+export function tiersOf(limits: readonly ContractRiskLimit[]): RiskLimitTier[] {
   const regular = limits.filter((l) => l.isWhite !== true);
   return (regular.length > 0 ? regular : limits)
     .filter((l) => l.quantity.gt(0))

@@ -5,6 +5,7 @@ import { cronExpression } from './daemon-config-cron.js';
 import { parseByteSize } from './byte-size.js';
 import { durationMs, durationOrOffMs } from './duration.js';
 import { notifySchema } from './daemon-config-notify.js';
+import { liveMarketSchema, simMarketSchema } from './daemon-config-live-market.js';
 
 /**
  * The daemon's YAML after `${NAME}` interpolation: every section except the venue-specific ones
@@ -191,6 +192,9 @@ export const simSectionSchema = z
     key: z.string().min(1).default('trader'),
     port: port.default(0),
     tickMs: z.number().int().min(10).max(60_000).optional(),
+    /** `live`: the real exchange's public market (exchange.baseUrl) instead of the simulator's own (daemon-config-live-market.ts). */
+    market: simMarketSchema,
+    live: liveMarketSchema.optional(),
   })
   .prefault({});
 

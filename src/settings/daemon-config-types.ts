@@ -60,6 +60,27 @@ export interface PaperVenue {
   readonly credentials: ApiCredentials;
   /** The simulator's market tick, when set. */
   readonly tickMs?: number;
+  /** `sim.market: live`: the simulator's market is the real exchange's public market data (paper on the live market). */
+  readonly live?: LiveMarketSettings;
+}
+
+/** Paper on the live market: where the public market data comes from and how it is polled (no credentials). */
+export interface LiveMarketSettings {
+  /** `exchange.baseUrl`. */
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly rateLimitShare: number;
+  /** Depth, trades, mark and index polls. */
+  readonly everyMs: number;
+  readonly fundingEveryMs: number;
+  readonly depthLimit: number;
+  readonly maxBookAgeMs: number;
+  /** Undefined: the symbols of `market:` and of the strategies. */
+  readonly symbols?: readonly string[];
+  /** Fee rates of the paper account (decimal text); undefined: the simulator's usual ones. */
+  readonly fees?: { readonly maker: string; readonly taker: string };
+  /** Key fields written in `exchange:` that this mode never reads (a warning at start). */
+  readonly ignoredKeys: readonly string[];
 }
 
 export interface LiveVenue {

@@ -6,6 +6,7 @@ import { simConfigSchema } from '../sim/config/sim-config.js';
 import type { ConfigError } from './config-error.js';
 import { catalogSettingsSchema, exchangeSettingsSchema } from './connection-settings.js';
 import { followerCredentialsSchema, simSectionSchema } from './daemon-config-schema.js';
+import { liveMarketSchema, liveMarketSettings } from './daemon-config-live-market.js';
 import type { CatalogSource, FollowerSettings, LiveVenue, PaperVenue } from './daemon-config-types.js';
 import { locatedError, validateSection } from './daemon-config-locate.js';
 import { resolveCredentials, valueAt, withoutKeys } from './daemon-config-secrets.js';
@@ -29,7 +30,10 @@ export interface SectionContext {
 export function paperVenue(ctx: SectionContext, defaultSimConfig: string | undefined): Result<PaperVenue, ConfigError> {
   const section = validateSection(ctx.source, simSectionSchema, valueAt(ctx.value, ['sim']), ['sim']);
   if (!section.ok) return section;
-  const { config, key: keyName, port, tickMs } = section.value;
+  const { config, key: keyName, port, tickMs, market, live: liveSection } = section.value;
+  if (market !== 'live' && liveSection !== undefined) return err(locatedError(ctx.source, 'sim.live is read only with sim.market: live', ['sim', 'live']));
+  const live = market === 'live' ? liveMarketSettings(ctx.source, ctx.value, liveSection ?? liveMarketSchema.parse({})) : undefined;
+  if (live !== undefined && !live.ok) return live;
   const simConfigFile = config === undefined ? defaultSimConfig : absolute(ctx.configDir, config);
   if (simConfigFile === undefined) return err(locatedError(ctx.source, 'name the simulator config with sim.config (e.g. ./sim.yml)', ['sim']));
   const simSource = readYamlFile(simConfigFile);
@@ -49,6 +53,7 @@ export function paperVenue(ctx: SectionContext, defaultSimConfig: string | undef
     key: keyName,
     credentials: { apiKey: key.apiKey, apiSecret: key.secret },
     ...(tickMs === undefined ? {} : { tickMs }),
+    ...(live === undefined ? {} : { live: live.value }),
   });
 }
 

@@ -26,6 +26,11 @@ export interface SimulatedExchangeOptions {
   readonly rateLimits?: Partial<RateLimitSettings>;
   /** A handler threw: the request got -1000 (the composition root logs it). */
   readonly onHandlerError?: (error: unknown, route: string) => void;
+  /**
+   * A market from outside instead of the config's generator or replay (paper on a live market: the
+   * feed the daemon pushes the real exchange's public data into). It starts now, with no warm-up.
+   */
+  readonly market?: { readonly feed: MarketFeed; readonly instruments: readonly SimInstrument[] };
   /** Called with the engine before its market moves (the warm-up included): a capture sees every event. */
   readonly onEngine?: (engine: SimExchange) => void;
 }
@@ -68,8 +73,8 @@ export class SimulatedExchange {
     // The market runs on the host clock: a clock-skew fault moves the server's timestamps, not the market.
     // It starts a minute early so that a book, trades and prices exist when the first client arrives, or
     // earlier still when a history is asked for (market.historyMs: klines and funding of a past range).
-    const startTime = time.clock.now() - Math.max(WARM_UP_MS, config.market.historyMs ?? 0);
-    const { feed, instruments } = await marketOf(config, startTime);
+    const startTime = options.market === undefined ? time.clock.now() - Math.max(WARM_UP_MS, config.market.historyMs ?? 0) : time.clock.now();
+    const { feed, instruments } = options.market ?? (await marketOf(config, startTime));
     const engine = new SimExchange({ instruments, startTime, feed, users: config.users, history: config.history });
     options.onEngine?.(engine);
     const marketData = new MarketDataService(instruments, { now: () => engine.now() }, config.market.klineRetention === undefined ? {} : { klineRetention: config.market.klineRetention });

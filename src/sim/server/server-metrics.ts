@@ -28,8 +28,19 @@ export class SimServerMetrics {
     registers: [this.registry],
   });
 
+  readonly credentialed = new Counter({
+    name: 'stratd_sim_credentialed_requests_total',
+    help: 'Requests that carried an API key (X-BB-APIKEY header) or a signature (query or form body), by route and credential, whether or not the route needs one.',
+    labelNames: ['route', 'credential'] as const,
+    registers: [this.registry],
+  });
+
   countRequest(route: string, status: number | 'none'): void {
     this.requests.inc({ route, status: String(status) });
+  }
+
+  countCredential(route: string, credential: 'api_key' | 'signature'): void {
+    this.credentialed.inc({ route, credential });
   }
 
   countFault(kind: HttpFaultKind): void {

@@ -222,6 +222,8 @@ export class SimHttpServer {
     }
 
     const target = this.resolve(raw);
+    if ((raw.headers['x-bb-apikey'] ?? '') !== '') this.metrics.countCredential(target.label, 'api_key');
+    if (SIGNATURE_PAIR.test(raw.rawQuery) || SIGNATURE_PAIR.test(raw.rawBody)) this.metrics.countCredential(target.label, 'signature');
     const plan = this.dice.plan(this.faults.current);
     if (plan.delayInMs + plan.delayOutMs > 0) this.metrics.countFault('latency');
     await this.delays.wait(plan.delayInMs);
@@ -286,6 +288,9 @@ export class SimHttpServer {
     res.end(body);
   }
 }
+
+/** A `signature=` pair in a query or form body. */
+const SIGNATURE_PAIR = /(^|&)signature=/;
 
 /** Whether the lost-reply fault applies to this request: any route, or order routes only (TRADE routes on orders and algo orders). */
 function losesReply(target: Target, routes: 'all' | 'orders'): boolean {
