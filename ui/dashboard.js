@@ -122,7 +122,8 @@
   function render(view) {
     last = view;
     const s = view.status;
-    $('mode').textContent = s.mode;
+    // A paper account on the real exchange's prices must never be mistaken for live trading.
+    $('mode').textContent = s.liveMarket ? s.liveMarket.source : s.mode;
     $('kernel-state').textContent = `${s.state}${s.ready.ready ? ', ready' : `: ${s.ready.reasons.join('; ')}`}`;
     $('kernel-state').className = `pill ${s.ready.ready ? 'good' : 'warn'}`;
     $('pnl-today').textContent = `PnL today ${s.pnlToday}`;
@@ -176,6 +177,7 @@
       ['last reconciliation', c.reconciliation === null ? 'none yet' : `${clock(c.reconciliation.time)} ${c.reconciliation.ok ? 'ok' : `failed: ${c.reconciliation.error}`}`],
       ['market polls', `${c.market.polls} (${c.market.failures} failed)`],
       ['journal', c.journal.writable ? 'writable' : `NOT writable (${c.journal.failures} failures)`],
+      ...(s.liveMarket ? liveMarketRows(s.liveMarket) : []),
     ];
     const body = $('components');
     body.replaceChildren(...rows.map(([name, value]) => {
@@ -184,6 +186,15 @@
       cell(tr, value);
       return tr;
     }));
+  }
+
+  function liveMarketRows(m) {
+    const stale = Object.entries(m.books).filter(([, state]) => state === 'stale').map(([symbol]) => symbol);
+    const lags = m.channels.filter((ch) => ch.lagMs !== undefined).map((ch) => ch.lagMs);
+    return [
+      ['live market', `${m.baseUrl}${stale.length > 0 ? `, STALE book: ${stale.join(', ')}` : ''}`],
+      ['feed lag (max)', lags.length === 0 ? 'no data yet' : `${Math.max(...lags)} ms`],
+    ];
   }
 
   function renderStrategies(s, positions) {
