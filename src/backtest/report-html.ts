@@ -43,11 +43,11 @@ export function tabbedCharts(data: ReportPageData, tables: (tab: ReportTab) => s
     });
     return `<section class="pane" data-pane="${escapeHtml(t.id)}" role="tabpanel" hidden>
 <p class="legend meta">${legend}<span>drag to pan, wheel to zoom; the charts of a tab move together</span></p>
+<h2>Prices and fills</h2>
+${symbols.length === 0 ? '<p class="meta">No symbol traded or priced.</p>' : symbols.join('\n')}
 <h2>Equity</h2>
 <figure><figcaption>${escapeHtml(t.equityCaption)}</figcaption><div class="chart" data-chart="equity"></div></figure>
 <figure><figcaption>drawdown: fall below the running peak of that equity</figcaption><div class="chart" data-chart="drawdown"></div></figure>
-<h2>Prices and fills</h2>
-${symbols.length === 0 ? '<p class="meta">No symbol traded or priced.</p>' : symbols.join('\n')}
 ${tables(t)}
 </section>`;
   });

@@ -89,8 +89,7 @@ export function page(parts: PageParts): string {
 <h1>${escapeHtml(parts.heading)}</h1>
 ${parts.meta.map((m) => `<p class="meta">${escapeHtml(m)}</p>`).join('\n')}
 ${parts.script === undefined ? '' : '<noscript><p class="note">The charts are drawn by the page\'s inline script; the tables need none.</p></noscript>\n'}${parts.body}
-<p class="meta">Charts: TradingView Lightweight Charts™ (Apache-2.0), inlined.</p>
-${scripts}</body>
+${parts.script === undefined ? '' : '<p class="meta">Charts: TradingView Lightweight Charts™ (Apache-2.0), inlined.</p>\n'}${scripts}</body>
 </html>
 `;
 }

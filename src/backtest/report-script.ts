@@ -41,6 +41,7 @@ export const REPORT_SCRIPT = String.raw`(function () {
       layout: { background: { color: '#ffffff' }, textColor: '#1d2430', fontSize: 11 },
       grid: { vertLines: { color: '#eef0f4' }, horzLines: { color: '#eef0f4' } },
       crosshair: { mode: LC.CrosshairMode.Normal },
+      rightPriceScale: { minimumWidth: 96 },
       timeScale: { timeVisible: true, secondsVisible: false },
       localization: percent ? { locale: 'en-US', priceFormatter: function (v) { return (v * 100).toFixed(3) + '%'; } } : { locale: 'en-US' }
     });
