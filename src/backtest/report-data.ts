@@ -118,7 +118,7 @@ function tab(id: string, label: string, equityCaption: string, curve: ReadonlyAr
     symbols: [...symbols].sort().map((symbol): SymbolPane => {
       const fills = runs.flatMap((run, r) => run.fills.filter((f) => f.symbol === symbol && owns(f.strategy)).map((f): FillMarker => [f.time, Number(f.price.toFixed()), f.side === 'BUY' ? 1 : -1, r]));
       fills.sort((a, b) => a[0] - b[0] || a[3] - b[3]);
-      const stops = (runs[0]?.algoOrders ?? []).filter((a) => a.order.symbol === symbol && owns(a.strategy)).map(stopMark);
+      const stops = runs.flatMap((run) => run.algoOrders).filter((a) => a.order.symbol === symbol && owns(a.strategy)).map(stopMark);
       return { symbol, fills: fills.slice(0, MAX_FILL_MARKERS), stops: stops.slice(0, MAX_FILL_MARKERS), unmarked: Math.max(0, fills.length - MAX_FILL_MARKERS) };
     }),
   };

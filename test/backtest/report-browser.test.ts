@@ -2,11 +2,13 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { registerBacktestCommand } from '../../src/app/backtest-command.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { MAX_TABLE_ROWS } from '../../src/backtest/report-html.js';
 import { launchBrowser, withPage } from '../support/browser.js';
+import type { PriceChart } from '../support/report-page.js';
+import { chartsOf, inPage, MARKER_COLORS, pixelsOf } from '../support/report-page.js';
 import { tempDir } from './backtest-support.js';
 
 /**
@@ -27,17 +29,6 @@ interface Fill {
   readonly symbol: string;
   readonly side: string;
 }
-
-interface PriceChart {
-  readonly kind: 'price';
-  readonly symbol: string;
-  readonly candles: number;
-  readonly markers: number;
-  readonly buys: number;
-  readonly sells: number;
-  readonly stops: number;
-}
-type ChartInfo = PriceChart | { readonly kind: 'equity' | 'drawdown'; readonly points: number };
 
 let report: string;
 let fills: Fill[];
@@ -75,34 +66,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
 }, 120_000);
 
-/** Runs `expression` in the page (the test's tsconfig has no DOM types: the page's code is text). */
-async function inPage<T>(page: Page, expression: string): Promise<T> {
-  return (await page.evaluate(expression)) as T;
-}
-
-const chartsOf = (page: Page, tab: string): Promise<ChartInfo[]> => inPage(page, `window.stratdReport.tabs[${JSON.stringify(tab)}] || []`);
-
-/** Pixels of a symbol's chart canvases within a few levels of `rgb` (the markers' colours are used by nothing else). */
-function pixelsOf(page: Page, symbol: string, rgb: readonly [number, number, number]): Promise<number> {
-  return inPage(
-    page,
-    `(() => {
-      const [r, g, b] = ${JSON.stringify(rgb)};
-      const figure = [...document.querySelectorAll('section.pane:not([hidden]) figure')].find((f) => f.querySelector('figcaption b')?.textContent === ${JSON.stringify(symbol)});
-      let n = 0;
-      for (const canvas of figure ? figure.querySelectorAll('canvas') : []) {
-        const context = canvas.getContext('2d');
-        if (context === null || canvas.width === 0 || canvas.height === 0) continue;
-        const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-        for (let i = 0; i < pixels.length; i += 4) if (Math.abs(pixels[i] - r) + Math.abs(pixels[i + 1] - g) + Math.abs(pixels[i + 2] - b) < 12) n++;
-      }
-      return n;
-    })()`,
-  );
-}
-
-const BUY_GREEN = [0x16, 0xa3, 0x4a] as const;
-const SELL_RED = [0xdc, 0x26, 0x26] as const;
 
 test('every symbol gets a candle chart with each of its fills marked, drawn by the inlined chart library; nothing is fetched', async () => {
   expect(new Set(fills.map((f) => f.symbol))).toEqual(new Set(SYMBOLS));
@@ -121,8 +84,8 @@ test('every symbol gets a candle chart with each of its fills marked, drawn by t
       expect(chart.sells).toBe(own.filter((f) => f.side === 'SELL').length);
       // The library's markers: one per fill, plus the TP/SL triggers (placed, and hit).
       expect(chart.markers).toBeGreaterThanOrEqual(own.length + chart.stops);
-      expect(await pixelsOf(page, chart.symbol, BUY_GREEN)).toBeGreaterThan(20);
-      expect(await pixelsOf(page, chart.symbol, SELL_RED)).toBeGreaterThan(20);
+      expect(await pixelsOf(page, chart.symbol, MARKER_COLORS.buy)).toBeGreaterThan(20);
+      expect(await pixelsOf(page, chart.symbol, MARKER_COLORS.sell)).toBeGreaterThan(20);
     }
     // The breakout strategy attaches TP/SL to its entries; the quoter none.
     expect(prices.find((c) => c.symbol === 'ETH-SWAP-USDT')!.stops).toBeGreaterThan(0);

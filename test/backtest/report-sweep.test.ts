@@ -2,12 +2,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { registerSweepCommand } from '../../src/app/sweep-command.js';
 import { heatmapAxesOf, heatmapHtml } from '../../src/backtest/report-sweep.js';
 import type { SweepAxis, SweepRow } from '../../src/backtest/sweep-types.js';
 import { ConfigError } from '../../src/settings/config-error.js';
 import { launchBrowser, withPage } from '../support/browser.js';
+import { inPage } from '../support/report-page.js';
 import { tempDir, writeGenerated } from './backtest-support.js';
 
 /** The sweep's report.html: a heat map of the ranked metric over two swept settings, one cell per pair of values. */
@@ -82,10 +83,6 @@ test('`stratd sweep` writes report.html with a heat map of one cell per combinat
     await page.screenshot({ path: join(ARTIFACTS, 'report-sweep.png') });
   });
 }, 180_000);
-
-async function inPage<T>(page: Page, expression: string): Promise<T> {
-  return (await page.evaluate(expression)) as T;
-}
 
 const axes: SweepAxis[] = [
   { strategy: 'a', section: 'params', key: 'fast', values: [1, 2] },
