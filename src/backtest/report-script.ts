@@ -70,7 +70,8 @@ export const REPORT_SCRIPT = String.raw`(function () {
       if (s[3] > 0) markers.push({ time: snap(times, sec(s[3])), position: 'atPriceMiddle', price: s[1], shape: 'square', color: STOP_COLORS[s[2]], size: 0.6, text: s[2] + ' hit' });
     });
     markers.sort(function (a, b) { return a.time - b.time; });
-    var plugin = LC.createSeriesMarkers(series, markers);
+    // A marker sits on a bar of its series: with no bar at all (no prices, no fills) there is nothing to mark.
+    var plugin = LC.createSeriesMarkers(series, times.length > 0 ? markers : []);
     return { chart: c, series: series, times: times, kind: 'price', symbol: pane.symbol, candles: prices ? series.data().length : 0, markers: plugin.markers().length,
       buys: pane.fills.filter(function (f) { return f[2] > 0; }).length, sells: pane.fills.filter(function (f) { return f[2] < 0; }).length, stops: pane.stops.length };
   }

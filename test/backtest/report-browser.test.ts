@@ -17,7 +17,8 @@ import { tempDir } from './backtest-support.js';
  * short while the CSVs hold everything, the strategy tabs switch, and nothing is fetched. Screenshots
  * go to .ci/artifacts/ (gitignored; CI collects it).
  */
-const SAMPLE = join(process.cwd(), 'data', 'sample-market.jsonl.gz');
+/** Relative, as `npm run backtest` names it (the page shows it). */
+const SAMPLE = join('data', 'sample-market.jsonl.gz');
 const ARTIFACTS = join(process.cwd(), '.ci', 'artifacts');
 const SYMBOLS = ['BTC-SWAP-USDT', 'ETH-SWAP-USDT'];
 
