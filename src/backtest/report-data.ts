@@ -69,6 +69,16 @@ export function thin<T>(points: readonly T[], max = MAX_CHART_POINTS): T[] {
   return kept;
 }
 
+/**
+ * Who a fill belongs to on the report's tabs: its order's owner, or, for the order a TP/SL or plan
+ * order created when it fired (an exchange id no strategy placed), the owner of that TP/SL.
+ */
+export function fillOwner(algoOrders: readonly AlgoRow[]): (fill: FillRecord) => string {
+  const byExecuted = new Map<string, string>();
+  for (const a of algoOrders) if (a.order.executedOrderId !== undefined && a.strategy !== '') byExecuted.set(a.order.executedOrderId, a.strategy);
+  return (fill) => (fill.strategy !== '' ? fill.strategy : (byExecuted.get(fill.orderId) ?? ''));
+}
+
 /** The fills of one run, with the orders they belong to (for the tabs' symbols). */
 export interface ReportRun {
   readonly label: string;
@@ -104,11 +114,12 @@ function tab(id: string, label: string, equityCaption: string, curve: ReadonlyAr
   const equity = curve.map(([t, e]): Point => [t, Number(e.toFixed())]);
   const drawdown = curve.map(([t], i): Point => [t, -Number(down[i]!.toFixed()) || 0]);
   const symbols = new Set(prices.map((p) => p.symbol));
-  for (const run of runs) {
-    for (const f of run.fills) if (owns(f.strategy)) symbols.add(f.symbol);
+  const owners = runs.map((run) => fillOwner(run.algoOrders));
+  runs.forEach((run, r) => {
+    for (const f of run.fills) if (owns(owners[r]!(f))) symbols.add(f.symbol);
     for (const o of run.orders) if (owns(o.strategy)) symbols.add(o.order.symbol);
     for (const a of run.algoOrders) if (owns(a.strategy)) symbols.add(a.order.symbol);
-  }
+  });
   return {
     id,
     label,
@@ -116,7 +127,7 @@ function tab(id: string, label: string, equityCaption: string, curve: ReadonlyAr
     equity: thin(equity),
     drawdown: thin(drawdown),
     symbols: [...symbols].sort().map((symbol): SymbolPane => {
-      const fills = runs.flatMap((run, r) => run.fills.filter((f) => f.symbol === symbol && owns(f.strategy)).map((f): FillMarker => [f.time, Number(f.price.toFixed()), f.side === 'BUY' ? 1 : -1, r]));
+      const fills = runs.flatMap((run, r) => run.fills.filter((f) => f.symbol === symbol && owns(owners[r]!(f))).map((f): FillMarker => [f.time, Number(f.price.toFixed()), f.side === 'BUY' ? 1 : -1, r]));
       fills.sort((a, b) => a[0] - b[0] || a[3] - b[3]);
       const stops = runs.flatMap((run) => run.algoOrders).filter((a) => a.order.symbol === symbol && owns(a.strategy)).map(stopMark);
       return { symbol, fills: fills.slice(0, MAX_FILL_MARKERS), stops: stops.slice(0, MAX_FILL_MARKERS), unmarked: Math.max(0, fills.length - MAX_FILL_MARKERS) };

@@ -1,6 +1,6 @@
 import type { BacktestResult, FillRecord, OrderRow } from './backtest-types.js';
 import type { PriceSeries, ReportPageData, ReportTab } from './report-data.js';
-import { ALL_TAB, reportPageData } from './report-data.js';
+import { ALL_TAB, fillOwner, reportPageData } from './report-data.js';
 import type { Cell } from './report-page.js';
 import { escapeHtml, iso, page, table } from './report-page.js';
 import { REPORT_SCRIPT } from './report-script.js';
@@ -63,8 +63,9 @@ export function reportHtml(result: BacktestResult, prices: readonly PriceSeries[
   const data = reportPageData(result, prices);
   const strategies = Object.entries(summary.strategies).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const owns = (tab: ReportTab) => (strategy: string): boolean => tab.id === ALL_TAB || strategy === tab.id;
+  const owner = fillOwner(result.algoOrders);
   const tables = (tab: ReportTab): string => `<h2>Fills</h2>
-${fillsTable(result.fills.filter((f) => owns(tab)(f.strategy)))}
+${fillsTable(result.fills.filter((f) => owns(tab)(owner(f))))}
 <h2>Orders</h2>
 ${table(ORDER_COLUMNS, result.orders.filter((o) => owns(tab)(o.strategy)).map(orderCells), 8, 'orders', 'orders.csv', ' data-table="orders"')}`;
   return page({

@@ -1,6 +1,6 @@
 import type { BacktestResult, FillRecord, OrderRow } from './backtest-types.js';
 import type { ParityDivergence, ParityReport, ParityRow, SequenceComparison } from './parity-compare.js';
-import { ALL_TAB, pageData } from './report-data.js';
+import { ALL_TAB, fillOwner, pageData } from './report-data.js';
 import type { PriceSeries, ReportTab } from './report-data.js';
 import { fillsTable, tabbedCharts } from './report-html.js';
 import type { Cell } from './report-page.js';
@@ -46,7 +46,8 @@ export function parityReportHtml(input: ParityReportInput): string {
     ],
     input.prices,
   );
-  const owns = (tab: ReportTab) => (f: FillRecord): boolean => tab.id === ALL_TAB || f.strategy === tab.id;
+  const owner = fillOwner(backtest.algoOrders);
+  const owns = (tab: ReportTab) => (f: FillRecord): boolean => tab.id === ALL_TAB || owner(f) === tab.id;
   const tables = (tab: ReportTab): string => `<h2>Paper fills</h2>
 ${fillsTable(paper.fills.filter(owns(tab)), PARITY_FILLS_CSV.paper)}
 <h2>Backtest fills</h2>

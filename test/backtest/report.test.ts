@@ -3,7 +3,8 @@ import type { BacktestResult } from '../../src/backtest/backtest-runner.js';
 import { runBacktest } from '../../src/backtest/backtest-runner.js';
 import { fillsCsv } from '../../src/backtest/csv.js';
 import type { PriceSeries } from '../../src/backtest/report-data.js';
-import { MAX_CANDLES, thin } from '../../src/backtest/report-data.js';
+import type { AlgoRow } from '../../src/backtest/backtest-types.js';
+import { fillOwner, MAX_CANDLES, reportPageData, thin } from '../../src/backtest/report-data.js';
 import { escapeHtml, MAX_TABLE_ROWS, reportHtml, scriptJson } from '../../src/backtest/report-html.js';
 import { coarsened, priceSeriesOf } from '../../src/backtest/report-prices.js';
 import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
@@ -89,4 +90,23 @@ test('a long run is drawn in a longer interval: candles merge into the shortest 
   expect(merged.candles).toHaveLength(MAX_CANDLES);
   expect(merged.candles[1]).toEqual([180_000, 3, 7, 1, 6]);
   expect(coarsened(minutes.slice(0, 10), '1m', 60_000, MAX_CANDLES).candles).toHaveLength(10);
+});
+
+test("a fill of the order a TP/SL made when it fired belongs, on the report's tabs, to the TP/SL's owner", () => {
+  const fill = { ...result.fills[0]!, strategy: '', orderId: '9001' };
+  const other = { ...result.fills[0]!, strategy: '', orderId: '9002' };
+  const stop: AlgoRow = {
+    createTime: fill.time - 1000,
+    strategy: 'breakout-eth',
+    order: { symbol: fill.symbol, orderId: '77', clientOrderId: 'x', kind: 'STOP_LOSS', side: 'SELL', positionSide: 'LONG', orderType: 'MARKET', triggerPrice: dec(1), triggerBy: 'MARK_PRICE', price: dec(0), quantity: dec(0), status: 'ORDER_FILLED', executedOrderId: '9001', updateTime: fill.time },
+  };
+  const owner = fillOwner([stop]);
+  expect(owner(fill)).toBe('breakout-eth');
+  expect(owner(other)).toBe('');
+  expect(owner(result.fills[0]!)).toBe(result.fills[0]!.strategy);
+  const data = reportPageData({ ...result, fills: [fill, other], algoOrders: [stop] }, prices);
+  const tab = data.tabs.find((t) => t.id === 'breakout-eth')!;
+  const pane = tab.symbols.find((s) => s.symbol === fill.symbol)!;
+  expect([pane.fills.length, pane.stops]).toEqual([1, [[stop.createTime, 1, 'SL', fill.time]]]);
+  expect(data.tabs.find((t) => t.id === 'all')!.symbols.find((s) => s.symbol === fill.symbol)!.fills).toHaveLength(2);
 });
