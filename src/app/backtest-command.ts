@@ -118,7 +118,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         deps.setExitCode(1);
         return;
       }
-      // The report's price charts: each symbol's mark price sampled from the recordings.
+      // The report's price charts: each symbol's candles, built from the recorded trades (or bars).
       const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
       const prices = recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range);
       const written = writeBacktestOutputs(flags.out, result.value, { prices });

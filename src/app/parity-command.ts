@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import pino from 'pino';
@@ -15,6 +15,9 @@ import type { PreparedCacheOptions } from '../backtest/prepared/prepared-cache.j
 import { EngineCapture } from '../backtest/parity-capture.js';
 import type { EngineCaptureResult } from '../backtest/parity-capture.js';
 import { compareRuns, formatParityReport } from '../backtest/parity-compare.js';
+import { fillsCsv } from '../backtest/csv.js';
+import { PARITY_FILLS_CSV, parityReportHtml } from '../backtest/report-parity.js';
+import { priceSeriesOf } from '../backtest/report-prices.js';
 import type { ParityReport } from '../backtest/parity-compare.js';
 import { strategyOfClientOrderId } from '../engine/execution/client-order-ids.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
@@ -66,6 +69,8 @@ export interface ParityOutcome {
   readonly view: readonly ObservedMarketEvent[];
   /** When the paper daemon's kernel started (the backtest's `from`: its kernel starts then too). */
   readonly from: number;
+  /** report.html in `dir`: both runs' fills on the recording's candles; each side's fills CSV beside it. */
+  readonly reportFile: string;
 }
 
 /**
@@ -141,7 +146,12 @@ export async function runParity(options: ParityOptions): Promise<Result<ParityOu
   });
   if (!backtest.ok) return err(new Error(`the backtest of the recording failed: ${backtest.error.message}`));
   const report = compareRuns(recording, backtest.value, { toleranceMs: options.toleranceMs ?? DEFAULT_PARITY_TOLERANCE_MS });
-  return ok({ report, recording, backtest: backtest.value, account: account.value, view, from: kernelStartedAt });
+  const prices = await priceSeriesOf([recording.path], { from: kernelStartedAt, to: recording.endTime });
+  writeFileSync(join(options.dir, PARITY_FILLS_CSV.paper), fillsCsv(recording.fills));
+  writeFileSync(join(options.dir, PARITY_FILLS_CSV.backtest), fillsCsv(backtest.value.fills));
+  const reportFile = join(options.dir, 'report.html');
+  writeFileSync(reportFile, parityReportHtml({ report, paper: recording, backtest: backtest.value, prices }));
+  return ok({ report, recording, backtest: backtest.value, account: account.value, view, from: kernelStartedAt, reportFile });
 }
 
 /**
@@ -192,7 +202,7 @@ export function registerParityCommand(program: Command, deps: ParityCommandDeps)
     .description('trade the strategies in paper mode against the simulator while recording, backtest the recording, and compare the fills')
     .option('--config <file>', 'paper config whose strategies run (default config/default.yml)')
     .option('--duration <d>', 'how long the paper side trades (e.g. 5m)', '2m')
-    .option('--out <dir>', 'working directory: the recording and the paper state', 'parity-out')
+    .option('--out <dir>', 'working directory: the recording, the paper state, report.html and each side\'s fills CSV', 'parity-out')
     .option('--latency-ms <n>', "network latency each way, on both sides: the paper simulator's latency fault and the backtest's model (default: the simulator config's)")
     .option('--tolerance-ms <n>', `how far apart in time matching fills may be (default ${DEFAULT_PARITY_TOLERANCE_MS})`)
     .option('--log-level <level>', 'daemon, kernel and strategy logs on standard error', 'warn')
@@ -237,6 +247,7 @@ export function registerParityCommand(program: Command, deps: ParityCommandDeps)
       const { report, recording } = outcome.value;
       deps.out(`recorded the simulator's ${recording.events} market events (its warm-up included) → ${recording.path}; the strategies saw ${outcome.value.view.length}\n`);
       deps.out(formatParityReport(report));
+      deps.out(`wrote ${outcome.value.reportFile}\n`);
       if (!report.identical) deps.setExitCode(1);
     });
 }

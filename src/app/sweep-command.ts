@@ -8,6 +8,7 @@ import type { SweepBase } from '../backtest/sweep-grid.js';
 import { parseSweepGrid } from '../backtest/sweep-grid.js';
 import type { RankMetric } from '../backtest/sweep-output.js';
 import { RANK_METRICS, rankedTable, rankRows, sweepCsv } from '../backtest/sweep-output.js';
+import { heatmapAxesOf, sweepReportHtml } from '../backtest/report-sweep.js';
 import { runSweep } from '../backtest/sweep-runner.js';
 import { throughputLines, workerThroughput } from '../backtest/sweep-throughput.js';
 import type { CombinationTiming, SweepJob, SweepProgress } from '../backtest/sweep-types.js';
@@ -43,6 +44,7 @@ interface SweepFlags {
   readonly workers?: string;
   readonly out: string;
   readonly rank: string;
+  readonly heatmap?: string;
   readonly latencyMs?: string;
   readonly cache: boolean;
 }
@@ -50,7 +52,8 @@ interface SweepFlags {
 /**
  * `stratd sweep --config FILE --data FILE... --grid GRID.yml [--workers N] [--out DIR] [--rank METRIC] [--no-cache]`:
  * a backtest per combination of the grid's values, across worker threads; writes DIR/sweep.csv (one
- * row per combination, in grid order) and prints the rows ranked. Mistakes in the arguments, config or
+ * row per combination, in grid order) and DIR/report.html (a heat map of the ranked metric over two
+ * swept settings, `--heatmap A,B`, and the ranked table) and prints the rows ranked. Mistakes in the arguments, config or
  * grid exit 2; a failed backtest exits 1.
  */
 export function registerSweepCommand(program: Command, deps: SweepCommandDeps): Command {
@@ -63,6 +66,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
     .option('--workers <n>', 'worker threads (default: available parallelism − 1, at least 1; 0: this thread)')
     .option('--out <dir>', 'output directory', 'sweep-out')
     .option('--rank <metric>', `ranking of the printed table: ${RANK_METRICS.join(', ')}`, 'netPnl')
+    .option('--heatmap <a,b>', "report.html's heat map: two swept settings (strategy.section.key, or a key swept once), default the first two")
     .option('--latency-ms <n>', 'latency of orders and replies, each way (default 50)')
     .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
     .action(async (flags: SweepFlags) => {
@@ -80,6 +84,8 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       if (!source.ok) throw source.error;
       const plan = parseSweepGrid(source.value, bases);
       if (!plan.ok) throw plan.error;
+      const heat = heatmapAxesOf(plan.value.axes, flags.heatmap);
+      if (!heat.ok) throw heat.error;
       const job: SweepJob = {
         strategies: strategies.map((s) => ({
           id: s.id,
@@ -117,7 +123,9 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       const file = join(flags.out, 'sweep.csv');
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, sweepCsv(job.axes, rows.value));
-      deps.out(`${rankedTable(job.axes, rankRows(rows.value, rank), rank)}wrote ${file}\n`);
+      const html = join(flags.out, 'report.html');
+      writeFileSync(html, sweepReportHtml({ axes: job.axes, rows: rows.value, metric: rank, heat: heat.value, recordings: flags.data }));
+      deps.out(`${rankedTable(job.axes, rankRows(rows.value, rank), rank)}wrote ${file}\nwrote ${html}\n`);
     });
 }
 

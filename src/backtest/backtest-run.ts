@@ -17,7 +17,7 @@ import { SimExchangePort } from '../sim/port/sim-exchange-port.js';
 import { modelMarketEvent } from '../sim/port/sim-market-events.js';
 import { KlineBuilder } from './kline-builder.js';
 import { BarFeed, barModelNote, DEFAULT_BAR_MODEL, hasBars } from './bar-fill-model.js';
-import { fillOf, orderSnapshotOf } from '../sim/port/sim-snapshots.js';
+import { algoSnapshotOf, fillOf, orderSnapshotOf } from '../sim/port/sim-snapshots.js';
 import { MemoryJournal } from '../store/memory-journal.js';
 import { MemoryKeyValueStores } from '../store/memory-kv.js';
 import { BacktestError } from './backtest-error.js';
@@ -265,6 +265,8 @@ export class BacktestRun {
       this.ledger.onFill(fill, dec(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
     } else if (event.type === 'order') {
       this.orders.onOrder(orderSnapshotOf(event.order, event.time), event.time, this.ownerOf(event.order.clientOrderId));
+    } else if (event.type === 'plan') {
+      this.orders.onAlgo(algoSnapshotOf(event.plan, event.time), event.time, this.ownerOf(event.plan.clientOrderId));
     }
   }
 
@@ -366,7 +368,7 @@ export class BacktestRun {
       total,
       strategies,
     };
-    return { summary, fills: this.fills, orders: this.orders.rows(), equity: rows, strategyIds: this.strategyIds, warnings: this.warnings };
+    return { summary, fills: this.fills, orders: this.orders.rows(), algoOrders: this.orders.algoRows(), equity: rows, strategyIds: this.strategyIds, warnings: this.warnings };
   }
 }
 

@@ -5,7 +5,7 @@ import type { Logger } from '../core/logger.js';
 import type { StrategyInstance } from '../engine/strategy-instance.js';
 import type { Category, PositionSide, Side } from '../model/instrument.js';
 import type { MarketEvent } from '../model/market-events.js';
-import type { OrderSnapshot } from '../model/orders.js';
+import type { AlgoOrderSnapshot, OrderSnapshot } from '../model/orders.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
 import type { LatencyModel } from '../sim/port/port-latency.js';
@@ -121,10 +121,19 @@ export interface EquityRow {
   readonly partial: boolean;
 }
 
+/** A plan or TP/SL order the engine accepted, in its last state (the report marks TP/SL on the price charts). */
+export interface AlgoRow {
+  readonly createTime: number;
+  readonly strategy: string;
+  readonly order: AlgoOrderSnapshot;
+}
+
 export interface BacktestResult {
   readonly summary: BacktestSummary;
   readonly fills: readonly FillRecord[];
   readonly orders: readonly OrderRow[];
+  /** Plan and TP/SL orders, in the order they first appeared. */
+  readonly algoOrders: readonly AlgoRow[];
   readonly equity: readonly EquityRow[];
   /** Sorted. */
   readonly strategyIds: readonly string[];

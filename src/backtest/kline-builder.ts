@@ -30,6 +30,11 @@ export function buildableInterval(interval: KlineInterval): boolean {
   return INTERVAL_MS[interval] !== undefined;
 }
 
+/** The buildable intervals, shortest first, with their length in ms. */
+export function buildableIntervals(): ReadonlyArray<readonly [KlineInterval, number]> {
+  return Object.entries(INTERVAL_MS).map(([interval, ms]) => [interval as KlineInterval, ms] as const);
+}
+
 interface Forming {
   openTime: number;
   open: Decimal;

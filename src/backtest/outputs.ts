@@ -9,7 +9,7 @@ import { summaryJson } from './summary.js';
 export const OUTPUT_FILES = ['summary.json', 'fills.csv', 'orders.csv', 'equity.csv', 'report.html'] as const;
 
 export interface OutputOptions {
-  /** Market prices for the report's price charts (`priceSeriesOf`); without them the charts join the fill prices. */
+  /** Candles for the report's price charts (`priceSeriesOf`); without them a symbol's chart joins its fill prices. */
   readonly prices?: readonly PriceSeries[];
 }
 

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { runParity } from '../../src/app/parity-command.js';
 import type { ParityOutcome } from '../../src/app/parity-command.js';
@@ -14,6 +15,9 @@ import { T0 } from '../sim/e2e/sim-harness.js';
 import { NEVER, SIM_YML, defaultYaml, writeConfig } from '../app/daemon/daemon-harness.js';
 import { runSettled } from '../app/daemon/virtual-steps.js';
 import { tempDir } from './backtest-support.js';
+import { launchBrowser, withPage } from '../support/browser.js';
+import type { PriceChart } from '../support/report-page.js';
+import { chartsOf, MARKER_COLORS, pixelsOf } from '../support/report-page.js';
 
 /**
  * `stratd parity` on a short run of each example strategy (the two of config/default.yml, and each
@@ -169,5 +173,36 @@ describe('stratd parity: a short paper run of each example strategy and the back
     if (!fromCache.ok) throw fromCache.error;
     expect(cacheSteps.map((e) => e.type)).toEqual(['written', 'read']);
     expect(fromCache.value.summary.fillsSha256).toBe(outcome.backtest.summary.fillsSha256);
+  }, 120_000);
+
+  it("writes report.html: both runs' fills on the recording's candles, drawn in a headless browser, and each side's fills CSV", async () => {
+    const dir = tmp.path('report');
+    mkdirSync(dir);
+    const outcome = await parity(defaultConfigFor(dir, 'quoter-btc'), dir, 2);
+    expect(outcome.reportFile).toBe(join(dir, 'parity', 'report.html'));
+    const paper = outcome.recording.fills;
+    expect(paper.length).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, 'parity', 'paper-fills.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(paper.length + 1);
+    expect(readFileSync(join(dir, 'parity', 'backtest-fills.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(outcome.backtest.fills.length + 1);
+    const browser = await launchBrowser();
+    try {
+      await withPage(browser, pathToFileURL(outcome.reportFile).href, '[data-charts-drawn]', async ({ page, requests, errors }) => {
+        const prices = (await chartsOf(page, 'all')).filter((c): c is PriceChart => c.kind === 'price');
+        const btc = prices.find((c) => c.symbol === 'BTC-SWAP-USDT')!;
+        expect(btc.candles).toBeGreaterThanOrEqual(2);
+        expect(btc.buys + btc.sells).toBe(paper.length + outcome.backtest.fills.length);
+        expect(btc.markers).toBe(paper.length + outcome.backtest.fills.length);
+        // The backtest's markers are drawn in their own colours over the paper run's.
+        const colours = await Promise.all([MARKER_COLORS.buy, MARKER_COLORS.sell, MARKER_COLORS.buy2, MARKER_COLORS.sell2].map((c) => pixelsOf(page, 'BTC-SWAP-USDT', c)));
+        expect(colours.reduce((a, b) => a + b, 0)).toBeGreaterThan(40);
+        expect(colours[2]! + colours[3]!).toBeGreaterThan(0);
+        expect(errors).toEqual([]);
+        expect(requests).toEqual([pathToFileURL(outcome.reportFile).href]);
+        mkdirSync(join(process.cwd(), '.ci', 'artifacts'), { recursive: true });
+        await page.screenshot({ path: join(process.cwd(), '.ci', 'artifacts', 'report-parity.png') });
+      });
+    } finally {
+      await browser.close();
+    }
   }, 120_000);
 });

@@ -1,21 +1,18 @@
-import type { Browser } from 'puppeteer-core';
-import { pathToFileURL } from 'node:url';
 import { dec } from '../../src/core/decimal.js';
 import type { BacktestResult } from '../../src/backtest/backtest-runner.js';
 import { runBacktest } from '../../src/backtest/backtest-runner.js';
-import { writeBacktestOutputs } from '../../src/backtest/outputs.js';
+import { fillsCsv } from '../../src/backtest/csv.js';
 import type { PriceSeries } from '../../src/backtest/report-data.js';
-import { thin } from '../../src/backtest/report-data.js';
-import { escapeHtml, reportHtml, scriptJson } from '../../src/backtest/report-html.js';
-import { priceSeriesOf } from '../../src/backtest/report-prices.js';
+import type { AlgoRow } from '../../src/backtest/backtest-types.js';
+import { fillOwner, MAX_CANDLES, reportPageData, thin } from '../../src/backtest/report-data.js';
+import { escapeHtml, MAX_TABLE_ROWS, reportHtml, scriptJson } from '../../src/backtest/report-html.js';
+import { coarsened, priceSeriesOf } from '../../src/backtest/report-prices.js';
 import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
 import breakout from '../../strategies/breakout/index.js';
 import quoter from '../../strategies/spread-quoter/index.js';
-import { launchBrowser, renderedDom } from '../support/browser.js';
 import { ACCOUNT, tempDir, writeGenerated } from './backtest-support.js';
 
-/** report.html: self-contained, deterministic, escaped, and drawn by a real headless chromium. */
-const SVG_NS = 'http://www.w3.org/2000/svg';
+/** report.html: deterministic, escaped, bounded; report-browser.test.ts draws it in a real headless Chromium. */
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -37,42 +34,7 @@ beforeAll(async () => {
   prices = await priceSeriesOf([recording]);
 });
 
-let browser: Browser | undefined;
-afterAll(async () => browser?.close());
-
-async function dumpDom(file: string): Promise<string> {
-  browser ??= await launchBrowser();
-  return renderedDom(browser, pathToFileURL(file).href, '[data-charts-drawn]');
-}
-
 const count = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0;
-
-test('a headless browser draws the equity, drawdown and per-symbol price charts with every fill marked', async () => {
-  expect(result.fills.length).toBeGreaterThan(5);
-  const [, , , , report] = writeBacktestOutputs(tmp.path('out'), result, { prices });
-  expect(report).toBe(tmp.path('out/report.html'));
-  const symbols = [...new Set([...prices.map((p) => p.symbol), ...result.fills.map((f) => f.symbol)])];
-  expect(symbols.sort()).toEqual(['BTC-SWAP-USDT', 'ETH-SWAP-USDT']);
-
-  const dom = await dumpDom(report!);
-  expect(dom).toContain(`data-charts-drawn="${2 + symbols.length}"`);
-  expect(count(dom, /<svg /g)).toBe(2 + symbols.length);
-  const paths = [...dom.matchAll(/<path d="([^"]*)" class="line"/g)].map((m) => m[1]!);
-  expect(paths).toHaveLength(2 + symbols.length);
-  for (const d of paths) expect(count(d, /[ML]-?\d/g)).toBeGreaterThan(2);
-  expect(count(dom, /class="fill-marker buy"/g)).toBe(result.fills.filter((f) => f.side === 'BUY').length);
-  expect(count(dom, /class="fill-marker sell"/g)).toBe(result.fills.filter((f) => f.side === 'SELL').length);
-  expect(count(dom, /class="fill-marker /g)).toBe(result.fills.length);
-}, 90_000);
-
-test('the page loads nothing: no URL but the SVG namespace, no src or href attributes', () => {
-  const html = reportHtml(result, prices);
-  const urls = [...html.matchAll(/(?:https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}[^\s"'<>)]*/gi)].map((m) => m[0]);
-  expect(urls.filter((u) => u !== SVG_NS)).toEqual([]);
-  expect(html).not.toMatch(/\b(src|href)\s*=/i);
-  expect(html).not.toMatch(/@import|url\(/i);
-  expect(html).not.toMatch(/<link\b/i);
-});
 
 test('the same result gives the same bytes', () => {
   expect(reportHtml(result, prices)).toBe(reportHtml(result, prices));
@@ -81,18 +43,20 @@ test('the same result gives the same bytes', () => {
 test('text is escaped: nothing from a result can open markup or close the data script', () => {
   const hostile = '</script><img src=x onerror="alert(1)">&';
   const tampered: BacktestResult = { ...result, summary: { ...result.summary, warnings: [hostile], recordings: [{ path: hostile, events: 1 }] } };
-  const html = reportHtml(tampered, [{ symbol: hostile, source: hostile, points: [[1, 2]] }]);
+  const html = reportHtml(tampered, [{ symbol: hostile, source: hostile, intervalMs: 60_000, candles: [[60_000, 1, 2, 0.5, 1.5]] }]);
   expect(html).not.toContain('<img');
   expect(html).toContain(escapeHtml(hostile));
-  expect(count(html, /<\/script>/g)).toBe(2);
+  // The data, the chart library and the page's script: nothing else ends a script element.
+  expect(count(html, /<\/script>/g)).toBe(3);
   expect(escapeHtml(`<a href='x'>&"`)).toBe('&lt;a href=&#39;x&#39;&gt;&amp;&quot;');
   expect(scriptJson({ s: '</script>\u2028' })).toBe('{"s":"\\u003c/script\\u003e\\u2028"}');
 });
 
-test('long tables are cut with a note; long series are thinned but keep their last point', () => {
+test('long tables are cut with a note naming the CSV that holds them all; long series are thinned but keep their last point', () => {
   const many = Array.from({ length: 600 }, () => result.fills[0]!);
   const html = reportHtml({ ...result, fills: many }, prices);
-  expect(html).toContain('Showing the first 500 of 600 fills');
+  expect(html).toContain(`Showing the first ${MAX_TABLE_ROWS} of 600 fills; <a href="fills.csv">fills.csv</a>`);
+  expect(fillsCsv(many).trimEnd().split('\n')).toHaveLength(601);
   const series = Array.from({ length: 4999 }, (_, i) => i);
   const thinned = thin(series, 1000);
   expect(thinned.length).toBeLessThanOrEqual(1001);
@@ -100,12 +64,49 @@ test('long tables are cut with a note; long series are thinned but keep their la
   expect(thinned[thinned.length - 1]).toBe(4998);
 });
 
-test('price series: mark prices per symbol, sorted, within the range', () => {
+test('price series: 1-minute candles per symbol built from the recorded trades, sorted, on the interval grid, OHLC consistent', () => {
   expect(prices.map((p) => p.symbol)).toEqual(['BTC-SWAP-USDT', 'ETH-SWAP-USDT']);
   for (const p of prices) {
-    expect(p.source).toBe('mark price');
-    expect(p.points.length).toBeGreaterThan(100);
-    const times = p.points.map(([t]) => t);
+    expect(p.source).toBe('1m candles from the trades');
+    expect(p.intervalMs).toBe(60_000);
+    // 8 generated minutes: a candle for each minute traded.
+    expect(p.candles.length).toBeGreaterThanOrEqual(7);
+    expect(p.candles.length).toBeLessThanOrEqual(9);
+    const times = p.candles.map(([t]) => t);
+    expect(new Set(times).size).toBe(times.length);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
+    for (const [t, open, high, low, close] of p.candles) {
+      expect(t % 60_000).toBe(0);
+      expect(high).toBeGreaterThanOrEqual(Math.max(open, close, low));
+      expect(low).toBeLessThanOrEqual(Math.min(open, close));
+    }
   }
+});
+
+test('a long run is drawn in a longer interval: candles merge into the shortest interval that gives at most the maximum', () => {
+  const minutes = Array.from({ length: 3 * MAX_CANDLES }, (_, i): readonly [number, number, number, number, number] => [i * 60_000, i, i + 2, i - 2, i + 1]);
+  const merged = coarsened(minutes, '1m', 60_000, MAX_CANDLES);
+  expect(merged.interval).toBe('3m');
+  expect(merged.candles).toHaveLength(MAX_CANDLES);
+  expect(merged.candles[1]).toEqual([180_000, 3, 7, 1, 6]);
+  expect(coarsened(minutes.slice(0, 10), '1m', 60_000, MAX_CANDLES).candles).toHaveLength(10);
+});
+
+test("a fill of the order a TP/SL made when it fired belongs, on the report's tabs, to the TP/SL's owner", () => {
+  const fill = { ...result.fills[0]!, strategy: '', orderId: '9001' };
+  const other = { ...result.fills[0]!, strategy: '', orderId: '9002' };
+  const stop: AlgoRow = {
+    createTime: fill.time - 1000,
+    strategy: 'breakout-eth',
+    order: { symbol: fill.symbol, orderId: '77', clientOrderId: 'x', kind: 'STOP_LOSS', side: 'SELL', positionSide: 'LONG', orderType: 'MARKET', triggerPrice: dec(1), triggerBy: 'MARK_PRICE', price: dec(0), quantity: dec(0), status: 'ORDER_FILLED', executedOrderId: '9001', updateTime: fill.time },
+  };
+  const owner = fillOwner([stop]);
+  expect(owner(fill)).toBe('breakout-eth');
+  expect(owner(other)).toBe('');
+  expect(owner(result.fills[0]!)).toBe(result.fills[0]!.strategy);
+  const data = reportPageData({ ...result, fills: [fill, other], algoOrders: [stop] }, prices);
+  const tab = data.tabs.find((t) => t.id === 'breakout-eth')!;
+  const pane = tab.symbols.find((s) => s.symbol === fill.symbol)!;
+  expect([pane.fills.length, pane.stops]).toEqual([1, [[stop.createTime, 1, 'SL', fill.time]]]);
+  expect(data.tabs.find((t) => t.id === 'all')!.symbols.find((s) => s.symbol === fill.symbol)!.fills).toHaveLength(2);
 });

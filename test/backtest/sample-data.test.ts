@@ -70,7 +70,7 @@ test('`stratd backtest` of config/default.yml on a slice of the sample writes ev
   expect(summary.total.fills).toBeGreaterThan(0);
   expect(summary.range.toIso <= '2026-01-01T00:10:00.000Z').toBe(true);
   const report = readFileSync(tmp.path('chosen/report.html'), 'utf8');
-  expect(report).toContain('<figure data-chart="equity"');
+  expect(report).toContain('<div class="chart" data-chart="equity"></div>');
   expect(report).toContain('quoter-btc');
   expect(out.join('')).toContain(tmp.path('chosen/report.html'));
 }, 60_000);

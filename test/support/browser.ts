@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import chromium from '@sparticuz/chromium';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import puppeteer from 'puppeteer-core';
 
 /**
@@ -36,6 +36,31 @@ export async function renderedDom(browser: Browser, url: string, ready: string, 
     await page.waitForSelector(ready, { timeout: options.timeoutMs ?? 30_000 });
     if (options.screenshot !== undefined) await page.screenshot({ path: options.screenshot as `${string}.png`, fullPage: false });
     return await page.content();
+  } finally {
+    await page.close();
+  }
+}
+
+export interface OpenedPage {
+  readonly page: Page;
+  /** Every URL the page requested, the page's own included. */
+  readonly requests: readonly string[];
+  /** Uncaught errors of the page's scripts. */
+  readonly errors: readonly string[];
+}
+
+/** Opens `url` in a new page, waits until `ready` (a CSS selector) is in it, runs `use`, and closes the page. */
+export async function withPage<T>(browser: Browser, url: string, ready: string, use: (opened: OpenedPage) => Promise<T>): Promise<T> {
+  const page = await browser.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('pageerror', (error) => errors.push(error instanceof Error ? error.message : String(error)));
+  try {
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
+    await page.waitForSelector(ready, { timeout: 30_000 });
+    return await use({ page, requests, errors });
   } finally {
     await page.close();
   }
