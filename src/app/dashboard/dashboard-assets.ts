@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { chartLibraryFile } from '../../core/chart-library.js';
 import { packageFile } from '../package-files.js';
-import { lightweightChartsBundle } from './chart-bundle.js';
 
 /** A static file of the page, with the headers it is served with. */
 export interface DashboardAsset {
@@ -20,7 +20,7 @@ const FILES: Readonly<Record<string, { readonly file: () => string; readonly typ
   '/ui/': { file: () => packageFile('ui/index.html'), type: 'text/html; charset=utf-8' },
   '/ui/dashboard.js': { file: () => packageFile('ui/dashboard.js'), type: 'text/javascript; charset=utf-8' },
   '/ui/dashboard.css': { file: () => packageFile('ui/dashboard.css'), type: 'text/css; charset=utf-8' },
-  '/ui/vendor/lightweight-charts.js': { file: lightweightChartsBundle, type: 'text/javascript; charset=utf-8' },
+  '/ui/vendor/lightweight-charts.js': { file: chartLibraryFile, type: 'text/javascript; charset=utf-8' },
 };
 
 /**

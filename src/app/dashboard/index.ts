@@ -6,4 +6,3 @@ export { DashboardHistory } from './dashboard-history.js';
 export { DashboardStream } from './dashboard-stream.js';
 export { dashboardView } from './dashboard-view.js';
 export type { DashboardView } from './dashboard-view.js';
-export { lightweightChartsBundle } from './chart-bundle.js';
