@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -202,7 +202,6 @@ async function waitFor(condition: () => boolean, timeoutMs: number, what: string
 async function startSimProcess(): Promise<{ readonly info: SimulatedExchangeInfo; stop(): Promise<void> }> {
   const bin = fileURLToPath(new URL('../../bin/stratd.js', import.meta.url));
   const child: ChildProcess = spawn(process.execPath, [bin, 'sim', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  if (process.env['BENCH_SIM_NICE'] !== undefined && child.pid !== undefined) setPriority(child.pid, Number(process.env['BENCH_SIM_NICE']));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const info = await new Promise<SimulatedExchangeInfo>((resolve, reject) => {
     let text = '';
