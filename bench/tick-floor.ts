@@ -1,5 +1,7 @@
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sleep } from '../src/core/clock.js';
+import { systemTime } from '../src/core/system-time.js';
 import { createGotHttp } from '../src/venue/got-http.js';
 import { signText } from '../src/venue/signer.js';
 
@@ -14,8 +16,11 @@ export interface FloorFigures {
  * signed, from the call to the request handed to the socket ('finish') over a kept-alive loopback
  * socket, by a bare `http.request` and by the got adapter alone. A canned-reply server in this
  * process answers (after the write: it does not sit between the call and the socket).
+ * `paceMs` > 0: one request every `paceMs`, the process idle in between, as the daemon's orders are
+ * (one market poll every 100 ms): its code and data are no longer in the CPU's caches when a
+ * request starts, which back-to-back requests never see.
  */
-export async function measureFloor(samples = 2000, warmUp = 200): Promise<{ readonly bare: FloorFigures; readonly got: FloorFigures }> {
+export async function measureFloor(samples = 2000, warmUp = 200, paceMs = 0): Promise<{ readonly bare: FloorFigures; readonly got: FloorFigures }> {
   const reply = JSON.stringify({ code: 200, msg: 'success', data: { orderId: '1', clientOrderId: 'bench', status: 'NEW' } });
   const server = createServer((req, res) => {
     req.resume();
@@ -42,6 +47,7 @@ export async function measureFloor(samples = 2000, warmUp = 200): Promise<{ read
         bare.push(bareUs);
         viaGot.push((writtenAt - t0) * 1000);
       }
+      if (paceMs > 0) await sleep(systemTime.scheduler, paceMs);
     }
     return { bare: percentiles(bare), got: percentiles(viaGot) };
   } finally {
