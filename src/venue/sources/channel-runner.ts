@@ -130,15 +130,13 @@ export class ChannelRunner {
       this.polls++;
     }
     if (!this.running) return;
-    // The next poll is scheduled before the events go out: not on the way from this reply to the
-    // orders it causes (tick-to-order), and counted from the reply, not from the end of its handling.
-    const elapsed = this.time.clock.now() - started;
-    this.scheduleIn(Math.max(0, this.channel.everyMs - elapsed));
     const arrivedAt = events.length === 0 ? 0 : this.arrival.read();
     for (const event of events) {
       this.events++;
       this.emit(event, arrivedAt);
     }
+    const elapsed = this.time.clock.now() - started;
+    this.scheduleIn(Math.max(0, this.channel.everyMs - elapsed));
   }
 
   private fail(message: string, detail: Record<string, unknown>): void {
