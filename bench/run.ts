@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     ['sweep', () => benchSweep()],
     ['client', () => benchClientThroughput()],
     ['governor', () => benchOrderGovernor()],
-    ['tick', () => benchTickToOrder()],
+    ['tick', () => benchTickToOrder(tickUpdates())],
   ];
   const unknown = only.filter((name) => !benches.some(([n]) => n === name));
   if (unknown.length > 0) return usage(`no bench named ${unknown.join(', ')}`);
@@ -55,6 +55,15 @@ async function main(): Promise<void> {
     writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`wrote ${jsonFile}\n`);
   }
+}
+
+/** `BENCH_TICK_UPDATES`: how many book ticker updates each tick-to-order run measures (default 1000; fewer for a quick profile). */
+function tickUpdates(): number | undefined {
+  const text = process.env['BENCH_TICK_UPDATES'];
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`BENCH_TICK_UPDATES must be a positive integer, got ${JSON.stringify(text)}`);
+  return n;
 }
 
 function usage(problem: string): void {

@@ -1,7 +1,12 @@
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sleep } from '../src/core/clock.js';
+import { systemTime } from '../src/core/system-time.js';
 import { createGotHttp } from '../src/venue/got-http.js';
+import { CannedReplyServer } from './canned-reply-server.js';
 import { signText } from '../src/venue/signer.js';
+
+const ORDER_PATH = '/api/v2/futures/order';
 
 /** p50/p99 of one way of handing a request to the socket, in µs. */
 export interface FloorFigures {
@@ -14,19 +19,18 @@ export interface FloorFigures {
  * signed, from the call to the request handed to the socket ('finish') over a kept-alive loopback
  * socket, by a bare `http.request` and by the got adapter alone. A canned-reply server in this
  * process answers (after the write: it does not sit between the call and the socket).
+ *
+ * `paced`: the daemon's conditions instead: one request every `paceMs`, the process idle in between
+ * (its code and data leave the CPU's caches, which back-to-back requests never see), and the server in
+ * a child process, as `stratd sim` is (each write wakes another process, which may take the CPU).
  */
-export async function measureFloor(samples = 2000, warmUp = 200): Promise<{ readonly bare: FloorFigures; readonly got: FloorFigures }> {
+export async function measureFloor(
+  samples = 2000,
+  warmUp = 200,
+  paced?: { readonly paceMs: number },
+): Promise<{ readonly bare: FloorFigures; readonly got: FloorFigures }> {
   const reply = JSON.stringify({ code: 200, msg: 'success', data: { orderId: '1', clientOrderId: 'bench', status: 'NEW' } });
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply) });
-      res.end(reply);
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, stop } = paced === undefined ? await inProcessServer(reply) : await childServer(reply);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const got = createGotHttp();
   try {
@@ -42,13 +46,46 @@ export async function measureFloor(samples = 2000, warmUp = 200): Promise<{ read
         bare.push(bareUs);
         viaGot.push((writtenAt - t0) * 1000);
       }
+      if (paced !== undefined) await sleep(systemTime.scheduler, paced.paceMs);
     }
     return { bare: percentiles(bare), got: percentiles(viaGot) };
   } finally {
     agent.destroy();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stop();
   }
+}
+
+interface FloorServer {
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** The canned reply from a server in this process. */
+async function inProcessServer(reply: string): Promise<FloorServer> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply) });
+      res.end(reply);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The same reply from the canned-reply server's child process (canned-reply-worker.ts). */
+async function childServer(reply: string): Promise<FloorServer> {
+  const head = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(reply)}\r\n\r\n`;
+  const server = await CannedReplyServer.start(new Map([[`POST ${ORDER_PATH}`, Buffer.from(head + reply, 'latin1')]]));
+  return { port: Number(new URL(server.url).port), stop: () => server.stop() };
 }
 
 interface SignedOrder {
@@ -63,7 +100,7 @@ function signedOrder(port: number, n: number): SignedOrder {
   const query = `recvWindow=5000&timestamp=${1_767_225_600_000 + n}`;
   const signature = signText('bench-secret-0123456789abcdef', query + body);
   return {
-    url: `http://127.0.0.1:${port}/api/v2/futures/order?${query}&signature=${signature}`,
+    url: `http://127.0.0.1:${port}${ORDER_PATH}?${query}&signature=${signature}`,
     headers: { accept: 'application/json', 'content-type': 'application/json', 'x-bb-apikey': 'bench-key' },
     body,
   };

@@ -25,10 +25,23 @@ export interface JournalEntry {
   readonly updatedAt: number;
 }
 
+/** What `OrderJournal.append` writes: a new submission, `pending` unless said otherwise. */
+export interface NewJournalEntry {
+  readonly id: string;
+  readonly strategyId: string;
+  readonly intentKey?: string;
+  readonly command: ExchangeCommand;
+  readonly time: number;
+  readonly state?: 'pending' | 'sent';
+}
+
 /** The order journal: written before every send (store: SQLite; backtests may use an in-memory one). */
 export interface OrderJournal {
-  /** Appends a new submission in state `pending`. Throws if the id exists (a broken invariant). */
-  append(entry: { id: string; strategyId: string; intentKey?: string; command: ExchangeCommand; time: number }): void;
+  /**
+   * Appends a new submission in state `pending`, or `sent` when it goes out in the same commit (one
+   * row written instead of a row and its update). Throws if the id exists (a broken invariant).
+   */
+  append(entry: NewJournalEntry): void;
   get(id: string): JournalEntry | undefined;
   findByKey(strategyId: string, intentKey: string): JournalEntry | undefined;
   update(id: string, change: { state: JournalState; time: number; exchangeOrderId?: string; detail?: string }): void;

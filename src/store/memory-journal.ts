@@ -1,6 +1,5 @@
 import { InvariantError } from '../core/errors.js';
-import type { ExchangeCommand } from '../model/commands.js';
-import type { JournalEntry, JournalState, OrderJournal } from '../model/journal.js';
+import type { JournalEntry, JournalState, NewJournalEntry, OrderJournal } from '../model/journal.js';
 
 const UNSETTLED: ReadonlySet<JournalState> = new Set<JournalState>(['pending', 'sent', 'unknown', 'accepted']);
 
@@ -42,12 +41,12 @@ export class MemoryJournal implements OrderJournal {
     }
   }
 
-  append(entry: { id: string; strategyId: string; intentKey?: string; command: ExchangeCommand; time: number }): void {
+  append(entry: NewJournalEntry): void {
     const { id, strategyId, intentKey, command, time } = entry;
     if (this.entries.has(id)) throw new InvariantError('JOURNAL_DUPLICATE', `journal entry ${id} exists`);
     const stored: Stored = {
       seq: ++this.seq,
-      entry: { id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), symbol: command.symbol, command, state: 'pending', createdAt: time, updatedAt: time },
+      entry: { id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), symbol: command.symbol, command, state: entry.state ?? 'pending', createdAt: time, updatedAt: time },
     };
     this.entries.set(id, stored);
     this.open.set(id, stored);

@@ -1,7 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { InvariantError } from '../core/errors.js';
-import type { ExchangeCommand } from '../model/commands.js';
-import type { JournalEntry, JournalState, OrderJournal } from '../model/journal.js';
+import type { JournalEntry, JournalState, NewJournalEntry, OrderJournal } from '../model/journal.js';
 import { decodeCommand, encodeCommand } from './command-codec.js';
 
 interface JournalRow {
@@ -27,7 +26,7 @@ const COLUMNS = 'id, strategy_id, intent_key, symbol, command, state, exchange_o
  * (the store's group commit fsyncs it soon after: state-store.ts). Entries are listed in append order.
  */
 export class SqliteJournal implements OrderJournal {
-  private readonly insert: Statement<[string, string, string | null, string, string, number, number]>;
+  private readonly insert: Statement<[string, string, string | null, string, string, string, number, number]>;
   private readonly byId: Statement<[string], JournalRow>;
   private readonly byKey: Statement<[string, string], JournalRow>;
   private readonly change: Statement<[string, number, string | null, string | null, string]>;
@@ -42,7 +41,7 @@ export class SqliteJournal implements OrderJournal {
     private readonly committed: () => void = () => undefined,
   ) {
     this.insert = db.prepare(
-      `INSERT INTO journal (id, strategy_id, intent_key, symbol, command, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+      `INSERT INTO journal (id, strategy_id, intent_key, symbol, command, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE id = ?`);
     this.byKey = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE strategy_id = ? AND intent_key = ? ORDER BY seq DESC LIMIT 1`);
@@ -72,11 +71,11 @@ export class SqliteJournal implements OrderJournal {
     if (!this.db.inTransaction) this.committed();
   }
 
-  append(entry: { id: string; strategyId: string; intentKey?: string; command: ExchangeCommand; time: number }): void {
+  append(entry: NewJournalEntry): void {
     const { id, strategyId, intentKey, command, time } = entry;
     // The id's UNIQUE constraint is the duplicate check (no lookup before every insert on the order path).
     try {
-      this.insert.run(id, strategyId, intentKey ?? null, command.symbol, encodeCommand(command), time, time);
+      this.insert.run(id, strategyId, intentKey ?? null, command.symbol, encodeCommand(command), entry.state ?? 'pending', time, time);
     } catch (error: unknown) {
       if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw new InvariantError('JOURNAL_DUPLICATE', `journal entry ${id} exists`);

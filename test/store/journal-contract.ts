@@ -29,6 +29,15 @@ export function describeJournalContract(name: string, open: () => { readonly jou
       expect(journal.get('nope')).toBeUndefined();
     });
 
+    it('appends an entry already in state sent when asked (its send follows in the same commit): unsettled, one row', () => {
+      journal.append({ id: 'a-2', strategyId: 'grid', intentKey: 'level-4', command: place('a-2'), time: T, state: 'sent' });
+      expect(journal.get('a-2')).toEqual({
+        id: 'a-2', strategyId: 'grid', intentKey: 'level-4', symbol: 'BTC-SWAP-USDT', command: place('a-2'), state: 'sent', createdAt: T, updatedAt: T,
+      });
+      expect(journal.unsettled().map((e) => [e.id, e.state])).toEqual([['a-2', 'sent']]);
+      expect(journal.findByKey('grid', 'level-4')?.state).toBe('sent');
+    });
+
     it('omits absent optional fields', () => {
       journal.append({ id: 'c-1', strategyId: 'grid', command: { type: 'cancel-all', symbol: 'ETH-SWAP-USDT' }, time: T });
       const entry = journal.get('c-1');

@@ -107,14 +107,8 @@ export class Executor {
     let admitted: Admission;
     const remembered: string[] = [];
     try {
-      // The entry and its `sent` phase in one commit: one write to disk before the request goes out.
-      admitted = this.options.journal.atomically(() =>
-        this.tracker.strictly(() => {
-          const admission = this.admit(strategyId, command, intentKey, remembered);
-          if (typeof admission === 'object' && 'id' in admission) this.tracker.advance(admission.id, { kind: 'sent' });
-          return admission;
-        }),
-      );
+      // The entry, already in its `sent` phase, in one commit: one write to disk before the request goes out.
+      admitted = this.options.journal.atomically(() => this.tracker.strictly(() => this.admit(strategyId, command, intentKey, remembered)));
     } catch (error: unknown) {
       // Nothing was committed: what the admission began to track is not journaled.
       for (const id of remembered) this.tracker.forget(id);
@@ -202,22 +196,25 @@ export class Executor {
 
   // ---------------------------------------------------------------- internals
 
-  /** The journal id of a new submission, or why there is none (journal writes only: it runs in one commit). */
+  /**
+   * The journal id of a new submission, written in phase `sent` (it goes out right after the commit), or
+   * why there is none (journal writes only: it runs in one commit).
+   */
   private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined, remembered: string[]): Admission {
     const journal = this.options.journal;
     const time = this.options.time.clock.now();
     if (!isPlacing(command)) {
       const id = `${strategyId}/${command.type}/${journal.nextSequence(strategyId)}`;
-      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time });
-      this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
+      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time, state: 'sent' });
+      this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
       remembered.push(id);
       return { id };
     }
     const id = command.clientOrderId;
     const existing = journal.get(id) ?? (intentKey === undefined ? undefined : journal.findByKey(strategyId, intentKey));
     if (existing === undefined) {
-      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time });
-      this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
+      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time, state: 'sent' });
+      this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
       remembered.push(id);
       return { id };
     }
@@ -229,8 +226,8 @@ export class Executor {
       return { duplicate: duplicateFailure(id, existing.state) };
     }
     // The exchange never had it: the same id may go again (the journal keeps the first command's text).
-    journal.update(id, { state: 'pending', time, detail: 'resubmitted' });
-    this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'pending' });
+    journal.update(id, { state: 'sent', time, detail: 'resubmitted' });
+    this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
     remembered.push(id);
     return { id };
   }
