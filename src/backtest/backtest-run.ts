@@ -181,7 +181,11 @@ export class BacktestRun {
     // As in the daemon, the sources' events reach the kernel once it has started.
     const view = this.options.marketView === undefined ? undefined : this.replayView(this.options.marketView);
     let reported = 0;
-    while (await this.driver.step(limit)) {
+    for (;;) {
+      // Instants of market data alone are handled without a promise each; the others take a `step`.
+      const now = this.driver.stepNow(limit);
+      if (now === 'waiting') await this.driver.finishInstant();
+      else if (now === 'none' && !(await this.driver.step(limit))) break;
       if (this.events - reported >= PROGRESS_EVERY_EVENTS) {
         reported = this.events;
         this.progress(false);

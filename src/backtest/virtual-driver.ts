@@ -59,6 +59,32 @@ export class VirtualDriver {
   }
 
   /**
+   * The next instant at once, when it is market events only and nothing can be waiting: no action is
+   * due by then, no reply comes without latency, nothing asynchronous is pending (`mustYield`) and the
+   * feed holds the events. `step` would neither turn the event loop nor find anything to settle there,
+   * so a replay of market data moves through such instants without a promise each. Answers 'none' when
+   * the next instant needs `step` (or nothing is due by `limit()`), 'done' when it was handled, and
+   * 'waiting' when its events left work pending: `finishInstant` then turns the loop as `step` would.
+   */
+  stepNow(limit: () => number): 'none' | 'done' | 'waiting' {
+    const { clock, engine, feed, mustYield } = this.options;
+    if (this.options.instantReplies || mustYield()) return 'none';
+    const time = feed.peekTime();
+    if (time === undefined || !feed.covers(time)) return 'none';
+    const actionTime = this.nextActionTime();
+    if ((actionTime !== undefined && actionTime <= time) || !(time <= limit())) return 'none';
+    clock.advanceTo(time);
+    engine.advanceTo(time);
+    return mustYield() ? 'waiting' : 'done';
+  }
+
+  /** After `stepNow` answered 'waiting': the turn of the event loop and the settling `step` ends an instant with. */
+  async finishInstant(): Promise<void> {
+    await macrotask();
+    await this.settle();
+  }
+
+  /**
    * A reply's continuation can take more than one turn (a handler awaiting a reply awaiting a journal
    * write…): time moves on only once nothing waits at this instant any more (bounded: work waiting for a
    * later instant stays pending).

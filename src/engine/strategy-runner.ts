@@ -17,6 +17,8 @@ export interface RunnerLimits {
 
 export const DEFAULT_RUNNER_LIMITS: RunnerLimits = { conflateAbove: 1000, dropAt: 10_000 };
 
+const SETTLED: Promise<void> = Promise.resolve();
+
 export interface RunnerHooks {
   /** The instance threw or its stream failed: it is stopped; the others go on. */
   onFailure(error: unknown): void;
@@ -120,13 +122,22 @@ export class StrategyRunner {
         this.countDrop();
         return;
       }
+      // Nothing queued nor being handled: the event is handled now, so it needs no queue slot nor conflation key.
+      if (!this.draining) {
+        this.current = this.drain({ event, arrivedAt, ingestedAt, key: undefined });
+        return;
+      }
       const slot: Slot = { event, arrivedAt, ingestedAt, key: conflationKey(event) };
       if (slot.key !== undefined) this.queuedByKey.set(slot.key, slot);
       this.queue.push(slot);
     } else {
-      this.queue.push({ event, arrivedAt, ingestedAt, key: undefined });
+      const slot: Slot = { event, arrivedAt, ingestedAt, key: undefined };
+      if (!this.draining) {
+        this.current = this.drain(slot);
+        return;
+      }
+      this.queue.push(slot);
     }
-    if (!this.draining) this.current = this.drain();
   }
 
   /** Resolves once every queued event has been handled. */
@@ -148,33 +159,73 @@ export class StrategyRunner {
     this.wakeIdle();
   }
 
-  private async drain(): Promise<void> {
+  /**
+   * Handles `first` (an event delivered while nothing was queued), then the queue, synchronously while
+   * handlers are: a promise (and its async tail) only once a handler answers one. The same order and
+   * the same awaits as one async loop, without a promise per event of a replay.
+   */
+  private drain(first?: Slot): Promise<void> {
     this.draining = true;
+    let waiting: Promise<void> | undefined;
     try {
-      while (this.head < this.queue.length && this.state === 'running') {
-        const slot = this.queue[this.head++]!;
-        if (slot.key !== undefined && this.queuedByKey.get(slot.key) === slot) this.queuedByKey.delete(slot.key);
-        this.delivered++;
-        this.handling = slot;
-        const handled = this.invoke(() => this.handlers.onEvent?.(slot.event));
-        if (handled !== undefined) await handled;
-        this.handling = undefined;
-        if (this.head > 4096 && this.head * 2 > this.queue.length) {
-          this.queue = this.queue.slice(this.head);
-          this.head = 0;
-        }
+      waiting = first === undefined ? undefined : this.handle(first);
+      if (waiting === undefined) waiting = this.handleQueued();
+    } finally {
+      if (waiting === undefined) this.drained();
+    }
+    return waiting === undefined ? SETTLED : this.drainAfter(waiting);
+  }
+
+  private async drainAfter(waiting: Promise<void>): Promise<void> {
+    try {
+      for (let next: Promise<void> | undefined = waiting; next !== undefined; next = this.handleQueued()) {
+        await next;
+        this.handled();
       }
     } finally {
-      this.draining = false;
-      this.handling = undefined;
-      if (this.head >= this.queue.length) {
-        this.queue = [];
-        this.head = 0;
-      }
-      // Caught up: whatever was dropped since the last report is reported now, so every drop is counted.
-      if (this.dropped > 0) this.reportDrops();
-      this.wakeIdle();
+      this.drained();
     }
+  }
+
+  /** Queued events, in order, until a handler answers a promise (answered, its slot still `handling`). */
+  private handleQueued(): Promise<void> | undefined {
+    while (this.head < this.queue.length && this.state === 'running') {
+      const slot = this.queue[this.head++]!;
+      if (slot.key !== undefined && this.queuedByKey.get(slot.key) === slot) this.queuedByKey.delete(slot.key);
+      const handled = this.handle(slot);
+      if (handled !== undefined) return handled;
+    }
+    return undefined;
+  }
+
+  /** One event to onEvent; a promise when the handler is async (the slot stays `handling` until it settles). */
+  private handle(slot: Slot): Promise<void> | undefined {
+    this.delivered++;
+    this.handling = slot;
+    const handled = this.invoke(() => this.handlers.onEvent?.(slot.event));
+    if (handled !== undefined) return handled;
+    this.handled();
+    return undefined;
+  }
+
+  private handled(): void {
+    this.handling = undefined;
+    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private drained(): void {
+    this.draining = false;
+    this.handling = undefined;
+    if (this.head >= this.queue.length && this.queue.length > 0) {
+      this.queue = [];
+      this.head = 0;
+    }
+    // Caught up: whatever was dropped since the last report is reported now, so every drop is counted.
+    if (this.dropped > 0) this.reportDrops();
+    this.wakeIdle();
   }
 
   /** Calls a handler; answers a promise only when the handler was async (keeps replay loops synchronous). */

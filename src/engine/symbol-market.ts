@@ -1,11 +1,13 @@
 import type { Decimal } from '../core/decimal.js';
 import { assertNever } from '../core/errors.js';
-import type { BookSnapshot, KlineInterval, KlineUpdated, MarketEvent } from '../model/market-events.js';
+import type { BookSnapshot, KlineInterval, KlineUpdated, MarketEvent, TradePrinted } from '../model/market-events.js';
 
 /** Market state of one symbol: book, best prices, last/mark/index price, funding, open interest, klines. */
 export class SymbolMarket {
   book: BookSnapshot | undefined;
-  lastPrice: Decimal | undefined;
+  /** The latest trade, when it is what set the last price: its price is read (and made a decimal) only when asked. */
+  private lastTrade: TradePrinted | undefined;
+  private lastOther: Decimal | undefined;
   markPrice: Decimal | undefined;
   indexPrice: Decimal | undefined;
   fundingRate: Decimal | undefined;
@@ -25,7 +27,7 @@ export class SymbolMarket {
         this.book = event;
         return true;
       case 'market.trade':
-        this.lastPrice = event.price;
+        this.lastTrade = event;
         return true;
       case 'market.kline':
         return this.applyKline(event);
@@ -34,7 +36,7 @@ export class SymbolMarket {
         this.tickerAsk = { price: event.askPrice, time: event.time };
         return true;
       case 'market.ticker24h':
-        this.lastPrice = event.last;
+        this.setLastPrice(event.last);
         return true;
       case 'market.markPrice':
         this.markPrice = event.price;
@@ -51,6 +53,16 @@ export class SymbolMarket {
       default:
         return assertNever(event, 'market event');
     }
+  }
+
+  /** The last traded price: of the latest trade, ticker or kline close, whichever came last. */
+  get lastPrice(): Decimal | undefined {
+    return this.lastTrade === undefined ? this.lastOther : this.lastTrade.price;
+  }
+
+  private setLastPrice(price: Decimal): void {
+    this.lastTrade = undefined;
+    this.lastOther = price;
   }
 
   /** The fresher of the book's best bid and the book ticker's. */
@@ -98,7 +110,7 @@ export class SymbolMarket {
       series.push(kline);
       if (series.length > this.klineHistory) series.shift();
     }
-    this.lastPrice = kline.close;
+    this.setLastPrice(kline.close);
     return true;
   }
 }

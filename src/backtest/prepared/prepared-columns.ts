@@ -368,10 +368,24 @@ function decimals(values: readonly string[], what: string): readonly string[] {
   return values;
 }
 
+/** Whether this platform stores numbers little-endian, as Arrow IPC buffers are (always, in practice). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const TWO_TO_32 = 4_294_967_296;
+
+/**
+ * An Int64 column as numbers: each value from its two 32-bit halves (high signed, low unsigned), which is
+ * `Number(bigint)` to the bit — the high half times 2^32 is exact and the one addition rounds as the
+ * conversion does — without a BigInt per row (`Number(raw[i])` was most of the load of a prepared file).
+ */
 function timesOf(data: Data): Float64Array {
   const raw = data.values as BigInt64Array;
   const out = new Float64Array(data.length);
-  for (let i = 0; i < out.length; i++) out[i] = Number(raw[i]);
+  if (!LITTLE_ENDIAN) {
+    for (let i = 0; i < out.length; i++) out[i] = Number(raw[i]);
+    return out;
+  }
+  const halves = new Int32Array(raw.buffer, raw.byteOffset, raw.length * 2);
+  for (let i = 0; i < out.length; i++) out[i] = halves[2 * i + 1]! * TWO_TO_32 + (halves[2 * i]! >>> 0);
   return out;
 }
 

@@ -367,7 +367,7 @@ export class TradingDesk {
   }
 
   emitBalance(account: FuturesAccount): void {
-    const f = balanceEventFigures(this.s, account);
+    const f = balanceEventFigures(account);
     this.s.emit({ type: 'balance', time: this.s.time, userId: account.userId, category: account.category, coin: account.category, free: f.free, locked: f.locked });
   }
 }

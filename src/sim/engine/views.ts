@@ -96,10 +96,18 @@ export function balanceView(state: EngineState, account: FuturesAccount): Future
   };
 }
 
-/** Free (wallet − margins, no unrealized PnL) and locked (position + order margin), as the stream's B entries. */
-export function balanceEventFigures(state: EngineState, account: FuturesAccount): { readonly free: string; readonly locked: string } {
-  const f = accountFigures(state, account);
-  const locked = f.positionMargin.add(f.orderMargin);
+const ZERO = dec(0);
+
+/**
+ * Free (wallet − margins, no unrealized PnL) and locked (position + order margin), as the stream's B
+ * entries. Only the margins: the sums `accountFigures` makes of them (same terms, same order), without
+ * the mark-price figures of every position it computes too, which this event never shows (it is emitted
+ * on every order placed, filled and ended).
+ */
+export function balanceEventFigures(account: FuturesAccount): { readonly free: string; readonly locked: string } {
+  let positionMargin = ZERO;
+  for (const p of account.positions.values()) if (p.lots !== 0) positionMargin = positionMargin.add(p.margin);
+  const locked = positionMargin.add(account.orderMargin());
   return { free: money(account.wallet.sub(locked)), locked: money(locked) };
 }
 

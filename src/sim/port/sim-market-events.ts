@@ -1,8 +1,10 @@
 // Snapshots and trades repeat most of their prices and many quantities from one event to the next.
+import type { Decimal } from '../../core/decimal.js';
 import { decimalOfText as decimalOf } from '../../core/decimal-cache.js';
 import { assertNever } from '../../core/errors.js';
-import type { BookLevel, MarketEvent } from '../../model/market-events.js';
-import type { MarketEvent as SimMarketEvent, PriceLevel } from '../market-stream/events.js';
+import type { Side } from '../../model/instrument.js';
+import type { BookLevel, BookSnapshot, MarketEvent, TradePrinted } from '../../model/market-events.js';
+import type { DepthEvent, MarketEvent as SimMarketEvent, PriceLevel, TradeEvent } from '../market-stream/events.js';
 
 function levelsOf(side: readonly PriceLevel[]): BookLevel[] {
   const out: BookLevel[] = new Array<BookLevel>(side.length);
@@ -14,26 +16,91 @@ function levelsOf(side: readonly PriceLevel[]): BookLevel[] {
 }
 
 /**
+ * The book of a depth event with its levels made decimals when first read: most events of a replay reach
+ * no strategy that reads every level (a data-only replay reads none), and a side of 5–25 levels costs two
+ * decimal lookups per level. Each side is converted once, the same array handed out on every read, and
+ * `toJSON` gives the snapshot an eager conversion made. The levels are accessors of the class, not own
+ * properties: a spread (`{ ...book }`) has no `bids`/`asks` — read them by name. (Own accessors, from an
+ * object literal or `Object.defineProperty`, cost about 10–20× this class in V8: the whole gain.)
+ */
+class LazyBook implements BookSnapshot {
+  readonly type = 'market.book';
+  readonly symbol: string;
+  readonly time: number;
+  readonly #depth: DepthEvent;
+  #bids: readonly BookLevel[] | undefined;
+  #asks: readonly BookLevel[] | undefined;
+
+  constructor(depth: DepthEvent) {
+    this.symbol = depth.symbol;
+    this.time = depth.ts;
+    this.#depth = depth;
+    this.#bids = undefined;
+    this.#asks = undefined;
+  }
+
+  get bids(): readonly BookLevel[] {
+    return (this.#bids ??= levelsOf(this.#depth.bids));
+  }
+
+  get asks(): readonly BookLevel[] {
+    return (this.#asks ??= levelsOf(this.#depth.asks));
+  }
+
+  toJSON(): BookSnapshot {
+    return { type: this.type, symbol: this.symbol, time: this.time, bids: this.bids, asks: this.asks };
+  }
+}
+
+/** A trade whose price and quantity become decimals when first read (the values an eager conversion makes; see LazyBook). */
+class LazyTrade implements TradePrinted {
+  readonly type = 'market.trade';
+  readonly symbol: string;
+  readonly time: number;
+  readonly tradeId: string;
+  readonly takerSide: Side;
+  readonly #trade: TradeEvent;
+  #price: Decimal | undefined;
+  #qty: Decimal | undefined;
+
+  constructor(trade: TradeEvent) {
+    this.symbol = trade.symbol;
+    this.time = trade.ts;
+    this.tradeId = trade.id;
+    // The buyer was the maker: the taker sold.
+    this.takerSide = trade.buyerIsMaker ? 'SELL' : 'BUY';
+    this.#trade = trade;
+    this.#price = undefined;
+    this.#qty = undefined;
+  }
+
+  get price(): Decimal {
+    return (this.#price ??= decimalOf(this.#trade.price));
+  }
+
+  get qty(): Decimal {
+    return (this.#qty ??= decimalOf(this.#trade.qty));
+  }
+
+  toJSON(): TradePrinted {
+    return { type: this.type, symbol: this.symbol, time: this.time, tradeId: this.tradeId, price: this.price, qty: this.qty, takerSide: this.takerSide };
+  }
+}
+
+/**
  * One engine market event as the kernel's model event, stamped with the engine event's `ts`:
  * depth → market.book, trade → market.trade, mark → market.markPrice, index → market.indexPrice,
  * funding → market.fundingRate. Quantities stay contracts on both sides. A bar (a downloaded history)
- * has no model event of its own: undefined (the backtest builds klines from bars).
+ * has no model event of its own: undefined (the backtest builds klines from bars). This is the one
+ * place a replayed event's decimal text becomes decimal.js values: a book's levels and a trade's price
+ * and quantity when first read, the other prices at once.
  */
 export function modelMarketEvent(event: SimMarketEvent): MarketEvent | undefined {
   switch (event.type) {
     case 'depth':
-      return { type: 'market.book', symbol: event.symbol, time: event.ts, bids: levelsOf(event.bids), asks: levelsOf(event.asks) };
+      return new LazyBook(event);
     case 'trade':
-      return {
-        type: 'market.trade',
-        symbol: event.symbol,
-        time: event.ts,
-        tradeId: event.id,
-        price: decimalOf(event.price),
-        qty: decimalOf(event.qty),
-        // The buyer was the maker: the taker sold.
-        takerSide: event.buyerIsMaker ? 'SELL' : 'BUY',
-      };
+      return new LazyTrade(event);
     case 'mark':
       return { type: 'market.markPrice', symbol: event.symbol, time: event.ts, price: decimalOf(event.price) };
     case 'index':

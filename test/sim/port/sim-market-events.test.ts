@@ -1,0 +1,54 @@
+import { dec } from '../../../src/core/decimal.js';
+import type { BookSnapshot, TradePrinted } from '../../../src/model/market-events.js';
+import { modelMarketEvent } from '../../../src/sim/port/sim-market-events.js';
+import type { DepthEvent, TradeEvent } from '../../../src/sim/market-stream/events.js';
+
+const depth: DepthEvent = {
+  type: 'depth',
+  ts: 1_767_225_600_000,
+  symbol: 'BTC-SWAP-USDT',
+  bids: [
+    ['111022.2', '112'],
+    ['111022.1', '383.5'],
+  ],
+  asks: [['111022.3', '149.3']],
+};
+const trade: TradeEvent = { type: 'trade', ts: 1_767_225_600_005, symbol: 'BTC-SWAP-USDT', id: '42', price: '111022.3', qty: '0.7', buyerIsMaker: true };
+
+describe('modelMarketEvent (levels and trade amounts made decimals when read)', () => {
+  it('a depth event reads as the book of decimal levels, the same arrays on every read', () => {
+    const book = modelMarketEvent(depth) as BookSnapshot;
+    expect(book.type).toBe('market.book');
+    expect(book.symbol).toBe('BTC-SWAP-USDT');
+    expect(book.time).toBe(depth.ts);
+    expect(book.bids.map((l) => [l.price.toString(), l.qty.toString()])).toEqual([
+      ['111022.2', '112'],
+      ['111022.1', '383.5'],
+    ]);
+    expect(book.asks[0]!.price.equals(dec('111022.3'))).toBe(true);
+    expect(book.bids).toBe(book.bids);
+    expect(book.asks).toBe(book.asks);
+    expect(JSON.parse(JSON.stringify(book))).toEqual({
+      type: 'market.book',
+      symbol: 'BTC-SWAP-USDT',
+      time: depth.ts,
+      bids: [
+        { price: '111022.2', qty: '112' },
+        { price: '111022.1', qty: '383.5' },
+      ],
+      asks: [{ price: '111022.3', qty: '149.3' }],
+    });
+  });
+
+  it('a trade reads as its decimal price and quantity, the taker side from buyerIsMaker', () => {
+    const printed = modelMarketEvent(trade) as TradePrinted;
+    expect(printed.type).toBe('market.trade');
+    expect(printed.tradeId).toBe('42');
+    expect(printed.takerSide).toBe('SELL');
+    expect(printed.price.equals(dec('111022.3'))).toBe(true);
+    expect(printed.qty.toString()).toBe('0.7');
+    expect(printed.price).toBe(printed.price);
+    expect(JSON.parse(JSON.stringify(printed))).toEqual({ type: 'market.trade', symbol: 'BTC-SWAP-USDT', time: trade.ts, tradeId: '42', price: '111022.3', qty: '0.7', takerSide: 'SELL' });
+    expect((modelMarketEvent({ ...trade, buyerIsMaker: false }) as TradePrinted).takerSide).toBe('BUY');
+  });
+});
