@@ -89,6 +89,8 @@ export class MarketWsSession {
   private readonly heartbeat: Heartbeat;
   private readonly pacer: OutboundPacer;
   private readonly openSocket: (url: string) => WebSocketLike;
+  /** Every channel's state; `routes` finds them by the subscription they were last sent with. */
+  private readonly states: ChannelState[];
   private readonly routes = new Map<string, ChannelState>();
   private readonly stopwatch;
   private status: MarketWsState = 'idle';
@@ -112,7 +114,7 @@ export class MarketWsSession {
     this.heartbeat = new Heartbeat(options.time, beat, (text) => this.pacer.send(text), () => this.drop('pong timeout'));
     this.openSocket = options.openSocket ?? openWsSocket;
     this.stopwatch = stopwatchOf(options.time);
-    for (const channel of options.channels) this.routes.set(routeKey(channel.topic, channel.wireSymbol), { channel, lastGoodAt: undefined, resyncPending: false });
+    this.states = options.channels.map((channel) => ({ channel, lastGoodAt: undefined, resyncPending: false }));
   }
 
   get state(): MarketWsState {
@@ -143,15 +145,12 @@ export class MarketWsSession {
   }
 
   health(key: string): WsChannelHealth | undefined {
-    for (const state of this.routes.values()) {
-      if (state.channel.key === key) return { open: this.status === 'open', lastGoodAt: state.lastGoodAt, connectedAt: this.connectedAt };
-    }
-    return undefined;
+    const state = this.states.find((s) => s.channel.key === key);
+    return state === undefined ? undefined : { open: this.status === 'open', lastGoodAt: state.lastGoodAt, connectedAt: this.connectedAt };
   }
 
   channel(key: string): WsChannel | undefined {
-    for (const state of this.routes.values()) if (state.channel.key === key) return state.channel;
-    return undefined;
+    return this.states.find((s) => s.channel.key === key)?.channel;
   }
 
   stats(): MarketWsStats {
@@ -197,11 +196,16 @@ export class MarketWsSession {
     this.heartbeat.start();
     // One request per topic with comma-separated symbols (no spaces: API-NOTES §8).
     const byTopic = new Map<string, string[]>();
-    for (const state of this.routes.values()) {
+    this.routes.clear();
+    for (const state of this.states) {
       state.lastGoodAt = undefined;
+      const wireSymbol = state.channel.wireSymbol();
+      // Not subscribable yet (an index token still unknown): it stays silent, so its poll carries it.
+      if (wireSymbol === undefined) continue;
       state.resyncPending = true;
+      this.routes.set(routeKey(state.channel.topic, wireSymbol), state);
       const symbols = byTopic.get(state.channel.topic) ?? [];
-      symbols.push(state.channel.wireSymbol);
+      symbols.push(wireSymbol);
       byTopic.set(state.channel.topic, symbols);
     }
     for (const [topic, symbols] of byTopic) this.pacer.send(subscribeText(topic, symbols.join(',')));
@@ -227,7 +231,7 @@ export class MarketWsSession {
     this.connectedAt = undefined;
     this.heartbeat.stop();
     this.pacer.clear();
-    for (const state of this.routes.values()) {
+    for (const state of this.states) {
       state.channel.reset();
       state.lastGoodAt = undefined;
       state.resyncPending = false;
@@ -296,7 +300,8 @@ export class MarketWsSession {
     state.resyncPending = true;
     this.resyncs += 1;
     this.options.logger.debug({ channel: state.channel.key, why }, 'market socket: resubscribing for a fresh snapshot');
-    this.pacer.send(subscribeText(state.channel.topic, state.channel.wireSymbol));
+    const wireSymbol = state.channel.wireSymbol();
+    if (wireSymbol !== undefined) this.pacer.send(subscribeText(state.channel.topic, wireSymbol));
   }
 
   /** A synced book that has heard nothing for staleBookMs is stale: void it and ask for a snapshot. */
@@ -306,6 +311,7 @@ export class MarketWsSession {
       () => {
         if (this.status === 'stopped') return;
         const now = this.now();
+        this.subscribeLate();
         for (const state of this.routes.values()) {
           const book = state.channel.book;
           const heard = state.lastGoodAt ?? this.connectedAt;
@@ -318,6 +324,20 @@ export class MarketWsSession {
       },
       Math.max(100, Math.floor(staleMs / 2)),
     );
+  }
+
+  /** Channels skipped at the connect because their subscription was not known yet (an index token): subscribed once it is. */
+  private subscribeLate(): void {
+    if (this.status !== 'open') return;
+    const routed = new Set(this.routes.values());
+    for (const state of this.states) {
+      if (routed.has(state)) continue;
+      const wireSymbol = state.channel.wireSymbol();
+      if (wireSymbol === undefined) continue;
+      state.resyncPending = true;
+      this.routes.set(routeKey(state.channel.topic, wireSymbol), state);
+      this.pacer.send(subscribeText(state.channel.topic, wireSymbol));
+    }
   }
 
   private now(): number {

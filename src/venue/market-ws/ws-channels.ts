@@ -39,9 +39,9 @@ export interface WsChannel {
   readonly key: string;
   readonly symbol: string;
   readonly channel: PollChannel['channel'];
-  /** The subscription: wire topic and symbol (an index token for `index`). */
+  /** The subscription: wire topic and symbol (an index token for `index`: undefined while the contract's token is unknown). */
   readonly topic: string;
-  readonly wireSymbol: string;
+  wireSymbol(): string | undefined;
   handle(frame: Envelope): FrameOutcome;
   /** The connection was lost: anything kept from it is void until the next snapshot. */
   reset(): void;
@@ -63,7 +63,7 @@ export function wsChannelFor(channel: PollChannel, deps: WsChannelDeps): WsChann
       return {
         ...base,
         topic: 'trade',
-        wireSymbol: symbol,
+        wireSymbol: () => symbol,
         handle: (frame) => {
           const parsed = parseWire(wsTradesSchema, frame.data, endpoint('trade'), deps.onSkipped);
           if (!parsed.ok) return { events: [], good: false, resync: 'bad-frame' };
@@ -80,7 +80,7 @@ export function wsChannelFor(channel: PollChannel, deps: WsChannelDeps): WsChann
       return {
         ...base,
         topic: `kline_${interval}`,
-        wireSymbol: symbol,
+        wireSymbol: () => symbol,
         handle: (frame) => {
           const parsed = parseWire(wsKlinesSchema, frame.data, endpoint(`kline_${interval}`), deps.onSkipped);
           if (!parsed.ok) return { events: [], good: false, resync: 'bad-frame' };
@@ -99,7 +99,7 @@ export function wsChannelFor(channel: PollChannel, deps: WsChannelDeps): WsChann
       return {
         ...base,
         topic: 'bookTicker',
-        wireSymbol: symbol,
+        wireSymbol: () => symbol,
         handle: (frame) => {
           const parsed = parseWire(wsBookTickerSchema, frame.data, endpoint('bookTicker'), deps.onSkipped);
           if (!parsed.ok) return { events: [], good: false };
@@ -113,7 +113,7 @@ export function wsChannelFor(channel: PollChannel, deps: WsChannelDeps): WsChann
       return {
         ...base,
         topic: 'realtimes',
-        wireSymbol: symbol,
+        wireSymbol: () => symbol,
         handle: (frame) => {
           const parsed = parseWire(wsTickersSchema, frame.data, endpoint('realtimes'), deps.onSkipped);
           if (!parsed.ok) return { events: [], good: false };
@@ -128,7 +128,7 @@ export function wsChannelFor(channel: PollChannel, deps: WsChannelDeps): WsChann
       return {
         ...base,
         topic: 'markPrice',
-        wireSymbol: symbol,
+        wireSymbol: () => symbol,
         handle: (frame) => {
           const parsed = parseWire(wsMarkPriceSchema, frame.data, endpoint('markPrice'), deps.onSkipped);
           if (!parsed.ok) return { events: [], good: false };
@@ -138,13 +138,14 @@ export function wsChannelFor(channel: PollChannel, deps: WsChannelDeps): WsChann
         reset: () => undefined,
       };
     case 'index': {
-      const token = deps.indexTokenOf(symbol);
-      if (token === undefined) return undefined;
+      // Read at each (re)subscribe: the daemon learns its instruments' tokens after the feed is built.
+      const tokenNow = (): string | undefined => deps.indexTokenOf(symbol);
       return {
         ...base,
         topic: 'index',
-        wireSymbol: token,
+        wireSymbol: tokenNow,
         handle: (frame) => {
+          const token = tokenNow();
           const parsed = parseWire(wsIndexSchema, frame.data, endpoint('index'), deps.onSkipped);
           if (!parsed.ok) return { events: [], good: false };
           const row = parsed.value.filter((r) => r.symbol === undefined || r.symbol === token).at(-1);
@@ -178,7 +179,7 @@ function depthChannel(base: Pick<WsChannel, 'key' | 'symbol' | 'channel'>, limit
   return {
     ...base,
     topic: 'diffDepth',
-    wireSymbol: symbol,
+    wireSymbol: () => symbol,
     book,
     handle: (frame) => {
       const parsed = parseWire(depthFrameDataSchema, frame.data, 'ws diffDepth', deps.onSkipped);
