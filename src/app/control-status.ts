@@ -5,6 +5,8 @@ import type { RunnerState } from '../engine/strategy-runner.js';
 import type { RiskLimits } from '../model/risk-limits.js';
 import type { GovernorSnapshot, RateGovernor } from '../venue/rate-governor.js';
 import type { MarketPoller } from '../venue/sources/market-poller.js';
+import type { ChannelSourceState, MarketFeed } from '../venue/market-ws/market-feed.js';
+import type { MarketWsStats } from '../venue/market-ws/market-ws-session.js';
 import type { UserStreamSession, UserStreamState } from '../venue/stream/user-stream-session.js';
 import type { TimeSync } from '../venue/time-sync.js';
 import { DEFAULT_TIME_SYNC } from '../venue/time-sync.js';
@@ -39,6 +41,8 @@ export interface StatusSources {
   readonly governor: RateGovernor;
   readonly streams: ReadonlyArray<{ readonly category: string; readonly session: UserStreamSession }>;
   readonly poller: MarketPoller;
+  /** The market socket and where each channel's events come from now. */
+  readonly feed?: MarketFeed;
   readonly jobs: CronJobs;
   readonly errors: ComponentErrors;
   /** Fills, realized PnL and fees of a strategy since the daily reset (the trade log's tally). */
@@ -108,7 +112,15 @@ export interface DaemonStatus {
     readonly userStreams: ReadonlyArray<{ readonly category: string; readonly state: UserStreamState; readonly reconnects: number; readonly epoch: number; readonly lastInboundAt?: number }>;
     readonly clock: { readonly synced: boolean; readonly offsetMs: number; readonly lastSyncAt?: number };
     readonly rateBudget: GovernorSnapshot;
-    readonly market: { readonly polls: number; readonly failures: number; readonly events: number };
+    readonly market: {
+      readonly polls: number;
+      readonly failures: number;
+      readonly events: number;
+      /** The public market socket, when any channel rides it. */
+      readonly socket?: MarketWsStats;
+      /** Each channel's configured `via` and its `source` now (`poll` under `via: ws`: on the fallback). */
+      readonly channels?: readonly ChannelSourceState[];
+    };
     readonly jobs: Readonly<Record<string, JobStats>>;
     /** Whether the order journal can be written (a failed write holds opening orders back until one succeeds). */
     readonly journal: { readonly writable: boolean; readonly failures: number; readonly since?: number };
@@ -200,13 +212,19 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
       })),
       clock: { synced: s.timeSync.isSynced, offsetMs: s.timeSync.offset, ...(s.timeSync.lastSync === undefined ? {} : { lastSyncAt: s.timeSync.lastSync }) },
       rateBudget: s.governor.snapshot(),
-      market: { polls: poller.polls, failures: poller.failures, events: poller.events },
+      market: { polls: poller.polls, failures: poller.failures, events: poller.events, ...feedStatus(s.feed) },
       jobs,
       journal: journalStatus(kernel),
     },
     lastErrors: lastErrors(s, jobs, poller.channels),
     reload: s.lastReload() ?? null,
   };
+}
+
+function feedStatus(feed: MarketFeed | undefined): { socket?: MarketWsStats; channels?: readonly ChannelSourceState[] } {
+  if (feed === undefined) return {};
+  const stats = feed.stats();
+  return { ...(stats.socket === undefined ? {} : { socket: stats.socket }), channels: stats.channels };
 }
 
 function lastErrors(

@@ -7,6 +7,7 @@ import type { RateGovernor } from '../venue/rate-governor.js';
 import type { RestExchange } from '../venue/rest-transport.js';
 import type { SkippedRows } from '../venue/wire/tolerant-list.js';
 import type { MarketPoller } from '../venue/sources/market-poller.js';
+import type { MarketFeed } from '../venue/market-ws/market-feed.js';
 import type { UserStreamSession } from '../venue/stream/user-stream-session.js';
 import type { TimeSync } from '../venue/time-sync.js';
 import type { CronJobs } from './cron-scheduler.js';
@@ -18,6 +19,8 @@ export interface MetricSources {
   readonly timeSync: TimeSync;
   readonly streams: ReadonlyArray<{ readonly category: string; readonly session: UserStreamSession }>;
   readonly poller: MarketPoller;
+  /** Which channels ride the market socket now. */
+  readonly feed?: MarketFeed;
   readonly jobs: CronJobs;
   readonly ready: () => boolean;
   /** Sizes of the long-lived tables that grow with activity (kernel, executor, journal, simulator), read at scrape time. */
@@ -44,6 +47,8 @@ export class DaemonMetrics {
   readonly wireRowsSkipped: Counter<'endpoint'>;
   /** Reloads (SIGHUP, POST /control/reload) by outcome: `ok`, or `failed` (the running config stays). */
   readonly reloads: Counter<'outcome'>;
+  /** Market channels switched between the socket and their poll fallback, by where they went. */
+  readonly marketSourceSwitches: Counter<'symbol' | 'channel' | 'to'>;
   private sources: MetricSources | undefined;
   private readonly loopSampler: { stop(): void };
   private readonly gcObserver: PerformanceObserver;
@@ -154,6 +159,24 @@ export class DaemonMetrics {
     };
     pollCounter('stratd_market_polls_total', 'Market data polls (failed ones included)', (c) => c.polls);
     pollCounter('stratd_market_poll_failures_total', 'Market data polls that failed', (c) => c.failures);
+    this.marketSourceSwitches = new Counter({
+      name: 'stratd_market_source_switches_total',
+      help: 'Market channels switched between the public market socket and polling (to=poll: fallback; to=ws: back on the socket)',
+      labelNames: ['symbol', 'channel', 'to'],
+      registers,
+    });
+    new Gauge({
+      name: 'stratd_market_channel_on_socket',
+      help: 'Whether a market channel is carried by the public market socket now (1) or polled (0)',
+      labelNames: ['symbol', 'channel'],
+      registers,
+      collect() {
+        read(
+          (s) => s.feed?.stats().channels ?? [],
+          (channels) => channels.forEach((c) => this.set({ symbol: c.symbol, channel: c.channel }, c.source === 'ws' ? 1 : 0)),
+        );
+      },
+    });
     new Gauge({
       name: 'stratd_clock_offset_seconds',
       help: 'Exchange clock minus local clock',

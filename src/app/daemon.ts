@@ -25,7 +25,8 @@ import { StateStore } from '../store/state-store.js';
 import type { StateStoreInfo, StateStoreOptions } from '../store/state-store.js';
 import { categoriesOf } from '../venue/port/category.js';
 import { VenueExchangePort } from '../venue/port/venue-exchange-port.js';
-import { MarketPoller } from '../venue/sources/market-poller.js';
+import type { MarketPoller } from '../venue/sources/market-poller.js';
+import { MarketFeed } from '../venue/market-ws/market-feed.js';
 import { UserStreamSession } from '../venue/stream/user-stream-session.js';
 import { isLoopbackHost } from './control-auth.js';
 import { ControlMetrics } from './control-metrics.js';
@@ -109,6 +110,7 @@ interface Parts {
   readonly store: StateStore;
   readonly sessions: readonly UserStreamSession[];
   readonly poller: MarketPoller;
+  readonly feed: MarketFeed;
   readonly jobs: CronJobs;
   readonly live: LiveSettings;
   readonly status: StatusSources;
@@ -275,14 +277,21 @@ export class Daemon {
       }),
     }));
     const sessions = streams.map((s) => s.session);
-    const poller = new MarketPoller({
+    const marketLogger = logger.child({ component: 'market' });
+    const feed = new MarketFeed({
       market: venue.client.market,
       time,
-      logger: logger.child({ component: 'market' }),
+      logger: marketLogger,
       channels: pollChannels(config.market),
       // From the instruments the kernel holds: refreshed with every exchangeInfo refresh (daily job, reload).
       indexTokenOf: (symbol) => kernel.cache.instrument(symbol)?.indexToken,
+      // Channels `via: ws` (the default) ride the public market socket and poll only as its fallback.
+      socket: { streamUrl: venue.streamUrl, pingIntervalMs: config.userStream.pingEveryMs, pongTimeoutMs: config.userStream.pongTimeoutMs, backoff: config.userStream.backoff },
+      onSkipped: (skipped) => venue.client.rest.reportSkipped(skipped),
+      // Logged by the feed; /status shows each channel's source and why it polls.
+      onSwitch: (change) => metrics.marketSourceSwitches.inc({ symbol: change.symbol, channel: change.channel, to: change.to }),
     });
+    const poller = feed.poller;
     for (const { category, session } of streams) {
       subscriptions.push(
         session.events$.subscribe((event) => {
@@ -293,8 +302,8 @@ export class Daemon {
     }
     const marketTap = options.taps?.market;
     subscriptions.push(
-      // With its reply's arrival on the stopwatch: the kernel times the order requests it causes (tick-to-order).
-      poller.arrivals$.subscribe(({ event, arrivedAt }) => {
+      // With its reply's (or socket frame's) arrival on the stopwatch: the kernel times the order requests it causes (tick-to-order).
+      feed.arrivals$.subscribe(({ event, arrivedAt }) => {
         marketTap?.(event, time.clock.now());
         kernel.ingest(event, arrivedAt);
       }),
@@ -320,8 +329,8 @@ export class Daemon {
         await stopRecorder.stop();
       });
     }
-    poller.start();
-    cleanup.push(() => poller.stop());
+    await feed.start();
+    cleanup.push(() => feed.stop());
     const summaries = trades.startSummaries(config.log.summaryEveryMs);
     if (summaries !== undefined) subscriptions.push(summaries);
 
@@ -350,6 +359,7 @@ export class Daemon {
       governor: venue.client.governor,
       streams,
       poller,
+      feed,
       jobs,
       errors,
       today: (id) => trades.tradeLog.day.of(id),
@@ -365,6 +375,7 @@ export class Daemon {
       timeSync: venue.client.timeSync,
       streams,
       poller,
+      feed,
       jobs,
       ready: () => readiness(status).healthy,
       collections: () => {
@@ -380,7 +391,7 @@ export class Daemon {
       },
     });
     registerTradingGauges(registry, { dayPnl: () => kernel.risk.dayPnl(), positions: () => kernel.cache.positions() });
-    const daemon = new Daemon({ kernel, venue, store, sessions, poller, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier, dashboard }, options);
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, feed, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier, dashboard }, options);
     const listening = await daemon.listen(registry, token.value.token, tls.value);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
@@ -556,12 +567,12 @@ export class Daemon {
 
   private async shutdown(): Promise<void> {
     const { logger, config } = this.options;
-    const { jobs, poller, sessions, subscriptions, venue, store, recorder, notifier } = this.parts;
+    const { jobs, feed, sessions, subscriptions, venue, store, recorder, notifier } = this.parts;
     logger.info({ cancelOpenOrders: config.shutdown.cancelOpenOrders }, 'stopping');
     notifier?.stopping(config.venue.mode, config.shutdown.cancelOpenOrders);
     for (const dispose of this.disposers.splice(0)) dispose();
     await jobs.stop();
-    poller.stop();
+    feed.stop();
     await this.kernel.stop({ cancelOpenOrders: config.shutdown.cancelOpenOrders });
     // After the kernel: the recording holds the last events, then its files are closed.
     if (recorder !== undefined) await recorder.stop();

@@ -32,7 +32,20 @@ export const globalRiskSchema = z.strictObject({ ...riskShape, dailyLossLimit: p
 
 /** Market polls: at least every 100 ms, at most every day. */
 const every = durationMs({ min: 100, max: 86_400_000 });
-const poll = z.strictObject({ every }).transform((p) => ({ everyMs: p.every }));
+/**
+ * How a channel is carried: `ws` (the public market socket, polling at `every` only while the socket is
+ * down or the topic has been silent for `silentAfter`) or `poll`. Funding and open interest have no topic.
+ */
+const via = z.enum(['ws', 'poll']);
+const silentAfter = durationMs({ min: 500, max: 600_000 });
+const carried = (v: { readonly via?: 'ws' | 'poll' | undefined; readonly silentAfter?: number | undefined }): { via?: 'ws' | 'poll'; silentMs?: number } => ({
+  ...(v.via === undefined ? {} : { via: v.via }),
+  ...(v.silentAfter === undefined ? {} : { silentMs: v.silentAfter }),
+});
+const poll = z.strictObject({ every, via: via.optional(), silentAfter: silentAfter.optional() }).transform((p) => ({ everyMs: p.every, ...carried(p) }));
+const pollOnly = z
+  .strictObject({ every, via: z.literal('poll', { error: 'the exchange has no socket topic for this channel: poll only' }).optional() })
+  .transform((p) => ({ everyMs: p.every }));
 
 const marketSchema = z.strictObject({
   symbol: z.string().min(1),
@@ -44,20 +57,22 @@ const marketSchema = z.strictObject({
         .int()
         .refine((n) => DEPTH_LIMITS.includes(n), `one of ${DEPTH_LIMITS.join(', ')}`)
         .default(20),
+      via: via.optional(),
+      silentAfter: silentAfter.optional(),
     })
-    .transform((d) => ({ everyMs: d.every, limit: d.limit }))
+    .transform((d) => ({ everyMs: d.every, limit: d.limit, ...carried(d) }))
     .optional(),
   trades: poll.optional(),
   klines: z
-    .strictObject({ every, intervals: z.array(klineInterval).min(1) })
-    .transform((k) => ({ everyMs: k.every, intervals: k.intervals }))
+    .strictObject({ every, intervals: z.array(klineInterval).min(1), via: via.optional(), silentAfter: silentAfter.optional() })
+    .transform((k) => ({ everyMs: k.every, intervals: k.intervals, ...carried(k) }))
     .optional(),
   bookTicker: poll.optional(),
   ticker24h: poll.optional(),
   markPrice: poll.optional(),
   index: poll.optional(),
-  fundingRate: poll.optional(),
-  openInterest: poll.optional(),
+  fundingRate: pollOnly.optional(),
+  openInterest: pollOnly.optional(),
 });
 
 const userStreamSchema = z

@@ -99,7 +99,12 @@ export interface LiveVenue {
 export type MarketChannel = 'depth' | 'trades' | 'klines' | 'bookTicker' | 'ticker24h' | 'markPrice' | 'index' | 'fundingRate' | 'openInterest';
 
 export interface PollSettings {
+  /** The poll interval (the fallback's, for a channel on the socket). */
   readonly everyMs: number;
+  /** `ws` (default where the exchange has a topic): the public market socket, polling while it is down or silent; `poll`: polling only. */
+  readonly via?: 'ws' | 'poll';
+  /** A socket channel silent this long falls back to polling (default 10 s). */
+  readonly silentMs?: number;
 }
 
 /** The channels polled for one symbol, each on its own interval; an absent channel is not polled. */

@@ -6,6 +6,7 @@ import { CopyTradingDesk, followerRoutes } from './copy-trading/index.js';
 import type { MarketFeed } from './engine/sim-exchange.js';
 import { SimExchange } from './engine/sim-exchange.js';
 import { MarketDataService, marketDataRoutes, signedMarketDataRoutes } from './market-data/index.js';
+import { MarketWsServer } from './market-ws/index.js';
 import { MarketGenerator } from './market-stream/generator.js';
 import type { SimInstrument } from './market-stream/instruments.js';
 import { DEFAULT_SIM_INSTRUMENTS } from './market-stream/instruments.js';
@@ -50,7 +51,7 @@ export interface SimulatedExchangeInfo {
 /**
  * The simulated exchange as a running service: the engine on a generated or replayed market, the
  * market-data face, the trading, listen-key, catalog and admin routes on one HTTP server, and the user
- * data stream on its WebSocket. The market advances to the server's clock before every request and on a
+ * data stream and the public market socket (`/quote/ws/v1`) on WebSockets. The market advances to the server's clock before every request and on a
  * steady tick, so what a client sees is the market "now".
  */
 export class SimulatedExchange {
@@ -64,6 +65,7 @@ export class SimulatedExchange {
     readonly http: SimHttpServer,
     private readonly registry: ListenKeyRegistry,
     private readonly stream: UserStreamServer,
+    readonly marketWs: MarketWsServer,
     private readonly options: SimulatedExchangeOptions,
     private info: SimulatedExchangeInfo | undefined,
   ) {}
@@ -91,6 +93,16 @@ export class SimulatedExchange {
     const serverTime = { clock: { now: () => http.now() }, scheduler: time.scheduler };
     const registry = new ListenKeyRegistry({ time: serverTime, faults: () => http.faults.current, seed: config.seed });
     const stream = new UserStreamServer({ registry, venue: engine, time: serverTime, faults: () => http.faults.current, onFaultsChanged: (listener) => http.faults.onChange(listener), seed: config.seed, metrics: http.registry });
+    const marketWs = new MarketWsServer({
+      marketData,
+      venue: engine,
+      advance: () => engine.advanceTo(time.clock.now()),
+      time: serverTime,
+      faults: () => http.faults.current,
+      onFaultsChanged: (listener) => http.faults.onChange(listener),
+      seed: config.seed,
+      metrics: http.registry,
+    });
     http.mount(marketDataRoutes(marketData));
     http.mount(signedMarketDataRoutes(marketData));
     http.mount(tradingRoutes(engine));
@@ -98,7 +110,8 @@ export class SimulatedExchange {
     http.mount(followerRoutes(copyTrading));
     http.mountPrefix(CATALOG_PATH_PREFIX, createCatalogRouter(catalog, { token: config.catalog.token }));
     stream.attach(http.httpServer);
-    const exchange = new SimulatedExchange(engine, feed, marketData, catalog, http, registry, stream, options, undefined);
+    marketWs.attach(http.httpServer);
+    const exchange = new SimulatedExchange(engine, feed, marketData, catalog, http, registry, stream, marketWs, options, undefined);
     await exchange.listen();
     return exchange;
   }
@@ -140,6 +153,7 @@ export class SimulatedExchange {
   async stop(): Promise<void> {
     this.ticker?.unsubscribe();
     await this.stream.close();
+    await this.marketWs.close();
     this.registry.dispose();
     await this.http.stop();
   }

@@ -116,6 +116,8 @@ describe('the published config schema', () => {
     expect(found.sort()).toEqual(
       [
         ...channels.map((c) => `properties.market.items.properties.${c}.properties.every`),
+        // The socket's silence threshold, on every channel with a topic (funding and open interest have none).
+        ...channels.filter((c) => c !== 'fundingRate' && c !== 'openInterest').map((c) => `properties.market.items.properties.${c}.properties.silentAfter`),
         'properties.userStream.properties.pingEvery',
         'properties.userStream.properties.pongTimeout',
         'properties.userStream.properties.backoff.properties.initial',

@@ -20,9 +20,9 @@ export const faultSettingsSchema = z
     lostReplyRate: rate.default(0),
     /** Which requests lose replies: every route, or only order routes (TRADE: place, cancel, amend, algo). */
     lostReplyRoutes: z.enum(['all', 'orders']).default('all'),
-    /** Close user-stream sockets at random, per delivered event. */
+    /** Close user-stream and public market sockets at random, per delivered event (frame). */
     wsDropRate: rate.default(0),
-    /** Cut every user-stream socket after a uniform random time in [min, max] ms from its opening (null: never). */
+    /** Cut every user-stream and public market socket after a uniform random time in [min, max] ms from its opening (null: never). */
     wsDropEveryMs: z
       .object({ min: z.number().int().min(100), max: z.number().int().min(100) })
       .strict()
@@ -33,6 +33,12 @@ export const faultSettingsSchema = z
     streamDuplicateRate: rate.default(0),
     /** Swap a user-stream event with the next one. */
     streamReorderRate: rate.default(0),
+    /** Public market socket: lose a frame (a diffDepth loss is a sequence gap to the client). */
+    marketFrameLossRate: rate.default(0),
+    /** Public market socket: hold a frame back and send it after the next one. */
+    marketFrameReorderRate: rate.default(0),
+    /** Public market socket: the book sequence `o` of a symbol skips a number before a delta. */
+    marketSeqGapRate: rate.default(0),
     /** Listen-key validity; shorter than 60 min means early expiry. */
     listenKeyTtlMs: z.number().int().min(1000).max(86_400_000).default(3_600_000),
     /** The server clock runs this far ahead (positive) or behind (negative) of the host clock. */

@@ -23,23 +23,23 @@ export interface StreamMetrics {
 /** The user stream's metrics on `registry`, created once per registry however many servers share it. */
 export function streamMetrics(registry: Registry): StreamMetrics {
   return {
-    opened: counter(registry, 'stratd_sim_user_stream_connections_opened_total', 'User-stream sockets accepted', []),
-    closed: counter(registry, 'stratd_sim_user_stream_connections_closed_total', 'User-stream sockets closed, by reason', ['reason']),
-    rejected: counter(registry, 'stratd_sim_user_stream_upgrades_rejected_total', 'User-stream upgrades refused (unknown or expired listen key)', []),
-    open: gauge(registry, 'stratd_sim_user_stream_connections', 'User-stream sockets open now'),
-    framesSent: counter(registry, 'stratd_sim_user_stream_frames_sent_total', 'User-stream frames sent, by event', ['kind']),
-    faults: counter(registry, FAULTS_INJECTED_TOTAL, 'Faults injected by the simulator, by kind', ['kind']),
+    opened: counterOn(registry, 'stratd_sim_user_stream_connections_opened_total', 'User-stream sockets accepted', []),
+    closed: counterOn(registry, 'stratd_sim_user_stream_connections_closed_total', 'User-stream sockets closed, by reason', ['reason']),
+    rejected: counterOn(registry, 'stratd_sim_user_stream_upgrades_rejected_total', 'User-stream upgrades refused (unknown or expired listen key)', []),
+    open: gaugeOn(registry, 'stratd_sim_user_stream_connections', 'User-stream sockets open now'),
+    framesSent: counterOn(registry, 'stratd_sim_user_stream_frames_sent_total', 'User-stream frames sent, by event', ['kind']),
+    faults: counterOn(registry, FAULTS_INJECTED_TOTAL, 'Faults injected by the simulator, by kind', ['kind']),
   };
 }
 
-function counter(registry: Registry, name: string, help: string, labelNames: readonly string[]): Counter<string> {
+export function counterOn(registry: Registry, name: string, help: string, labelNames: readonly string[]): Counter<string> {
   const existing = registry.getSingleMetric(name);
   if (existing === undefined) return new Counter({ name, help, labelNames, registers: [registry] });
   if (existing instanceof Counter) return existing;
   throw new InvariantError('SIM_METRIC_TYPE', `${name} is registered but is not a counter`);
 }
 
-function gauge(registry: Registry, name: string, help: string): Gauge<string> {
+export function gaugeOn(registry: Registry, name: string, help: string): Gauge<string> {
   const existing = registry.getSingleMetric(name);
   if (existing === undefined) return new Gauge({ name, help, registers: [registry] });
   if (existing instanceof Gauge) return existing;

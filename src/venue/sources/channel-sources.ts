@@ -6,6 +6,7 @@ import type { ChannelSource } from './channel-source.js';
 import type { IndexTokens } from './index-tokens.js';
 import { klineSource } from './kline-channel.js';
 import type { PollChannel } from './poll-channel.js';
+import type { SharedChannelState } from './shared-trackers.js';
 import { fundingRateSource, indexSource, markPriceSource, openInterestSource } from './price-channels.js';
 import { tradeSource } from './trade-channel.js';
 
@@ -14,6 +15,8 @@ export interface SourceDeps {
   readonly clock: Clock;
   readonly indexTokens: IndexTokens;
   readonly klineCloseGraceMs: number;
+  /** Trade dedupers and kline trackers shared with the market socket (default: the channel's own). */
+  readonly shared?: SharedChannelState;
 }
 
 /** The poll of a channel (a validated one: see channelProblem). */
@@ -24,10 +27,10 @@ export function sourceFor(channel: PollChannel, deps: SourceDeps): ChannelSource
     case 'depth':
       return depthSource(market, symbol, channel.depthLimit);
     case 'trades':
-      return tradeSource(market, symbol);
+      return tradeSource(market, symbol, deps.shared?.deduper(symbol));
     case 'klines':
       invariant(channel.klineInterval !== undefined, 'POLL_KLINE_INTERVAL', `${symbol} klines without an interval`);
-      return klineSource(market, clock, symbol, channel.klineInterval, deps.klineCloseGraceMs);
+      return klineSource(market, clock, symbol, channel.klineInterval, deps.klineCloseGraceMs, deps.shared?.klineTracker(symbol, channel.klineInterval));
     case 'bookTicker':
       return bookTickerSource(market, symbol);
     case 'ticker24h':

@@ -8,8 +8,7 @@ import { KlineTracker } from './kline-tracker.js';
 /** Klines asked for per poll from the oldest one still forming; more wait for the next poll. */
 const KLINES_PER_POLL = 100;
 
-export function klineSource(market: MarketApi, clock: Clock, symbol: string, interval: KlineInterval, graceMs: number): ChannelSource {
-  const tracker = new KlineTracker(symbol, interval, graceMs);
+export function klineSource(market: MarketApi, clock: Clock, symbol: string, interval: KlineInterval, graceMs: number, tracker = new KlineTracker(symbol, interval, graceMs)): ChannelSource {
   return {
     async poll() {
       const startTime = tracker.startTime();

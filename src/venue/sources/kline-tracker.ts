@@ -2,6 +2,9 @@ import { decText } from '../../core/decimal.js';
 import type { KlineInterval, KlineUpdated } from '../../model/market-events.js';
 import type { Kline } from '../parsers/market.js';
 
+/** What the tracker reads of a kline (a REST row, or a socket push with its derived close time). */
+export type KlineCandle = Pick<Kline, 'openTime' | 'closeTime' | 'open' | 'high' | 'low' | 'close' | 'volume'>;
+
 /**
  * Turns successive kline replies into KlineUpdated events: a forming kline whenever it changed, and
  * every kline exactly once more when it has closed (closed: true), never again after that. A kline is
@@ -27,7 +30,7 @@ export class KlineTracker {
     return Number.isFinite(this.closedUpTo) ? this.closedUpTo + 1 : undefined;
   }
 
-  accept(rows: readonly Kline[], now: number): KlineUpdated[] {
+  accept(rows: readonly KlineCandle[], now: number): KlineUpdated[] {
     const sorted = [...rows].sort((a, b) => a.openTime - b.openTime);
     const newest = sorted[sorted.length - 1]?.openTime ?? -Infinity;
     const out: KlineUpdated[] = [];
@@ -48,7 +51,7 @@ export class KlineTracker {
     return out;
   }
 
-  private event(row: Kline, now: number, closed: boolean): KlineUpdated {
+  private event(row: KlineCandle, now: number, closed: boolean): KlineUpdated {
     return {
       type: 'market.kline',
       symbol: this.symbol,

@@ -10,6 +10,7 @@ import { ChannelRunner, ReplyArrival } from './channel-runner.js';
 import { sourceFor } from './channel-sources.js';
 import { IndexTokens } from './index-tokens.js';
 import type { PollChannel } from './poll-channel.js';
+import type { SharedChannelState } from './shared-trackers.js';
 import { channelKey, channelProblem } from './poll-channel.js';
 
 export type { ChannelName, PollChannel } from './poll-channel.js';
@@ -25,6 +26,8 @@ export interface MarketPollerOptions {
   readonly indexTokenOf?: (symbol: string) => string | undefined;
   /** How long past its close time a kline may still change before it is delivered closed anyway (default 2000). */
   readonly klineCloseGraceMs?: number;
+  /** Trade dedupers and kline trackers shared with the market socket, when one carries some channels. */
+  readonly shared?: SharedChannelState;
 }
 
 export interface PollerStats {
@@ -66,6 +69,7 @@ export class MarketPoller {
       clock: options.time.clock,
       indexTokens: new IndexTokens(options.market, options.indexTokenOf),
       klineCloseGraceMs: options.klineCloseGraceMs ?? 2000,
+      ...(options.shared === undefined ? {} : { shared: options.shared }),
     };
     const logger = options.logger.child({ component: 'market-poller' });
     const stopwatch = stopwatchOf(options.time);
@@ -76,9 +80,18 @@ export class MarketPoller {
     });
   }
 
-  /** Starts every channel (its first poll at once, on the scheduler). */
-  start(): void {
-    for (const runner of this.runners) runner.start();
+  /** Starts every channel, or those `only` picks (its first poll at once, on the scheduler). */
+  start(only?: (key: string) => boolean): void {
+    for (const runner of this.runners) if (only === undefined || only(runner.key)) runner.start();
+  }
+
+  /** Starts or stops one channel (the market socket's fallback); false for an unknown key. */
+  setPolling(key: string, on: boolean): boolean {
+    const runner = this.runners.find((r) => r.key === key);
+    if (runner === undefined) return false;
+    if (on) runner.start();
+    else runner.stop();
+    return true;
   }
 
   /** Stops scheduling; replies still out are dropped. `events$` stays open for a later start(). */

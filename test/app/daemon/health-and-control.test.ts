@@ -118,7 +118,9 @@ describe('health endpoints of a running daemon', () => {
     expect(st.components.userStreams).toEqual([expect.objectContaining({ category: 'USDT', state: 'open', reconnects: 0, epoch: 1 })]);
     expect(st.components.clock).toMatchObject({ synced: true });
     expect(st.components.rateBudget).toMatchObject({ banned: false });
-    expect(st.components.market.polls).toBeGreaterThan(0);
+    // The harness's channels ride the public market socket (via: ws, the default), not polled while it delivers.
+    expect(st.components.market.socket).toMatchObject({ state: 'open', errorFrames: 0 });
+    expect(st.components.market.channels).toContainEqual(expect.objectContaining({ key: `${BTC}/bookTicker`, via: 'ws', source: 'ws' }));
     expect(Object.keys(st.components.jobs).sort()).toEqual(['dailyReset', 'exchangeInfoRefresh', 'listenKeyKeepalive', 'reconcile']);
     // The exchange's answer to the daemon's own orders agrees with /status.
     expect(value(await s.client('trader', { recvWindowMs: 60_000 }).ordersV2.openOrders({})).map((o) => o.clientOrderId)).toEqual([id]);
@@ -156,7 +158,8 @@ describe('health endpoints of a running daemon', () => {
     expect(sample(metrics, 'stratd_user_stream_connected', { category: 'USDT' })).toBe(1);
     expect(sample(metrics, 'stratd_job_runs_total', { job: 'reconcile' })).toBe(1);
     expect(sample(metrics, 'stratd_job_failures_total', { job: 'reconcile' })).toBe(0);
-    expect(sample(metrics, 'stratd_market_polls_total', { symbol: BTC, channel: 'bookTicker' })).toBeGreaterThan(0);
+    expect(sample(metrics, 'stratd_market_channel_on_socket', { symbol: BTC, channel: 'bookTicker' })).toBe(1);
+    expect(sample(metrics, 'stratd_market_polls_total', { symbol: BTC, channel: 'bookTicker' })).toBe(0);
     expect(sample(metrics, 'stratd_clock_synced', {})).toBe(1);
     expect(sample(metrics, 'stratd_ready', {})).toBe(1);
     expect(sample(metrics, 'stratd_kill_switch_engaged', {})).toBe(0);

@@ -52,7 +52,11 @@ export interface ChaosConfigOptions {
 
 /** The YAML text; the exchange section reads the simulator's URLs and key from `${TEST_*}` variables (see liveEnv). */
 export function chaosYaml(options: ChaosConfigOptions): string {
-  const { strategies, market } = exampleStrategiesAndMarket();
+  const { strategies, market: examples } = exampleStrategiesAndMarket();
+  // Market data by the public market socket (polling only as its fallback); funding and open interest have no topic.
+  const market = examples.map((entry) =>
+    Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, isRecord(value) && key !== 'fundingRate' && key !== 'openInterest' ? { ...value, via: 'ws' } : value])),
+  );
   const config = {
     mode: 'live',
     stateDir: options.stateDir,

@@ -11,6 +11,7 @@ import type { MetricSample } from '../../app/daemon/metrics-scrape.js';
 import { runSettled } from '../../app/daemon/virtual-steps.js';
 import { BTC, BTC_USDC, ETH, MINUTE, T0, simConfig } from '../../sim/e2e/sim-harness.js';
 import { chaosYaml } from './chaos-config.js';
+import type { MarketWsStats } from '../../../src/venue/market-ws/market-ws-session.js';
 import { ExchangeTruth, orderRow, positionRow } from './exchange-truth.js';
 
 /** The faults of issue 8's chaos suite, all at once. */
@@ -21,6 +22,10 @@ export const CHAOS_FAULTS: FaultSettingsInput = {
   lostReplyRoutes: 'orders',
   streamDuplicateRate: 0.01,
   streamReorderRate: 0.01,
+  // The public market socket (the daemon's market data rides it, via: ws): lost and reordered frames, sequence gaps.
+  marketFrameLossRate: 0.01,
+  marketFrameReorderRate: 0.01,
+  marketSeqGapRate: 0.01,
   listenKeyTtlMs: 5 * MINUTE,
   clockSkewMs: 3000,
   rateLimitShare: 0.5,
@@ -92,6 +97,10 @@ export interface ChaosReport {
   /** Orders on the exchange the journal has no entry for. */
   readonly unjournaledOrders: readonly string[];
   readonly finalViewsEqual: boolean;
+  /** The daemon's public market socket at the end (its market data rides it: via: ws). */
+  readonly marketSocket: MarketWsStats | null;
+  /** Each market channel: `<key> <via>-><source now>`. */
+  readonly marketSources: readonly string[];
 }
 
 /** The daemon's unanswered requests, and a count of everything that happens (kernel events, simulator account events). */
@@ -170,7 +179,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     const chaosEnd = clock.now();
     // Lift the faults; unknown outcomes settle, a last resync after the stream's next reconnect.
-    sim.http.faults.update({ wsDropEveryMs: null, http5xxRate: 0, lostReplyRate: 0, streamDuplicateRate: 0, streamReorderRate: 0, clockSkewMs: 0, rateLimitShare: 1, listenKeyTtlMs: 60 * MINUTE });
+    sim.http.faults.update({
+      wsDropEveryMs: null,
+      http5xxRate: 0,
+      lostReplyRate: 0,
+      streamDuplicateRate: 0,
+      streamReorderRate: 0,
+      marketFrameLossRate: 0,
+      marketFrameReorderRate: 0,
+      marketSeqGapRate: 0,
+      clockSkewMs: 0,
+      rateLimitShare: 1,
+      listenKeyTtlMs: 60 * MINUTE,
+    });
     for (let quiet = 0; quiet < QUIET_MS || watch.watching; quiet += CHECK_STEP_MS) {
       await runSettled(clock, CHECK_STEP_MS, probe);
       watch.check();
@@ -206,6 +227,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       unsettledJournal: journal.unsettled().filter((entry) => entry.state !== 'accepted').map((entry) => `${entry.id} ${entry.state}`),
       unjournaledOrders: orders.filter((o) => journal.get(o.clientOrderId) === undefined).map((o) => o.clientOrderId),
       finalViewsEqual: sameViews(daemon, truth, new Set()).equal,
+      marketSocket: daemon.status().components.market.socket ?? null,
+      marketSources: (daemon.status().components.market.channels ?? []).map((c) => `${c.key} ${c.via}->${c.source}`),
     };
     return report;
   } finally {

@@ -35,6 +35,16 @@ describe(`chaos: ${INTENTS} intents under every fault at once`, () => {
     expect(report.listenKeyKeepalives).toBeGreaterThan(0);
   });
 
+  it('market data rode the public market socket: its faults hit it, its books resynced, and every channel is back on it', () => {
+    for (const kind of ['market_frame_loss', 'market_frame_reorder', 'market_seq_gap']) expect(report.faultsInjected[kind] ?? 0).toBeGreaterThan(0);
+    expect(report.marketSocket).toMatchObject({ state: 'open' });
+    expect(report.marketSocket?.reconnects ?? 0).toBeGreaterThan(0);
+    expect(report.marketSocket?.resyncs ?? 0).toBeGreaterThan(0);
+    const socketChannels = report.marketSources.filter((c) => c.includes(' ws->'));
+    expect(socketChannels.length).toBeGreaterThan(0);
+    expect(socketChannels.filter((c) => !c.endsWith('->ws'))).toEqual([]);
+  });
+
   it('no client order id exists twice on the exchange', () => {
     expect(report.ordersOnExchange).toBeGreaterThan(0);
     expect(report.duplicateClientOrderIds).toEqual([]);
