@@ -2,7 +2,8 @@ import { connect as netConnect } from 'node:net';
 import type { Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { asyncScheduler } from 'rxjs';
-import type { Subscription } from 'rxjs';
+import type { Deadline } from './deadline-list.js';
+import { DeadlineList } from './deadline-list.js';
 import type { HttpReply, HttpRequest } from './http-port.js';
 import { HttpTransportError } from './http-port.js';
 import { Http1ReplyReader } from './http1-reply.js';
@@ -28,7 +29,7 @@ export function createSocketHttp(options: NodeHttpOptions = {}): NodeHttp {
     responseTimeoutMs: options.responseTimeoutMs,
     maxSockets: options.maxSocketsPerOrigin ?? DEFAULT_MAX_SOCKETS,
     idleMs: options.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS,
-    scheduler: options.scheduler ?? asyncScheduler,
+    deadlines: new DeadlineList(options.scheduler ?? asyncScheduler),
   };
   const origins = new Map<string, OriginPool>();
   const send = (request: HttpRequest): Promise<HttpReply> => {
@@ -53,6 +54,7 @@ export function createSocketHttp(options: NodeHttpOptions = {}): NodeHttp {
     close(): void {
       for (const pool of origins.values()) pool.close();
       origins.clear();
+      settings.deadlines.clear();
     },
   };
 }
@@ -74,7 +76,8 @@ interface PoolSettings {
   readonly responseTimeoutMs: number | undefined;
   readonly maxSockets: number;
   readonly idleMs: number;
-  readonly scheduler: NonNullable<NodeHttpOptions['scheduler']>;
+  /** Every timer of the transport (request deadlines, idle connections), on the scheduler given. */
+  readonly deadlines: DeadlineList;
 }
 
 type Phase = 'connect' | 'response' | 'total';
@@ -215,8 +218,8 @@ class OriginPool {
 /** One request's life: its text, its timers, and how it ends (once). */
 class Exchange {
   settled = false;
-  private totalTimer: Subscription | undefined;
-  private phaseTimer: Subscription | undefined;
+  private totalTimer: Deadline | undefined;
+  private phaseTimer: Deadline | undefined;
   private onAbort: (() => void) | undefined;
   /** Called to drop the connection the exchange holds, when it fails. */
   drop: (() => void) | undefined;
@@ -231,7 +234,7 @@ class Exchange {
 
   start(): void {
     const { timeoutMs, signal } = this.request;
-    this.totalTimer = this.settings.scheduler.schedule(() => this.timeOut('total', timeoutMs), timeoutMs);
+    this.totalTimer = this.settings.deadlines.add(timeoutMs, () => this.timeOut('total', timeoutMs));
     if (signal !== undefined) {
       this.onAbort = () => this.fail(new HttpTransportError('aborted', false));
       signal.addEventListener('abort', this.onAbort, { once: true });
@@ -240,12 +243,12 @@ class Exchange {
 
   /** Arms the connect or response deadline, when it is shorter than the whole request's. */
   arm(phase: Exclude<Phase, 'total'>, ms: number | undefined): void {
-    this.phaseTimer?.unsubscribe();
-    this.phaseTimer = ms !== undefined && ms < this.request.timeoutMs ? this.settings.scheduler.schedule(() => this.timeOut(phase, ms), ms) : undefined;
+    this.phaseTimer?.cancel();
+    this.phaseTimer = ms !== undefined && ms < this.request.timeoutMs ? this.settings.deadlines.add(ms, () => this.timeOut(phase, ms)) : undefined;
   }
 
   disarm(): void {
-    this.phaseTimer?.unsubscribe();
+    this.phaseTimer?.cancel();
     this.phaseTimer = undefined;
   }
 
@@ -268,8 +271,8 @@ class Exchange {
 
   private finish(): void {
     this.settled = true;
-    this.totalTimer?.unsubscribe();
-    this.phaseTimer?.unsubscribe();
+    this.totalTimer?.cancel();
+    this.phaseTimer?.cancel();
     if (this.onAbort !== undefined) this.request.signal?.removeEventListener('abort', this.onAbort);
   }
 }
@@ -281,7 +284,6 @@ class Connection {
   private connected = false;
   private gone = false;
   private idleMs: number;
-  private idleTimer: Subscription | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -306,8 +308,8 @@ class Connection {
   }
 
   run(exchange: Exchange): void {
-    this.idleTimer?.unsubscribe();
-    this.idleTimer = undefined;
+    this.socket.setTimeout(0);
+    this.socket.ref();
     this.current = exchange;
     exchange.drop = () => this.destroy();
     this.reader = new Http1ReplyReader(this.settings.maxBody, (head) => this.onHead(head));
@@ -322,7 +324,6 @@ class Connection {
 
   destroy(): void {
     this.gone = true;
-    this.idleTimer?.unsubscribe();
     this.socket.destroy();
   }
 
@@ -353,7 +354,6 @@ class Connection {
 
   private onClose(reason: string | undefined): void {
     this.gone = true;
-    this.idleTimer?.unsubscribe();
     const exchange = this.current;
     if (exchange !== undefined) {
       this.current = undefined;
@@ -383,9 +383,9 @@ class Connection {
   private complete(exchange: Exchange, progress: Extract<ReplyProgress, { kind: 'done' }>, reusable: boolean): void {
     exchange.drop = undefined;
     if (reusable) {
-      this.idleTimer = this.settings.scheduler.schedule(() => {
-        this.destroy();
-      }, this.idleMs);
+      // An idle connection neither keeps the process up nor holds a timer on the deadline list.
+      this.socket.unref();
+      this.socket.setTimeout(this.idleMs, () => this.destroy());
     }
     this.pool.release(this, reusable);
     const { head } = progress;
