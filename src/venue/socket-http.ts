@@ -300,6 +300,10 @@ class Connection {
     socket.on('error', (error: NodeJS.ErrnoException) => this.onClose(`${error.code ?? error.name}: ${error.message}`));
     socket.on('close', () => this.onClose(undefined));
     socket.on('end', () => this.onEnd());
+    // Armed only while idle (`complete`): an idle connection unused for `idleMs` closes.
+    socket.on('timeout', () => {
+      if (this.current === undefined) this.destroy();
+    });
   }
 
   /** Still open and not in use: fit for another request. */
@@ -385,7 +389,7 @@ class Connection {
     if (reusable) {
       // An idle connection neither keeps the process up nor holds a timer on the deadline list.
       this.socket.unref();
-      this.socket.setTimeout(this.idleMs, () => this.destroy());
+      this.socket.setTimeout(this.idleMs);
     }
     this.pool.release(this, reusable);
     const { head } = progress;

@@ -348,3 +348,20 @@ async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
+
+describe('idle connections of the socket transport', () => {
+  test('an idle connection closes after idleSocketMs; the next request opens another', async () => {
+    const short = createSocketHttp({ idleSocketMs: 100 });
+    const raw = await RawServer.start(() => ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}']);
+    try {
+      for (let i = 0; i < 15; i++) await short.send({ method: 'GET', url: `${raw.url}/x`, headers: {}, timeoutMs: 2000 });
+      expect(raw.connections).toBe(1);
+      await waitFor(() => raw.open === 0);
+      expect((await short.send({ method: 'GET', url: `${raw.url}/x`, headers: {}, timeoutMs: 2000 })).body).toBe('{}');
+      expect(raw.connections).toBe(2);
+    } finally {
+      short.close();
+      await raw.close();
+    }
+  });
+});
