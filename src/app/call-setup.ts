@@ -61,7 +61,7 @@ export function exchangeClientFor(connections: Connections, baseUrlFlag: string 
             recvWindowMs: connections.exchange.recvWindowMs,
             timeoutMs: connections.exchange.timeoutMs,
             rateBudget: { share: connections.exchange.rateLimitShare },
-            ...(connections.exchange.http === 'got' ? { http: createGotHttp() } : {}),
+            ...(connections.exchange.http === 'got' ? { http: createGotHttp() } : { httpStack: connections.exchange.http }),
           }),
     }),
   );

@@ -11,6 +11,7 @@ import { ExchangeClient } from '../venue/exchange-client.js';
 import { createGotHttp } from '../venue/got-http.js';
 import type { HttpPort } from '../venue/http-port.js';
 import { createNodeHttp } from '../venue/node-http.js';
+import { createSocketHttp } from '../venue/socket-http.js';
 
 /** Where the daemon trades: a real exchange (live) or the embedded simulator on loopback (paper). */
 export interface VenueConnection {
@@ -30,9 +31,10 @@ export interface SimulatorTaps {
   readonly engine?: (engine: SimExchange) => void;
 }
 
-/** The HTTP stack `exchange.http` names (live mode; paper mode always uses Node's own). */
+/** The HTTP stack `exchange.http` names (live mode; paper mode always uses the default, stratd's own over sockets). */
 export function venueHttp(config: DaemonConfig): HttpPort {
-  return config.venue.mode === 'live' && config.venue.http === 'got' ? createGotHttp() : createNodeHttp();
+  if (config.venue.mode !== 'live') return createSocketHttp();
+  return config.venue.http === 'got' ? createGotHttp() : config.venue.http === 'node' ? createNodeHttp() : createSocketHttp();
 }
 
 /** `http`: the client's network port (default: the one `exchange.http` names); crash tests wrap it. */
@@ -46,8 +48,8 @@ export async function connectVenue(config: DaemonConfig, time: TimeSource, logge
       recvWindowMs: venue.recvWindowMs,
       timeoutMs: venue.timeoutMs,
       rateBudget: { share: venue.rateLimitShare },
-      // node: the client's own (closed with it); got: named by exchange.http.
-      ...(http !== undefined ? { http } : venue.http === 'got' ? { http: createGotHttp() } : {}),
+      // socket, node: the client's own (closed with it); got: named by exchange.http.
+      ...(http !== undefined ? { http } : venue.http === 'got' ? { http: createGotHttp() } : { httpStack: venue.http }),
     });
     const catalog = catalogClient(config.catalog, undefined);
     return { client, streamUrl: venue.streamUrl, ...(catalog === undefined ? {} : { catalog }), stop: async () => client.stop() };

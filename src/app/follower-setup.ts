@@ -54,7 +54,7 @@ export function followerClient(flags: FollowerConnectionFlags, ctx: FollowerConn
         recvWindowMs: venue.recvWindowMs,
         timeoutMs: venue.timeoutMs,
         rateBudget: { share: venue.rateLimitShare },
-        ...(venue.http === 'got' ? { http: createGotHttp() } : {}),
+        ...(venue.http === 'got' ? { http: createGotHttp() } : { httpStack: venue.http }),
       }),
     );
   }

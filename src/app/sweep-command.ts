@@ -103,13 +103,13 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
         ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
         ...(cache === undefined ? {} : { prepared: cache.fallbackDir === undefined ? {} : { fallbackDir: cache.fallbackDir } }),
       };
-      // Built here once, warnings told here: the workers then only read them.
-      if (cache !== undefined) await prepareRecordings(job.recordings, cache);
       const clock = deps.wallClock ?? systemTime.clock;
       const started = clock.now();
       const timings: CombinationTiming[] = [];
       const rows = await runSweep(job, plan.value.combinations, {
         workers,
+        // Built here once, warnings told here, while the workers start: they then only read them.
+        ...(cache === undefined ? {} : { before: () => prepareRecordings(job.recordings, cache) }),
         stopwatch: deps.stopwatch ?? systemStopwatch,
         onCombination: (timing) => timings.push(timing),
         onProgress: (progress) => deps.err(progressLine(progress, clock.now() - started)),

@@ -30,6 +30,11 @@ export interface SweepRunOptions {
   readonly stopwatch?: Stopwatch;
   /** Kernel logs of in-process runs (worker threads log nothing). */
   readonly logger?: Logger;
+  /**
+   * Work on this thread that must finish before the first combination (e.g. building the recordings'
+   * prepared form): it runs while the worker threads start and load their modules, not before.
+   */
+  readonly before?: () => Promise<void>;
 }
 
 const WORKER_URL = new URL('./sweep-worker.js', import.meta.url);
@@ -41,7 +46,12 @@ const WORKER_URL = new URL('./sweep-worker.js', import.meta.url);
  * it is free and answers with the row only. The first failure stops the sweep.
  */
 export async function runSweep(job: SweepJob, combinations: readonly SweepCombination[], options: SweepRunOptions): Promise<Result<SweepRow[], string>> {
-  const rows = options.workers <= 0 ? await inProcess(job, combinations, options) : await inWorkers(job, combinations, options);
+  let rows: Result<SweepRow[], string>;
+  if (options.workers > 0) rows = await inWorkers(job, combinations, options);
+  else {
+    await options.before?.();
+    rows = await inProcess(job, combinations, options);
+  }
   if (!rows.ok) return rows;
   return ok([...rows.value].sort((a, b) => a.index - b.index));
 }
@@ -101,13 +111,21 @@ function inWorkers(job: SweepJob, combinations: readonly SweepCombination[], opt
       worker.on('error', (error) => finish(err(`a sweep worker failed: ${error.message}`)));
       worker.on('exit', (code) => finish(err(`a sweep worker exited (code ${code}) before the sweep was done`)));
     }
+    const failed = (error: unknown): void => finish(err(`preparing the recordings failed: ${error instanceof Error ? error.message : String(error)}`));
+    const before = options.before?.() ?? Promise.resolve();
     if (job.prepared !== undefined) {
-      // The prepared form (built by the caller) is what each worker reads: loading it costs less than a parse.
-      for (const worker of workers) feed(worker);
+      // The prepared form (built by `before`, while the workers load) is what each worker reads: loading it costs less than a parse.
+      before.then(() => {
+        if (!settled) for (const worker of workers) feed(worker);
+      }, failed);
       return;
     }
-    parseJsonlRecordings(job.recordings, job.to).then(
+    before.then(() => parseJsonlRecordings(job.recordings, job.to), (error: unknown) => {
+      failed(error);
+      return undefined;
+    }).then(
       (parsed) => {
+        if (parsed === undefined || settled) return;
         if (!parsed.ok) {
           finish(err(`combination 1: ${parsed.error.message}`));
           return;

@@ -200,13 +200,14 @@ follower: {}
       recvWindowMs: 3000,
       timeoutMs: 10_000,
       rateLimitShare: 0.8,
-      http: 'node',
+      http: 'socket',
     });
     expect(config.follower).toEqual({ credentials: { apiKey: 'fk', apiSecret: 'fs' } });
     expect(config.catalog).toEqual({ kind: 'service', baseUrl: 'https://catalog.example.com', token: 'tok', timeoutMs: 10_000 });
     expect(load(LIVE, { env: { ...ENV, BASE_URL: 'https://other.example.com' } }).venue).toMatchObject({ baseUrl: 'https://other.example.com' });
     // exchange.http chooses the REST client's HTTP stack.
     expect(load(LIVE.replace('exchange:\n', 'exchange:\n  http: got\n'), { env: ENV }).venue).toMatchObject({ http: 'got' });
+    expect(load(LIVE.replace('exchange:\n', 'exchange:\n  http: node\n'), { env: ENV }).venue).toMatchObject({ http: 'node' });
   });
 
   it('falls back to STRATD_API_KEY / STRATD_API_SECRET, and to key files relative to the file', () => {

@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { preparedDirOf } from '../../src/backtest/prepared/index.js';
+import { tempDir, writeGenerated } from './backtest-support.js';
+
+/** The built CLI (worker threads load compiled JS; npm test builds before jest). */
+const BIN = join(process.cwd(), 'bin', 'stratd.js');
+const DIST_WORKER = join(process.cwd(), 'dist', 'src', 'backtest', 'sweep-worker.js');
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+function stratd(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** stdout of `stratd sweep` without the line naming the output file (its directory differs). */
+const table = (stdout: string): string => stdout.replace(/^wrote .*$/m, '');
+
+test('stratd sweep writes byte-identical outputs with 1 and 2 worker threads, the prepared form built while the workers start', async () => {
+  if (!existsSync(DIST_WORKER)) throw new Error(`${DIST_WORKER} is missing: run \`npm run build\` before this test (npm test does)`);
+  const recording = await writeGenerated(tmp.path('market.jsonl'), 6, 2);
+  const grid = tmp.path('grid.yml');
+  writeFileSync(grid, 'strategies:\n  quoter-btc:\n    params: { halfSpreadBps: [2, 5], requoteBps: [2, 4] }\n');
+  const runs = [];
+  for (const workers of [1, 2, 2]) {
+    const out = tmp.path(`out-${runs.length}`);
+    const ran = await stratd(['sweep', '--data', recording, '--grid', grid, '--workers', String(workers), '--out', out]);
+    expect({ code: ran.code, stderr: ran.code === 0 ? '' : ran.stderr }).toEqual({ code: 0, stderr: '' });
+    runs.push({ workers, csv: readFileSync(join(out, 'sweep.csv')), stdout: table(ran.stdout), stderr: ran.stderr });
+  }
+  // The first run built the prepared form (while its worker started); the others read it.
+  expect(readdirSync(preparedDirOf(recording)).filter((name) => name.endsWith('.arrow'))).toHaveLength(1);
+  const [one, two, again] = runs;
+  expect(one?.csv.toString('utf8').trimEnd().split('\n')).toHaveLength(5);
+  expect(two?.csv.equals(one?.csv ?? Buffer.alloc(0))).toBe(true);
+  expect(again?.csv.equals(one?.csv ?? Buffer.alloc(0))).toBe(true);
+  expect(two?.stdout).toBe(one?.stdout);
+  expect(one?.stderr).toMatch(/^sweep: worker 1: 4 combinations, [\d,]+ events in [\d.]+ s, [\d,]+ events\/s$/m);
+  expect(two?.stderr).toMatch(/^sweep: worker 2: \d combinations/m);
+}, 240_000);
