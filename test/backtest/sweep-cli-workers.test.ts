@@ -23,8 +23,8 @@ function stratd(args: readonly string[]): Promise<{ code: number | null; stdout:
   });
 }
 
-/** stdout of `stratd sweep` without the line naming the output file (its directory differs). */
-const table = (stdout: string): string => stdout.replace(/^wrote .*$/m, '');
+/** stdout of `stratd sweep` without the lines naming output files (their directory differs). */
+const table = (stdout: string): string => stdout.replace(/^wrote .*$/gm, '');
 
 test('stratd sweep writes byte-identical outputs with 1 and 2 worker threads, the prepared form built while the workers start', async () => {
   if (!existsSync(DIST_WORKER)) throw new Error(`${DIST_WORKER} is missing: run \`npm run build\` before this test (npm test does)`);
