@@ -134,7 +134,7 @@
     $('kill-reason').textContent = k.engaged ? `${k.reason} since ${clock(k.since)}` : k.override ? `daily loss limit overridden: ${k.override.reason}` : '';
     $('override-reason').hidden = !k.dailyLoss;
     renderComponents(s);
-    renderStrategies(s, view.positions);
+    renderStrategies(s, s.positions);
     fillBody('balances', s.balances, (tr, b) => {
       cell(tr, b.asset);
       cell(tr, b.walletBalance, 'num');
@@ -142,7 +142,7 @@
       cell(tr, b.lockedMargin, 'num');
       cell(tr, b.unrealizedPnl, signed(b.unrealizedPnl));
     });
-    fillBody('positions', view.positions, (tr, p) => {
+    fillBody('positions', s.positions, (tr, p) => {
       for (const [v, c] of [[p.symbol], [p.side], [p.qty, 'num'], [p.avgPrice, 'num'], [p.markPrice, 'num'], [p.unrealizedPnl, signed(p.unrealizedPnl)], [p.liquidationPrice ?? '—', 'num'], [p.margin, 'num']]) cell(tr, v, c);
     });
     const orders = [...s.openOrders.map((o) => ({ ...o, kind: o.type, at: o.price })), ...s.openAlgoOrders.map((o) => ({ ...o, at: o.triggerPrice, filledQty: '' }))];

@@ -173,6 +173,9 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
         markPrice: p.markPrice === undefined ? undefined : decText(p.markPrice),
         unrealizedPnl: decText(p.unrealizedPnl),
         realizedPnl: decText(p.realizedPnl),
+        liquidationPrice: p.liquidationPrice === undefined || p.liquidationPrice.isZero() ? undefined : decText(p.liquidationPrice),
+        margin: decText(p.margin),
+        marginType: p.marginType,
         leverage: decText(p.leverage),
       })),
     openOrders: kernel.cache.openOrders().map((o) => ({

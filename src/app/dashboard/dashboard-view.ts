@@ -1,15 +1,13 @@
 import { decText } from '../../core/decimal.js';
-import type { Position } from '../../model/account.js';
 import type { KlineInterval, KlineUpdated } from '../../model/market-events.js';
 import type { DaemonStatus } from '../control-status.js';
 import type { DashboardHistory, EquityPoint, FeedItem, FillItem } from './dashboard-history.js';
 
-/** What the view reads besides /status: the kernel's cache (klines, positions) and the history. */
+/** What the view reads besides /status: the kernel's cache (klines) and the history. */
 export interface DashboardSources {
   readonly status: () => DaemonStatus;
   readonly history: DashboardHistory;
   readonly klines: (symbol: string, interval: KlineInterval) => readonly KlineUpdated[];
-  readonly positions: () => readonly Position[];
   /** The symbols charted, each with the kline interval its candles come from (undefined: none polled). */
   readonly charts: ReadonlyArray<{ readonly symbol: string; readonly interval: KlineInterval | undefined }>;
 }
@@ -37,8 +35,6 @@ export interface ChartView {
 export interface DashboardView {
   readonly kind: 'full' | 'update';
   readonly status: DaemonStatus;
-  /** Positions with their margin and liquidation price (the status leaves them out). */
-  readonly positions: ReadonlyArray<Record<string, string | undefined>>;
   readonly feed: readonly FeedItem[];
   readonly charts: readonly ChartView[];
   readonly equity: { readonly asset: string | null; readonly points: readonly EquityPoint[] };
@@ -54,21 +50,6 @@ export function dashboardView(sources: DashboardSources, kind: 'full' | 'update'
   return {
     kind,
     status,
-    positions: sources
-      .positions()
-      .filter((p) => !p.qty.isZero())
-      .map((p) => ({
-        symbol: p.symbol,
-        side: p.positionSide,
-        qty: decText(p.qty),
-        avgPrice: decText(p.avgPrice),
-        markPrice: p.markPrice === undefined ? undefined : decText(p.markPrice),
-        unrealizedPnl: decText(p.unrealizedPnl),
-        liquidationPrice: p.liquidationPrice === undefined || p.liquidationPrice.isZero() ? undefined : decText(p.liquidationPrice),
-        margin: decText(p.margin),
-        marginType: p.marginType,
-        leverage: decText(p.leverage),
-      })),
     feed: sources.history.feed(FEED_LINES),
     charts: sources.charts.map(({ symbol, interval }) => chartView(sources, status, symbol, interval, kind)),
     equity: { asset: equity.asset ?? null, points: kind === 'full' ? equity.points : current === undefined ? [] : [current] },

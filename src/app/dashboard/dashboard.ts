@@ -45,7 +45,7 @@ export class Dashboard {
     const history = this.history;
     this.stream = new DashboardStream({
       changes$: kernel.events$,
-      view: (kind) => dashboardView({ status: options.status, history, klines: (symbol, interval) => kernel.cache.klines(symbol, interval), positions: () => kernel.cache.positions(), charts }, kind),
+      view: (kind) => dashboardView({ status: options.status, history, klines: (symbol, interval) => kernel.cache.klines(symbol, interval), charts }, kind),
       scheduler: time.scheduler,
       ...(options.throttleMs === undefined ? {} : { throttleMs: options.throttleMs }),
       ...(options.maxClients === undefined ? {} : { maxClients: options.maxClients }),
