@@ -236,14 +236,19 @@ export class MarketWsServer {
   private onDepth(event: DepthEvent): void {
     const before = this.books.get(event.symbol);
     this.books.set(event.symbol, event);
+    const key = `diffDepth|${event.symbol}`;
+    if (!this.subscribers.has(key)) {
+      // Nobody to tell: no delta to work out. The sequence moves on all the same (a subscriber takes
+      // the first delta it gets after its snapshot as its base).
+      this.sequences.set(event.symbol, (this.sequences.get(event.symbol) ?? 0) + 1);
+      return;
+    }
     const bids = sideDelta(before?.bids ?? [], event.bids, true);
     const asks = sideDelta(before?.asks ?? [], event.asks, false);
     if (bids.length === 0 && asks.length === 0) return;
     let sequence = (this.sequences.get(event.symbol) ?? 0) + 1;
     if (this.faults.gap()) sequence += 1;
     this.sequences.set(event.symbol, sequence);
-    const key = `diffDepth|${event.symbol}`;
-    if (!this.subscribers.has(key)) return;
     const data: DepthData = { e: 0, t: event.ts, v: bookVersion(event.ts, sequence), b: bids, a: asks, o: sequence };
     this.pushFrame(key, { topic: 'diffDepth', symbol: event.symbol, data: [data], f: false });
   }
