@@ -1,7 +1,8 @@
 import type { Counter, Gauge, Registry } from 'prom-client';
 import { FAULTS_INJECTED_TOTAL, counterOn, gaugeOn } from '../user-stream/stream-metrics.js';
+import type { SocketCloseReason } from '../ws/sim-socket.js';
 
-export type MarketWsCloseReason = 'client' | 'idle' | 'inbound_rate' | 'fault_drop' | 'shutdown';
+export type MarketWsCloseReason = SocketCloseReason;
 
 export interface MarketWsMetrics {
   readonly opened: Counter<string>;

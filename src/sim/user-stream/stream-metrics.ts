@@ -1,6 +1,7 @@
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { InvariantError } from '../../core/errors.js';
+import type { SocketCloseReason } from '../ws/sim-socket.js';
 
 /** Shared with the HTTP server: whoever comes first creates it, the other looks it up. */
 export const FAULTS_INJECTED_TOTAL = 'stratd_sim_faults_injected_total';
@@ -9,7 +10,7 @@ export const FAULTS_INJECTED_TOTAL = 'stratd_sim_faults_injected_total';
 export type StreamFaultKind = 'ws_drop' | 'stream_duplicate' | 'stream_reorder' | 'stream_garbage';
 
 /** Why a user-stream socket closed (the `reason` label). */
-export type CloseReason = 'client' | 'idle' | 'inbound_rate' | 'key_closed' | 'key_expired' | 'fault_drop' | 'shutdown';
+export type CloseReason = SocketCloseReason | 'key_closed' | 'key_expired';
 
 export interface StreamMetrics {
   readonly opened: Counter<string>;

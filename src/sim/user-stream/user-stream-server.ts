@@ -15,6 +15,7 @@ import { StreamFaults } from './stream-faults.js';
 import { streamMetrics } from './stream-metrics.js';
 import type { StreamMetrics } from './stream-metrics.js';
 import type { ConnectionLimits } from './user-stream-connection.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../ws/sim-socket.js';
 import { UserStreamConnection } from './user-stream-connection.js';
 
 /** The one thing the stream needs from the engine (SimVenue satisfies it). */
@@ -37,7 +38,7 @@ export interface UserStreamServerOptions {
 
 export const USER_STREAM_PATH_PREFIX = '/api/v1/ws/';
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { idleTimeoutMs: 60_000, maxInboundPerSecond: 5, reorderHoldMs: 1_000 };
+export { DEFAULT_CONNECTION_LIMITS } from '../ws/sim-socket.js';
 
 /**
  * The user data stream's WebSocket face: `/api/v1/ws/<listenKey>` on an existing HTTP server.
