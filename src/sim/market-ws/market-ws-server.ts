@@ -1,9 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Registry } from 'prom-client';
 import type { WebSocket } from 'ws';
-import type { TimeSource } from '../../core/clock.js';
-import type { FaultSettings } from '../config/fault-settings.js';
 import type { MarketDataService } from '../market-data/market-data-service.js';
 import type { DepthEvent, MarketEvent } from '../market-stream/events.js';
 import { listenKeyOf } from '../user-stream/user-stream-server.js';
@@ -11,6 +8,7 @@ import type { ConnectionLimits } from '../ws/sim-socket.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../ws/sim-socket.js';
 import { ScheduledDrops } from '../ws/scheduled-drops.js';
 import { SimWsEndpoint } from '../ws/sim-ws-endpoint.js';
+import type { SimSocketServerOptions } from '../ws/server-options.js';
 import { sideDelta } from './book-diff.js';
 import { bookVersion, envelopeText, topicFrame, tradeRows } from './market-frames.js';
 import type { DepthData, MarketFrame } from './market-frames.js';
@@ -28,17 +26,11 @@ export interface MarketEventSource {
   onMarketEvent(listener: (event: MarketEvent) => void): () => void;
 }
 
-export interface MarketWsServerOptions {
+export interface MarketWsServerOptions extends SimSocketServerOptions {
   readonly marketData: MarketDataService;
   readonly venue: MarketEventSource;
   /** Brings the market to the server's clock before a snapshot (as REST does before every request). */
   readonly advance: () => void;
-  readonly time: TimeSource;
-  readonly faults: () => FaultSettings;
-  readonly onFaultsChanged?: (listener: (faults: FaultSettings) => void) => () => void;
-  readonly seed: number;
-  readonly metrics: Registry;
-  readonly limits?: Partial<ConnectionLimits>;
 }
 
 /**

@@ -1,10 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Registry } from 'prom-client';
 import type { WebSocket } from 'ws';
-import type { TimeSource } from '../../core/clock.js';
-import type { FaultSettings } from '../config/fault-settings.js';
 import type { AccountEvent } from '../engine/types.js';
 import { accountEventFrame, willExpireFrame } from './account-frames.js';
 import type { StreamFrame } from './account-frames.js';
@@ -17,6 +14,7 @@ import type { ConnectionLimits } from './user-stream-connection.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../ws/sim-socket.js';
 import { ScheduledDrops } from '../ws/scheduled-drops.js';
 import { SimWsEndpoint } from '../ws/sim-ws-endpoint.js';
+import type { SimSocketServerOptions } from '../ws/server-options.js';
 import { UserStreamConnection } from './user-stream-connection.js';
 
 /** The one thing the stream needs from the engine (SimVenue satisfies it). */
@@ -24,17 +22,10 @@ export interface AccountEventSource {
   onAccountEvent(listener: (event: AccountEvent) => void): () => void;
 }
 
-export interface UserStreamServerOptions {
+/** `faults` is read per event: wsDropRate, streamDuplicateRate, streamReorderRate, garbageRate. */
+export interface UserStreamServerOptions extends SimSocketServerOptions {
   readonly registry: ListenKeyRegistry;
   readonly venue: AccountEventSource;
-  readonly time: TimeSource;
-  /** Read per event: wsDropRate, streamDuplicateRate, streamReorderRate. */
-  readonly faults: () => FaultSettings;
-  /** Run-time fault changes (the admin endpoint): the periodic drop fault arms or disarms open sockets at once. */
-  readonly onFaultsChanged?: (listener: (faults: FaultSettings) => void) => () => void;
-  readonly seed: number;
-  readonly metrics: Registry;
-  readonly limits?: Partial<ConnectionLimits>;
 }
 
 export const USER_STREAM_PATH_PREFIX = '/api/v1/ws/';
