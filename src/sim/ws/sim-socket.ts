@@ -1,9 +1,9 @@
 import type { Subscription } from 'rxjs';
-import type { Counter, Gauge } from 'prom-client';
 import { WebSocket } from 'ws';
 import type { TimeSource } from '../../core/clock.js';
 import { SlidingWindow } from '../../venue/sliding-window.js';
 import { rawText } from '../../venue/stream/web-socket.js';
+import type { SocketMetrics } from './socket-metrics.js';
 
 export interface ConnectionLimits {
   /** Close after this long without any inbound frame (API-NOTES §7 RULE: 60 s). */
@@ -18,14 +18,6 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { idleTimeoutMs: 60_0
 
 /** Why a simulated socket closed, as far as the shared mechanics know (each socket kind may add its own). */
 export type SocketCloseReason = 'client' | 'idle' | 'inbound_rate' | 'fault_drop' | 'shutdown';
-
-/** The connection counters every simulated socket kind keeps (its own metric names). */
-export interface SocketMetrics {
-  readonly opened: Counter<string>;
-  /** By `reason`. */
-  readonly closed: Counter<string>;
-  readonly open: Gauge<string>;
-}
 
 export interface SimSocketDeps<F, R extends string> {
   readonly time: TimeSource;
