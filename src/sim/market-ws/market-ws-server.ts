@@ -1,16 +1,14 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Subscription } from 'rxjs';
-import type { Registry } from 'prom-client';
-import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import type { TimeSource } from '../../core/clock.js';
-import type { FaultSettings } from '../config/fault-settings.js';
 import type { MarketDataService } from '../market-data/market-data-service.js';
 import type { DepthEvent, MarketEvent } from '../market-stream/events.js';
 import { listenKeyOf } from '../user-stream/user-stream-server.js';
-import type { ConnectionLimits } from '../user-stream/user-stream-connection.js';
-import { DEFAULT_CONNECTION_LIMITS } from '../user-stream/user-stream-server.js';
+import type { ConnectionLimits } from '../ws/sim-socket.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../ws/sim-socket.js';
+import { ScheduledDrops } from '../ws/scheduled-drops.js';
+import { SimWsEndpoint } from '../ws/sim-ws-endpoint.js';
+import type { SimSocketServerOptions } from '../ws/server-options.js';
 import { sideDelta } from './book-diff.js';
 import { bookVersion, envelopeText, topicFrame, tradeRows } from './market-frames.js';
 import type { DepthData, MarketFrame } from './market-frames.js';
@@ -28,17 +26,11 @@ export interface MarketEventSource {
   onMarketEvent(listener: (event: MarketEvent) => void): () => void;
 }
 
-export interface MarketWsServerOptions {
+export interface MarketWsServerOptions extends SimSocketServerOptions {
   readonly marketData: MarketDataService;
   readonly venue: MarketEventSource;
   /** Brings the market to the server's clock before a snapshot (as REST does before every request). */
   readonly advance: () => void;
-  readonly time: TimeSource;
-  readonly faults: () => FaultSettings;
-  readonly onFaultsChanged?: (listener: (faults: FaultSettings) => void) => () => void;
-  readonly seed: number;
-  readonly metrics: Registry;
-  readonly limits?: Partial<ConnectionLimits>;
 }
 
 /**
@@ -48,14 +40,13 @@ export interface MarketWsServerOptions {
  * rises by one (continuing across re-subscribes; a snapshot carries `o:0`).
  */
 export class MarketWsServer {
-  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 });
+  private readonly endpoint = new SimWsEndpoint((_server, request, socket, head) => this.onUpgrade(request, socket, head));
   private readonly connections = new Set<MarketWsConnection>();
   /** `topic|symbol` → the sockets subscribed to it. */
   private readonly subscribers = new Map<string, Set<MarketWsConnection>>();
   private readonly books = new Map<string, DepthEvent>();
   private readonly sequences = new Map<string, number>();
-  private readonly attached = new Map<Server, (request: IncomingMessage, socket: Duplex, head: Buffer) => void>();
-  private readonly lifetimes = new Map<MarketWsConnection, Subscription>();
+  private readonly drops: ScheduledDrops<MarketWsConnection>;
   private readonly metrics: MarketWsMetrics;
   private readonly faults: MarketWsFaults;
   private readonly limits: ConnectionLimits;
@@ -65,14 +56,12 @@ export class MarketWsServer {
     this.metrics = marketWsMetrics(options.metrics);
     this.faults = new MarketWsFaults(options.seed, options.faults, this.metrics.faults);
     this.limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
-    this.unsubscribe = [options.venue.onMarketEvent((event) => this.onMarketEvent(event)), options.onFaultsChanged?.((faults) => this.rearmDrops(faults)) ?? ((): void => undefined)];
+    this.drops = new ScheduledDrops(options.time.scheduler, this.faults);
+    this.unsubscribe = [options.venue.onMarketEvent((event) => this.onMarketEvent(event)), options.onFaultsChanged?.((faults) => this.drops.rearm(faults, this.connections)) ?? ((): void => undefined)];
   }
 
   attach(server: Server): void {
-    if (this.attached.has(server)) return;
-    const listener = (request: IncomingMessage, socket: Duplex, head: Buffer): void => this.onUpgrade(request, socket, head);
-    this.attached.set(server, listener);
-    server.on('upgrade', listener);
+    this.endpoint.attach(server);
   }
 
   connectionCount(): number {
@@ -85,13 +74,11 @@ export class MarketWsServer {
   }
 
   async close(): Promise<void> {
-    for (const [server, listener] of this.attached) server.off('upgrade', listener);
-    this.attached.clear();
+    this.endpoint.detach();
     for (const stop of this.unsubscribe) stop();
-    for (const cut of this.lifetimes.values()) cut.unsubscribe();
-    this.lifetimes.clear();
+    this.drops.clear();
     for (const connection of [...this.connections]) connection.terminate('shutdown');
-    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    await this.endpoint.close();
   }
 
   private onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -101,7 +88,7 @@ export class MarketWsServer {
       if (listenKeyOf(request.url) === undefined) socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws));
+    this.endpoint.accept(request, socket, head, (ws) => this.accept(ws));
   }
 
   private accept(ws: WebSocket): void {
@@ -114,32 +101,11 @@ export class MarketWsServer {
       onClosed: (c) => this.forget(c),
     });
     this.connections.add(connection);
-    this.armDrop(connection);
-  }
-
-  private armDrop(connection: MarketWsConnection): void {
-    const lifetimeMs = this.faults.socketLifetimeMs();
-    if (lifetimeMs === undefined) return;
-    const cut = this.options.time.scheduler.schedule(() => {
-      this.lifetimes.delete(connection);
-      this.faults.countScheduledDrop();
-      connection.terminate('fault_drop');
-    }, lifetimeMs);
-    this.lifetimes.set(connection, cut);
-  }
-
-  private rearmDrops(faults: FaultSettings): void {
-    if (faults.wsDropEveryMs === null) {
-      for (const cut of this.lifetimes.values()) cut.unsubscribe();
-      this.lifetimes.clear();
-      return;
-    }
-    for (const connection of this.connections) if (!this.lifetimes.has(connection)) this.armDrop(connection);
+    this.drops.arm(connection);
   }
 
   private forget(connection: MarketWsConnection): void {
-    this.lifetimes.get(connection)?.unsubscribe();
-    this.lifetimes.delete(connection);
+    this.drops.forget(connection);
     this.connections.delete(connection);
     for (const key of connection.subscriptions.keys()) this.removeSubscriber(key, connection);
     connection.subscriptions.clear();

@@ -2,38 +2,19 @@ import type { Counter } from 'prom-client';
 import type { FaultSettings } from '../config/fault-settings.js';
 import { Prng } from '../market-stream/prng.js';
 import { garble } from '../server/garbage.js';
+import { SocketFaults } from '../ws/socket-faults.js';
 import type { StreamFaultKind } from './stream-metrics.js';
 
 /**
- * Draws the user stream's fault decisions from a seeded PRNG and counts the ones that fire. Settings
- * are read at every draw (runtime changes apply at once); a zero rate draws nothing, so turning one
- * fault on does not shift another's sequence while it is off.
+ * Draws the user stream's fault decisions from a seeded PRNG and counts the ones that fire: reordered,
+ * duplicated and garbled events, beside the dropped sockets every socket kind has (SocketFaults).
  */
-export class StreamFaults {
-  private readonly prng: Prng;
-  private readonly lifetimes: Prng;
+export class StreamFaults extends SocketFaults<StreamFaultKind> {
   private readonly garbageShape: Prng;
 
-  constructor(
-    seed: number,
-    private readonly settings: () => FaultSettings,
-    private readonly injected: Counter<string>,
-  ) {
-    this.prng = new Prng(seed, 'user-stream-faults');
-    this.lifetimes = new Prng(seed, 'user-stream-socket-lifetimes');
+  constructor(seed: number, settings: () => FaultSettings, injected: Counter<string>) {
+    super(seed, 'user-stream', settings, injected);
     this.garbageShape = new Prng(seed, 'user-stream-garbage-shape');
-  }
-
-  /** How long a socket opened now lives before the periodic drop fault cuts it, or undefined when that fault is off. */
-  socketLifetimeMs(): number | undefined {
-    const range = this.settings().wsDropEveryMs;
-    if (range === null) return undefined;
-    return this.lifetimes.int(range.min, range.max);
-  }
-
-  /** Counts a socket cut by the periodic drop fault. */
-  countScheduledDrop(): void {
-    this.injected.inc({ kind: 'ws_drop' });
   }
 
   /** Hold this event back and send it after the next one. */
@@ -50,17 +31,5 @@ export class StreamFaults {
   garbled(text: string): string {
     if (!this.draw(this.settings().garbageRate, 'stream_garbage')) return text;
     return garble(text, this.garbageShape.uniform(), this.garbageShape.uniform()).text;
-  }
-
-  /** Drop the socket after this delivery. */
-  drop(): boolean {
-    return this.draw(this.settings().wsDropRate, 'ws_drop');
-  }
-
-  private draw(rate: number, kind: StreamFaultKind): boolean {
-    if (rate <= 0) return false;
-    const fires = this.prng.uniform() < rate;
-    if (fires) this.injected.inc({ kind });
-    return fires;
   }
 }

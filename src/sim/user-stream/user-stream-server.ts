@@ -1,11 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Registry } from 'prom-client';
-import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import type { TimeSource } from '../../core/clock.js';
-import type { FaultSettings } from '../config/fault-settings.js';
 import type { AccountEvent } from '../engine/types.js';
 import { accountEventFrame, willExpireFrame } from './account-frames.js';
 import type { StreamFrame } from './account-frames.js';
@@ -15,6 +11,10 @@ import { StreamFaults } from './stream-faults.js';
 import { streamMetrics } from './stream-metrics.js';
 import type { StreamMetrics } from './stream-metrics.js';
 import type { ConnectionLimits } from './user-stream-connection.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../ws/sim-socket.js';
+import { ScheduledDrops } from '../ws/scheduled-drops.js';
+import { SimWsEndpoint } from '../ws/sim-ws-endpoint.js';
+import type { SimSocketServerOptions } from '../ws/server-options.js';
 import { UserStreamConnection } from './user-stream-connection.js';
 
 /** The one thing the stream needs from the engine (SimVenue satisfies it). */
@@ -22,22 +22,15 @@ export interface AccountEventSource {
   onAccountEvent(listener: (event: AccountEvent) => void): () => void;
 }
 
-export interface UserStreamServerOptions {
+/** `faults` is read per event: wsDropRate, streamDuplicateRate, streamReorderRate, garbageRate. */
+export interface UserStreamServerOptions extends SimSocketServerOptions {
   readonly registry: ListenKeyRegistry;
   readonly venue: AccountEventSource;
-  readonly time: TimeSource;
-  /** Read per event: wsDropRate, streamDuplicateRate, streamReorderRate. */
-  readonly faults: () => FaultSettings;
-  /** Run-time fault changes (the admin endpoint): the periodic drop fault arms or disarms open sockets at once. */
-  readonly onFaultsChanged?: (listener: (faults: FaultSettings) => void) => () => void;
-  readonly seed: number;
-  readonly metrics: Registry;
-  readonly limits?: Partial<ConnectionLimits>;
 }
 
 export const USER_STREAM_PATH_PREFIX = '/api/v1/ws/';
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { idleTimeoutMs: 60_000, maxInboundPerSecond: 5, reorderHoldMs: 1_000 };
+export { DEFAULT_CONNECTION_LIMITS } from '../ws/sim-socket.js';
 
 /**
  * The user data stream's WebSocket face: `/api/v1/ws/<listenKey>` on an existing HTTP server.
@@ -50,35 +43,31 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { idleTimeoutMs: 60_0
  *   the key closes them (1000).
  */
 export class UserStreamServer {
-  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 });
+  private readonly endpoint = new SimWsEndpoint((server, request, socket, head) => this.onUpgrade(server, request, socket, head));
   private readonly byKey = new Map<string, Set<UserStreamConnection>>();
-  private readonly attached = new Map<Server, (request: IncomingMessage, socket: Duplex, head: Buffer) => void>();
   private readonly metrics: StreamMetrics;
   private readonly faults: StreamFaults;
   private readonly limits: ConnectionLimits;
   private readonly unsubscribe: ReadonlyArray<() => void>;
   /** Account events on their way (the latency fault's outbound share), cancelled on close. */
   private readonly inTransit = new Set<Subscription>();
-  /** The periodic drop fault's timer of each socket, cancelled when the socket closes first. */
-  private readonly lifetimes = new Map<UserStreamConnection, Subscription>();
+  private readonly drops: ScheduledDrops<UserStreamConnection>;
 
   constructor(private readonly options: UserStreamServerOptions) {
     this.metrics = streamMetrics(options.metrics);
     this.faults = new StreamFaults(options.seed, options.faults, this.metrics.faults);
     this.limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+    this.drops = new ScheduledDrops(options.time.scheduler, this.faults);
     this.unsubscribe = [
       options.venue.onAccountEvent((event) => this.dispatch(event)),
       options.registry.onWillExpire((notice) => this.noticeExpiry(notice)),
       options.registry.onEnd((listenKey, end) => this.endKey(listenKey, end)),
-      options.onFaultsChanged?.((faults) => this.rearmDrops(faults)) ?? ((): void => undefined),
+      options.onFaultsChanged?.((faults) => this.drops.rearm(faults, openConnections(this.byKey))) ?? ((): void => undefined),
     ];
   }
 
   attach(server: Server): void {
-    if (this.attached.has(server)) return;
-    const listener = (request: IncomingMessage, socket: Duplex, head: Buffer): void => this.onUpgrade(server, request, socket, head);
-    this.attached.set(server, listener);
-    server.on('upgrade', listener);
+    this.endpoint.attach(server);
   }
 
   /** Open sockets, for all keys or one. */
@@ -91,15 +80,13 @@ export class UserStreamServer {
 
   /** Detaches from the HTTP servers and the engine and cuts every socket. Call before `server.close()`. */
   async close(): Promise<void> {
-    for (const [server, listener] of this.attached) server.off('upgrade', listener);
-    this.attached.clear();
+    this.endpoint.detach();
     for (const stop of this.unsubscribe) stop();
     for (const transit of this.inTransit) transit.unsubscribe();
     this.inTransit.clear();
-    for (const cut of this.lifetimes.values()) cut.unsubscribe();
-    this.lifetimes.clear();
+    this.drops.clear();
     for (const set of [...this.byKey.values()]) for (const connection of [...set]) connection.terminate('shutdown');
-    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    await this.endpoint.close();
   }
 
   private onUpgrade(server: Server, request: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -114,7 +101,7 @@ export class UserStreamServer {
       answer(socket, 401, 'Unauthorized', JSON.stringify(UNKNOWN_LISTEN_KEY));
       return;
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(listenKey, ws));
+    this.endpoint.accept(request, socket, head, (ws) => this.accept(listenKey, ws));
   }
 
   private accept(listenKey: string, ws: WebSocket): void {
@@ -133,34 +120,11 @@ export class UserStreamServer {
     let set = this.byKey.get(listenKey);
     if (set === undefined) this.byKey.set(listenKey, (set = new Set()));
     set.add(connection);
-    this.armDrop(connection);
-  }
-
-  /** The periodic drop fault: cuts the socket after a drawn lifetime, when that fault is on. */
-  private armDrop(connection: UserStreamConnection): void {
-    const lifetimeMs = this.faults.socketLifetimeMs();
-    if (lifetimeMs === undefined) return;
-    const cut = this.options.time.scheduler.schedule(() => {
-      this.lifetimes.delete(connection);
-      this.faults.countScheduledDrop();
-      connection.terminate('fault_drop');
-    }, lifetimeMs);
-    this.lifetimes.set(connection, cut);
-  }
-
-  /** Turned off: open sockets live on; turned on: open sockets without a lifetime get one. */
-  private rearmDrops(faults: FaultSettings): void {
-    if (faults.wsDropEveryMs === null) {
-      for (const cut of this.lifetimes.values()) cut.unsubscribe();
-      this.lifetimes.clear();
-      return;
-    }
-    for (const set of this.byKey.values()) for (const connection of set) if (!this.lifetimes.has(connection)) this.armDrop(connection);
+    this.drops.arm(connection);
   }
 
   private forget(connection: UserStreamConnection): void {
-    this.lifetimes.get(connection)?.unsubscribe();
-    this.lifetimes.delete(connection);
+    this.drops.forget(connection);
     const set = this.byKey.get(connection.listenKey);
     if (set === undefined) return;
     set.delete(connection);
@@ -223,4 +187,9 @@ function decodeURIComponentSafe(text: string): string {
 function answer(socket: Duplex, status: number, statusText: string, body: string): void {
   const type = body === '' ? '' : 'Content-Type: application/json\r\n';
   socket.end(`HTTP/1.1 ${status} ${statusText}\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/** Every open socket of every key. */
+function* openConnections(byKey: ReadonlyMap<string, ReadonlySet<UserStreamConnection>>): Iterable<UserStreamConnection> {
+  for (const set of byKey.values()) yield* set;
 }

@@ -5,9 +5,11 @@ import { stopwatchOf } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { MarketEvent } from '../../model/market-events.js';
 import type { BackoffOptions } from '../stream/backoff.js';
-import { Backoff } from '../stream/backoff.js';
-import { Heartbeat } from '../stream/heartbeat.js';
-import type { SocketClosed, WebSocketLike } from '../stream/web-socket.js';
+import { Heartbeat, heartbeatTimings } from '../stream/heartbeat.js';
+import { ReconnectTimer } from '../stream/reconnect-timer.js';
+import { SocketSlot, describeClose, streamUrlOf } from '../stream/socket-slot.js';
+import type { SlotConnection } from '../stream/socket-slot.js';
+import type { WebSocketLike } from '../stream/web-socket.js';
 import { openWsSocket } from '../stream/web-socket.js';
 import { envelopeSchema, errorFrameSchema, pongFrameSchema } from './market-ws-wire.js';
 import type { Envelope } from './market-ws-wire.js';
@@ -62,12 +64,6 @@ export interface MarketWsStats {
   readonly lastError?: string;
 }
 
-interface Connection {
-  readonly socket: WebSocketLike;
-  opened: boolean;
-  done: boolean;
-}
-
 interface ChannelState {
   readonly channel: WsChannel;
   lastGoodAt: number | undefined;
@@ -85,7 +81,7 @@ interface ChannelState {
 export class MarketWsSession {
   private readonly subject = new Subject<SocketMarketEvent>();
   readonly events$: Observable<SocketMarketEvent> = this.subject.asObservable();
-  private readonly backoff: Backoff;
+  private readonly retry: ReconnectTimer;
   private readonly heartbeat: Heartbeat;
   private readonly pacer: OutboundPacer;
   private readonly openSocket: (url: string) => WebSocketLike;
@@ -94,9 +90,8 @@ export class MarketWsSession {
   private readonly routes = new Map<string, ChannelState>();
   private readonly stopwatch;
   private status: MarketWsState = 'idle';
-  private connection: Connection | undefined;
+  private readonly slot: SocketSlot<SlotConnection>;
   private connectedAt: number | undefined;
-  private retryTimer: Subscription | undefined;
   private staleTimer: Subscription | undefined;
   private connects = 0;
   private reconnects = 0;
@@ -108,10 +103,14 @@ export class MarketWsSession {
   private lastError: string | undefined;
 
   constructor(private readonly options: MarketWsSessionOptions) {
-    this.backoff = new Backoff(options.backoff, options.random);
-    this.pacer = new OutboundPacer(options.time, options.maxOutboundPerSecond ?? 4, (text) => this.connection?.socket.send(text));
-    const beat = { intervalMs: options.pingIntervalMs ?? 20_000, timeoutMs: options.pongTimeoutMs ?? 10_000 };
-    this.heartbeat = new Heartbeat(options.time, beat, (text) => this.pacer.send(text), () => this.drop('pong timeout'));
+    this.retry = new ReconnectTimer(options.time.scheduler, () => this.reconnect(), options.backoff, options.random);
+    this.pacer = new OutboundPacer(options.time, options.maxOutboundPerSecond ?? 4, (text) => this.slot.current?.socket.send(text));
+    this.heartbeat = new Heartbeat(options.time, heartbeatTimings(options), (text) => this.pacer.send(text), () => this.drop('pong timeout'));
+    this.slot = new SocketSlot({
+      opened: () => this.onOpen(),
+      message: (_connection, text) => this.onMessage(text),
+      closed: (connection, info) => this.lost(connection, describeClose(info)),
+    });
     this.openSocket = options.openSocket ?? openWsSocket;
     this.stopwatch = stopwatchOf(options.time);
     this.states = options.channels.map((channel) => ({ channel, lastGoodAt: undefined, resyncPending: false }));
@@ -131,16 +130,11 @@ export class MarketWsSession {
   stop(): void {
     if (this.status === 'stopped') return;
     this.status = 'stopped';
-    this.retryTimer?.unsubscribe();
+    this.retry.cancel();
     this.staleTimer?.unsubscribe();
     this.heartbeat.stop();
     this.pacer.clear();
-    const connection = this.connection;
-    this.connection = undefined;
-    if (connection !== undefined) {
-      connection.done = true;
-      connection.socket.close();
-    }
+    this.slot.close();
     this.subject.complete();
   }
 
@@ -169,27 +163,11 @@ export class MarketWsSession {
 
   private connect(): Promise<void> {
     this.status = 'connecting';
-    return new Promise((settle) => {
-      const socket = this.openSocket(`${this.options.streamUrl.replace(/\/+$/, '')}${MARKET_WS_PATH}`);
-      const connection: Connection = { socket, opened: false, done: false };
-      this.connection = connection;
-      socket.listen({
-        open: () => {
-          this.onOpen(connection);
-          settle();
-        },
-        message: (text) => this.onMessage(connection, text),
-        closed: (info) => {
-          this.onClosed(connection, info);
-          settle();
-        },
-      });
-    });
+    const url = streamUrlOf(this.options.streamUrl, MARKET_WS_PATH);
+    return this.slot.open(() => ({ socket: this.openSocket(url), opened: false, done: false }));
   }
 
-  private onOpen(connection: Connection): void {
-    if (connection.done || connection !== this.connection) return;
-    connection.opened = true;
+  private onOpen(): void {
     this.status = 'open';
     this.connects += 1;
     this.connectedAt = this.now();
@@ -211,23 +189,14 @@ export class MarketWsSession {
     for (const [topic, symbols] of byTopic) this.pacer.send(subscribeText(topic, symbols.join(',')));
   }
 
-  private onClosed(connection: Connection, info: SocketClosed): void {
-    if (connection.done) return;
-    connection.done = true;
-    if (connection !== this.connection) return;
-    this.lost(connection, describeClose(info));
-  }
-
   private drop(reason: string): void {
-    const connection = this.connection;
+    const connection = this.slot.drop();
     if (connection === undefined) return;
-    connection.done = true;
-    connection.socket.terminate();
     this.lost(connection, reason);
   }
 
-  private lost(connection: Connection, reason: string): void {
-    this.connection = undefined;
+  /** The socket is no longer current (the slot let it go). */
+  private lost(connection: SlotConnection, reason: string): void {
     this.connectedAt = undefined;
     this.heartbeat.stop();
     this.pacer.clear();
@@ -240,17 +209,16 @@ export class MarketWsSession {
     this.lastError = reason;
     this.options.logger.warn({ reason, opened: connection.opened }, 'market socket: connection lost');
     this.status = 'backoff';
-    this.retryTimer?.unsubscribe();
-    this.retryTimer = this.options.time.scheduler.schedule(() => {
-      this.retryTimer = undefined;
-      if (this.status !== 'backoff') return;
-      this.reconnects += 1;
-      void this.connect();
-    }, this.backoff.next());
+    this.retry.schedule();
   }
 
-  private onMessage(connection: Connection, text: string): void {
-    if (connection.done || connection !== this.connection) return;
+  private reconnect(): void {
+    if (this.status !== 'backoff') return;
+    this.reconnects += 1;
+    void this.connect();
+  }
+
+  private onMessage(text: string): void {
     const arrivedAt = this.stopwatch.now();
     this.frames += 1;
     let value: unknown;
@@ -262,8 +230,7 @@ export class MarketWsSession {
     }
     if (pongFrameSchema.safeParse(value).success) {
       this.heartbeat.pong();
-      // Only a socket that answers resets the backoff: one that accepts and drops at once keeps backing off.
-      this.backoff.reset();
+      this.retry.answered();
       return;
     }
     const error = errorFrameSchema.safeParse(value);
@@ -362,9 +329,4 @@ function dataSymbol(data: unknown): string | undefined {
     if (typeof value === 'string') return value;
   }
   return undefined;
-}
-
-function describeClose(info: SocketClosed): string {
-  if (info.refusedStatus !== undefined) return `handshake refused (HTTP ${info.refusedStatus})`;
-  return info.reason === '' ? `closed (${info.code})` : `closed (${info.code} ${info.reason})`;
 }

@@ -60,3 +60,8 @@ export class Heartbeat {
     this.onTimeout();
   }
 }
+
+/** A session's heartbeat timings from its options: a ping every 20 s, a pong due within 10 s (API-NOTES §7, §8). */
+export function heartbeatTimings(options: { readonly pingIntervalMs?: number; readonly pongTimeoutMs?: number }): HeartbeatOptions {
+  return { intervalMs: options.pingIntervalMs ?? 20_000, timeoutMs: options.pongTimeoutMs ?? 10_000 };
+}

@@ -1,5 +1,5 @@
 import { Subject } from 'rxjs';
-import type { Observable, Subscription } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
 import type { Decimal } from '../../core/decimal.js';
 import type { Logger } from '../../core/logger.js';
@@ -12,11 +12,13 @@ import type { UserStreamApi } from '../api/user-stream.js';
 import type { VenueError } from '../venue-error.js';
 import { invalidRequest } from '../venue-error.js';
 import type { BackoffOptions } from './backoff.js';
-import { Backoff } from './backoff.js';
 import type { ListenKeyWillExpire } from './frames/frame-types.js';
-import { Heartbeat } from './heartbeat.js';
+import { Heartbeat, heartbeatTimings } from './heartbeat.js';
 import { isUnknownListenKey, ListenKeyKeeper } from './listen-key-keeper.js';
 import { StreamInbox } from './stream-inbox.js';
+import { ReconnectTimer } from './reconnect-timer.js';
+import { SocketSlot, describeClose, streamUrlOf } from './socket-slot.js';
+import type { SlotConnection } from './socket-slot.js';
 import type { SocketClosed, WebSocketLike } from './web-socket.js';
 import { openWsSocket } from './web-socket.js';
 import type { TableSize } from '../../core/table-size.js';
@@ -43,12 +45,8 @@ export interface UserStreamSessionOptions {
   readonly onSkipped?: (skipped: SkippedRows) => void;
 }
 
-interface Connection {
-  readonly socket: WebSocketLike;
+interface Connection extends SlotConnection {
   readonly listenKey: string;
-  opened: boolean;
-  /** Closed, or given up by the session: its late callbacks are ignored. */
-  done: boolean;
 }
 
 export const USER_STREAM_PATH = '/api/v1/ws/';
@@ -63,13 +61,12 @@ export class UserStreamSession {
   readonly events$: Observable<UserStreamEvent>;
   private readonly subject = new Subject<UserStreamEvent>();
   private readonly keys: ListenKeyKeeper;
-  private readonly backoff: Backoff;
+  private readonly retry: ReconnectTimer;
   private readonly heartbeat: Heartbeat;
   private readonly inbox: StreamInbox;
   private readonly openSocket: (url: string) => WebSocketLike;
   private status: UserStreamState = 'idle';
-  private connection: Connection | undefined;
-  private retryTimer: Subscription | undefined;
+  private readonly slot: SocketSlot<Connection>;
   private reconnectCount = 0;
   private epochCount = 0;
   private lastInbound: number | undefined;
@@ -83,9 +80,13 @@ export class UserStreamSession {
   constructor(private readonly options: UserStreamSessionOptions) {
     this.events$ = this.subject.asObservable();
     this.keys = new ListenKeyKeeper(options.userStream, options.category);
-    this.backoff = new Backoff(options.backoff, options.random);
-    const beat = { intervalMs: options.pingIntervalMs ?? 20_000, timeoutMs: options.pongTimeoutMs ?? 10_000 };
-    this.heartbeat = new Heartbeat(options.time, beat, (text) => this.connection?.socket.send(text), () => this.drop('pong timeout', false));
+    this.retry = new ReconnectTimer(options.time.scheduler, () => void this.reconnect(), options.backoff, options.random);
+    this.heartbeat = new Heartbeat(options.time, heartbeatTimings(options), (text) => this.slot.current?.socket.send(text), () => this.drop('pong timeout', false));
+    this.slot = new SocketSlot<Connection>({
+      opened: () => this.onOpen(),
+      message: (_connection, text) => this.onMessage(text),
+      closed: (connection, info) => this.onClosed(connection, info),
+    });
     const multiplier = options.contractMultiplier;
     const onSkipped = options.onSkipped;
     const context = { ...(multiplier === undefined ? {} : { contractMultiplier: multiplier }), ...(onSkipped === undefined ? {} : { onSkipped }) };
@@ -144,15 +145,10 @@ export class UserStreamSession {
   async stop(): Promise<void> {
     if (this.status === 'stopped') return;
     this.status = 'stopped';
-    this.retryTimer?.unsubscribe();
+    this.retry.cancel();
     this.heartbeat.stop();
-    const connection = this.connection;
-    this.connection = undefined;
-    if (connection !== undefined) {
-      connection.done = true;
-      connection.socket.close();
-      if (connection.opened) this.emit({ type: 'stream.disconnected', time: this.now(), reason: 'stopped' });
-    }
+    const connection = this.slot.close();
+    if (connection?.opened === true) this.emit({ type: 'stream.disconnected', time: this.now(), reason: 'stopped' });
     if (this.keys.current !== undefined) {
       const closed = await this.keys.close();
       if (!closed.ok) this.options.logger.warn({ error: closed.error.message }, 'user stream: deleting the listen key failed');
@@ -193,8 +189,9 @@ export class UserStreamSession {
     this.keySuspect = false;
     const key = created.value;
     if (key !== before) this.options.logger.info({ why }, 'user stream: new listen key');
-    if (this.connection !== undefined) {
-      if (this.connection.listenKey !== key) this.drop('listen key replaced', true);
+    const current = this.slot.current;
+    if (current !== undefined) {
+      if (current.listenKey !== key) this.drop('listen key replaced', true);
     } else if (this.status === 'backoff' && key !== before) {
       this.scheduleReconnect(true);
     }
@@ -204,27 +201,11 @@ export class UserStreamSession {
   private connect(): Promise<void> {
     const listenKey = this.keys.current ?? '';
     this.status = 'connecting';
-    return new Promise((settle) => {
-      const socket = this.openSocket(`${this.options.streamUrl.replace(/\/+$/, '')}${USER_STREAM_PATH}${encodeURIComponent(listenKey)}`);
-      const connection: Connection = { socket, listenKey, opened: false, done: false };
-      this.connection = connection;
-      socket.listen({
-        open: () => {
-          this.onOpen(connection);
-          settle();
-        },
-        message: (text) => this.onMessage(connection, text),
-        closed: (info) => {
-          this.onClosed(connection, info);
-          settle();
-        },
-      });
-    });
+    const url = streamUrlOf(this.options.streamUrl, `${USER_STREAM_PATH}${encodeURIComponent(listenKey)}`);
+    return this.slot.open(() => ({ socket: this.openSocket(url), listenKey, opened: false, done: false }));
   }
 
-  private onOpen(connection: Connection): void {
-    if (connection.done || connection !== this.connection) return;
-    connection.opened = true;
+  private onOpen(): void {
     this.status = 'open';
     this.lastInbound = this.now();
     this.epochCount += 1;
@@ -233,9 +214,6 @@ export class UserStreamSession {
   }
 
   private onClosed(connection: Connection, info: SocketClosed): void {
-    if (connection.done) return;
-    connection.done = true;
-    if (connection !== this.connection) return;
     // A refused handshake (401 -1125) or a normal close by the server (the key ended) needs a new key.
     const keyEnded = info.refusedStatus !== undefined || info.code === 1000;
     this.lost(connection, describeClose(info), keyEnded, false);
@@ -243,15 +221,13 @@ export class UserStreamSession {
 
   /** Gives up the current socket (pong timeout, key replaced) and reconnects. */
   private drop(reason: string, immediate: boolean): void {
-    const connection = this.connection;
+    const connection = this.slot.drop();
     if (connection === undefined) return;
-    connection.done = true;
-    connection.socket.terminate();
     this.lost(connection, reason, false, immediate);
   }
 
+  /** The socket is no longer current (the slot let it go). */
   private lost(connection: Connection, reason: string, keyEnded: boolean, immediate: boolean): void {
-    this.connection = undefined;
     this.heartbeat.stop();
     if (keyEnded) this.keySuspect = true;
     if (connection.opened) this.emit({ type: 'stream.disconnected', time: this.now(), reason });
@@ -261,14 +237,11 @@ export class UserStreamSession {
   }
 
   private scheduleReconnect(immediate: boolean): void {
-    this.retryTimer?.unsubscribe();
     this.status = 'backoff';
-    const delay = immediate ? 0 : this.backoff.next();
-    this.retryTimer = this.options.time.scheduler.schedule(() => void this.reconnect(), delay);
+    this.retry.schedule(immediate);
   }
 
   private async reconnect(): Promise<void> {
-    this.retryTimer = undefined;
     if (this.status !== 'backoff') return;
     this.reconnectCount += 1;
     this.status = 'connecting';
@@ -285,8 +258,7 @@ export class UserStreamSession {
     await this.connect();
   }
 
-  private onMessage(connection: Connection, text: string): void {
-    if (connection.done || connection !== this.connection) return;
+  private onMessage(text: string): void {
     this.lastInbound = this.now();
     this.inbox.receive(text);
   }
@@ -294,8 +266,7 @@ export class UserStreamSession {
   private onPong(): void {
     this.lastPong = this.now();
     this.heartbeat.pong();
-    // Only a stream that answers resets the backoff: a server that accepts and drops at once keeps backing off.
-    this.backoff.reset();
+    this.retry.answered();
   }
 
   /** An immediate keepalive; if it fails, a new key (keepAlive decides) and a reconnect. */
@@ -322,11 +293,6 @@ export class UserStreamSession {
   private now(): number {
     return this.options.time.clock.now();
   }
-}
-
-function describeClose(info: SocketClosed): string {
-  if (info.refusedStatus !== undefined) return `handshake refused (HTTP ${info.refusedStatus})`;
-  return info.reason === '' ? `closed (${info.code})` : `closed (${info.code} ${info.reason})`;
 }
 
 function notRunning(state: UserStreamState): VenueError {

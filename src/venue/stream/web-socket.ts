@@ -70,7 +70,8 @@ class WsSocket implements WebSocketLike {
   }
 }
 
-function rawText(data: RawData): string {
+/** The text of a received frame, whichever buffer shape ws handed it in. */
+export function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');
