@@ -57,7 +57,8 @@ const RESTING_ORDERS = 3;
  * - against a canned-reply server: replies recorded from the simulator, served as fixed bytes by
  *   another process, so the figures are the clients' own costs (target ≥ 2× ccxt in every case); beside
  *   them a bare `http.request` + `JSON.parse` of the ticker over a kept-alive socket (the floor), and
- *   our client over got (`venue.http: got`);
+ *   our client over got (`venue.http: got`), and over undici (`exchange.http: undici`) interleaved
+ *   with the default transport, for the undici / socket comparison;
  * - against the in-process simulator (target ≥ 1×), where the figures include the server's work.
  *
  * Both clients' own limiters are out of the way (ccxt enableRateLimit false, our governor and the
