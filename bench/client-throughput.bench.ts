@@ -8,6 +8,7 @@ import { SimulatedExchange } from '../src/sim/simulated-exchange.js';
 import { ExchangeClient } from '../src/venue/exchange-client.js';
 import { createGotHttp } from '../src/venue/got-http.js';
 import type { HttpPort } from '../src/venue/http-port.js';
+import type { HttpStack } from '../src/venue/http-stack.js';
 import type { BenchResult } from './bench-result.js';
 import { CannedReplyServer, RecordingProxy } from './canned-reply-server.js';
 
@@ -56,7 +57,8 @@ const RESTING_ORDERS = 3;
  * - against a canned-reply server: replies recorded from the simulator, served as fixed bytes by
  *   another process, so the figures are the clients' own costs (target ≥ 2× ccxt in every case); beside
  *   them a bare `http.request` + `JSON.parse` of the ticker over a kept-alive socket (the floor), and
- *   our client over got (`venue.http: got`);
+ *   our client over got (`venue.http: got`), and over undici (`exchange.http: undici`) interleaved
+ *   with the default transport, for the undici / socket comparison;
  * - against the in-process simulator (target ≥ 1×), where the figures include the server's work.
  *
  * Both clients' own limiters are out of the way (ccxt enableRateLimit false, our governor and the
@@ -100,6 +102,7 @@ export async function benchClientThroughput(msPerCase = 2000): Promise<BenchResu
     stops.push(() => canned.stop());
     const cannedOurs = ourOps(await ourClient(canned.url, keys, stops), price);
     const cannedGot = ourOps(await ourClient(canned.url, keys, stops, createGotHttp()), price);
+    const cannedUndici = ourOps(await ourClient(canned.url, keys, stops, 'undici'), price);
     const cannedCcxt = ccxtOps(await ccxtClient(canned.url, keys, stops), price.toNumber());
     const bare = bareTicker(canned.url, stops);
 
@@ -111,10 +114,14 @@ export async function benchClientThroughput(msPerCase = 2000): Promise<BenchResu
       figures[`canned.bare.c${n}.reqPerSec`] = Math.round(perSecond(floor));
       figures[`canned.bare.c${n}.cpuUsPerReq`] = Math.round(cpuPerRequest(floor));
     }
-    const cannedRatios = await compareAll('canned', { ours: cannedOurs, ccxt: cannedCcxt, got: cannedGot, cpuFigures: true }, msPerCase, figures, failures);
+    const cannedRatios = await compareAll('canned', { ours: cannedOurs, ccxt: cannedCcxt, got: cannedGot, undici: cannedUndici, cpuFigures: true }, msPerCase, figures, failures);
     const simRatios = await compareAll('sim', { ours: ourOps(ours, price), ccxt: ccxtOps(ccxt, price.toNumber()), cpuFigures: false }, msPerCase, figures, failures);
     figures['canned.worstOursOverCcxt'] = Math.min(...cannedRatios);
     figures['sim.worstOursOverCcxt'] = Math.min(...simRatios);
+    // exchange.http: undici against the default (socket), per canned case, measured interleaved in this run.
+    const undiciKeys = Object.keys(figures).filter((k) => k.endsWith('.undiciOverSocket'));
+    figures['canned.worstUndiciOverSocket'] = Math.min(...undiciKeys.map((k) => Number(figures[k])));
+    figures['canned.worstSocketCpuOverUndici'] = Math.min(...undiciKeys.map((k) => Number(figures[k.replace(/undiciOverSocket$/, 'socketCpuOverUndici')])));
     figures['failures'] = failures.length === 0 ? 'none' : failures.join('; ');
     figures['operations'] = Object.entries(OPERATIONS)
       .map(([k, v]) => `${k}: ${v}`)
@@ -137,7 +144,7 @@ const OP_NAMES = Object.keys(OPERATIONS) as OpName[];
  */
 async function compareAll(
   prefix: string,
-  clients: { readonly ours: ClientOps; readonly ccxt: ClientOps; readonly got?: ClientOps; readonly cpuFigures: boolean },
+  clients: { readonly ours: ClientOps; readonly ccxt: ClientOps; readonly got?: ClientOps; readonly undici?: ClientOps; readonly cpuFigures: boolean },
   msPerCase: number,
   figures: Record<string, number | string>,
   failures: string[],
@@ -148,6 +155,7 @@ async function compareAll(
     await measure(clients.ours[op], 8, 300);
     await measure(clients.ccxt[op], 8, 300);
     if (clients.got !== undefined) await measure(clients.got[op], 8, 300);
+    if (clients.undici !== undefined) await measure(clients.undici[op], 8, 300);
     for (const n of CONCURRENCY) {
       const half = msPerCase / 2;
       const a1 = await measure(clients.ours[op], n, half);
@@ -175,6 +183,23 @@ async function compareAll(
         figures[`${key}.oursViaGotCpuUsPerReq`] = Math.round(cpuPerRequest(g));
         tallies.push(["ours via got", g]);
       }
+      if (clients.undici !== undefined) {
+        // Our client over undici (exchange.http: undici) in halves around the default's: undici / ours / ours / undici.
+        const u1 = await measure(clients.undici[op], n, half);
+        const o1 = await measure(clients.ours[op], n, half);
+        const o2 = await measure(clients.ours[op], n, half);
+        const u2 = await measure(clients.undici[op], n, half);
+        const u = perSecond(u1, u2);
+        const o = perSecond(a1, a2, o1, o2);
+        figures[`${key}.undiciReqPerSec`] = Math.round(u);
+        figures[`${key}.undiciOverCcxt`] = Number((u / b).toFixed(2));
+        figures[`${key}.undiciOverSocket`] = Number((u / o).toFixed(2));
+        const cu = cpuPerRequest(u1, u2);
+        const co = cpuPerRequest(a1, a2, o1, o2);
+        figures[`${key}.undiciCpuUsPerReq`] = Math.round(cu);
+        figures[`${key}.socketCpuOverUndici`] = Number((co / cu).toFixed(2));
+        tallies.push(['ours via undici', u1], ['ours via undici', u2], ['ours', o1], ['ours', o2]);
+      }
       for (const [who, t] of tallies) {
         if (t.failures > 0) failures.push(`${key} ${who}: ${t.failures} failed (${t.firstFailure ?? ''})`);
       }
@@ -183,13 +208,14 @@ async function compareAll(
   return ratios;
 }
 
-async function ourClient(baseUrl: string, keys: { readonly apiKey: string; readonly secret: string }, stops: Array<() => Promise<void> | void>, http?: HttpPort): Promise<ExchangeClient> {
+/** `http`: a transport of the caller's (got), or the name of one of the client's own (default: the client's default). */
+async function ourClient(baseUrl: string, keys: { readonly apiKey: string; readonly secret: string }, stops: Array<() => Promise<void> | void>, http?: HttpPort | HttpStack): Promise<ExchangeClient> {
   const client = new ExchangeClient({
     baseUrl,
     credentials: { apiKey: keys.apiKey, apiSecret: keys.secret },
     time: systemTime,
     rateBudget: { weightLimit: UNLIMITED, ordersLimit: UNLIMITED, share: 1 },
-    ...(http === undefined ? {} : { http }),
+    ...(http === undefined ? {} : typeof http === 'string' ? { httpStack: http } : { http }),
   });
   stops.push(() => client.stop());
   const synced = await client.start();

@@ -10,8 +10,7 @@ import { SimulatedExchange } from '../sim/simulated-exchange.js';
 import { ExchangeClient } from '../venue/exchange-client.js';
 import { createGotHttp } from '../venue/got-http.js';
 import type { HttpPort } from '../venue/http-port.js';
-import { createNodeHttp } from '../venue/node-http.js';
-import { createSocketHttp } from '../venue/socket-http.js';
+import { createHttpStack } from '../venue/http-stack.js';
 
 /** Where the daemon trades: a real exchange (live) or the embedded simulator on loopback (paper). */
 export interface VenueConnection {
@@ -31,10 +30,10 @@ export interface SimulatorTaps {
   readonly engine?: (engine: SimExchange) => void;
 }
 
-/** The HTTP stack `exchange.http` names (live mode; paper mode always uses the default, stratd's own over sockets). */
+/** The HTTP stack `exchange.http` names (live mode; paper mode always uses the default stack). */
 export function venueHttp(config: DaemonConfig): HttpPort {
-  if (config.venue.mode !== 'live') return createSocketHttp();
-  return config.venue.http === 'got' ? createGotHttp() : config.venue.http === 'node' ? createNodeHttp() : createSocketHttp();
+  if (config.venue.mode !== 'live') return createHttpStack();
+  return config.venue.http === 'got' ? createGotHttp() : createHttpStack(config.venue.http);
 }
 
 /** `http`: the client's network port (default: the one `exchange.http` names); crash tests wrap it. */
@@ -48,7 +47,7 @@ export async function connectVenue(config: DaemonConfig, time: TimeSource, logge
       recvWindowMs: venue.recvWindowMs,
       timeoutMs: venue.timeoutMs,
       rateBudget: { share: venue.rateLimitShare },
-      // socket, node: the client's own (closed with it); got: named by exchange.http.
+      // socket, undici, node: the client's own (closed with it); got: named by exchange.http.
       ...(http !== undefined ? { http } : venue.http === 'got' ? { http: createGotHttp() } : { httpStack: venue.http }),
     });
     const catalog = catalogClient(config.catalog, undefined);

@@ -18,8 +18,8 @@ export const exchangeSettingsSchema = noInlineSecrets('STRATD_API_KEY/STRATD_API
       recvWindowMs: z.number().int().min(1).max(60_000).default(5000),
       timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
       rateLimitShare: z.number().gt(0).lte(1).default(0.8),
-      /** The REST client's HTTP stack: stratd's own HTTP/1.1 over kept-alive sockets, Node's own http, or got (README "The exchange client"). */
-      http: z.enum(['socket', 'node', 'got']).default('socket'),
+      /** The REST client's HTTP stack: stratd's own HTTP/1.1 over kept-alive sockets, undici, Node's own http, or got (README "The exchange client"). */
+      http: z.enum(['socket', 'undici', 'node', 'got']).default('socket'),
       apiKeyFile: z.string().min(1).optional(),
       apiSecretFile: z.string().min(1).optional(),
       /**

@@ -93,7 +93,7 @@ export interface LiveVenue {
   /** Share of the key's rate budgets this process may use. */
   readonly rateLimitShare: number;
   /** The REST client's HTTP stack (`exchange.http`). */
-  readonly http: 'socket' | 'node' | 'got';
+  readonly http: 'socket' | 'undici' | 'node' | 'got';
 }
 
 export type MarketChannel = 'depth' | 'trades' | 'klines' | 'bookTicker' | 'ticker24h' | 'markPrice' | 'index' | 'fundingRate' | 'openInterest';

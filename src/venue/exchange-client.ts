@@ -11,8 +11,8 @@ import { WalletApi } from './api/wallet.js';
 import type { ApiCredentials } from './credentials.js';
 import type { HttpPort } from './http-port.js';
 import type { NodeHttp } from './node-http.js';
-import { createNodeHttp } from './node-http.js';
-import { createSocketHttp } from './socket-http.js';
+import type { HttpStack } from './http-stack.js';
+import { createHttpStack } from './http-stack.js';
 import type { RateBudget } from './rate-governor.js';
 import { DEFAULT_RATE_BUDGET, RateGovernor } from './rate-governor.js';
 import { RestTransport } from './rest-transport.js';
@@ -33,7 +33,7 @@ export interface ExchangeClientOptions {
   /** Replaces the client's own HTTP transport (got, a recorder, a crash point); the caller keeps ownership of it. */
   readonly http?: HttpPort;
   /** The client's own transport when no `http` is given: stratd's HTTP/1.1 over sockets (default) or Node's http (`exchange.http`). */
-  readonly httpStack?: 'socket' | 'node';
+  readonly httpStack?: HttpStack;
 }
 
 /**
@@ -70,7 +70,7 @@ export class ExchangeClient {
     this.timeSync = new TimeSync(clock, scheduler, probe, { ...DEFAULT_TIME_SYNC, ...options.timeSync });
     let http = options.http;
     if (http === undefined) {
-      this.ownHttp = options.httpStack === 'node' ? createNodeHttp() : createSocketHttp();
+      this.ownHttp = createHttpStack(options.httpStack);
       http = this.ownHttp;
     }
     this.rest = new RestTransport(

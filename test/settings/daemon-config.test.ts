@@ -208,6 +208,7 @@ follower: {}
     // exchange.http chooses the REST client's HTTP stack.
     expect(load(LIVE.replace('exchange:\n', 'exchange:\n  http: got\n'), { env: ENV }).venue).toMatchObject({ http: 'got' });
     expect(load(LIVE.replace('exchange:\n', 'exchange:\n  http: node\n'), { env: ENV }).venue).toMatchObject({ http: 'node' });
+    expect(load(LIVE.replace('exchange:\n', 'exchange:\n  http: undici\n'), { env: ENV }).venue).toMatchObject({ http: 'undici' });
   });
 
   it('falls back to STRATD_API_KEY / STRATD_API_SECRET, and to key files relative to the file', () => {
