@@ -31,6 +31,22 @@ export class HttpTransportError extends Error {
   }
 }
 
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const UNSAFE_HEADER_TEXT = /[\r\n\0]/;
+
+/**
+ * Refuses a header whose name is not an HTTP token or whose value holds a line break or NUL (header
+ * injection), before anything is sent: the same answer from every transport.
+ */
+export function checkRequestHeader(name: string, value: string): void {
+  if (!HEADER_NAME.test(name) || UNSAFE_HEADER_TEXT.test(value)) throw new HttpTransportError(`invalid request header ${JSON.stringify(name.slice(0, 40))}`, false);
+}
+
+/** Whether text may go into a request line or header as it is (no line break, no NUL). */
+export function isSafeHeaderText(text: string): boolean {
+  return !UNSAFE_HEADER_TEXT.test(text);
+}
+
 export interface HttpPort {
   send(request: HttpRequest): Promise<HttpReply>;
 }

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { asyncScheduler } from 'rxjs';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { HttpPort, HttpReply, HttpRequest } from './http-port.js';
-import { HttpTransportError } from './http-port.js';
+import { checkRequestHeader, HttpTransportError } from './http-port.js';
 import { decodeBody } from './reply-body.js';
 
 /**
@@ -174,6 +174,7 @@ const merged = new WeakMap<object, OutgoingHttpHeaders>();
 function withDefaults(headers: Readonly<Record<string, string>>): OutgoingHttpHeaders {
   let out = merged.get(headers);
   if (out === undefined) {
+    for (const [name, value] of Object.entries(headers)) checkRequestHeader(name, value);
     out = { ...DEFAULT_HEADERS, ...headers };
     merged.set(headers, out);
   }

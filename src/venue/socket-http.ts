@@ -5,7 +5,7 @@ import { asyncScheduler } from 'rxjs';
 import type { Deadline } from './deadline-list.js';
 import { DeadlineList } from './deadline-list.js';
 import type { HttpReply, HttpRequest } from './http-port.js';
-import { HttpTransportError } from './http-port.js';
+import { checkRequestHeader, HttpTransportError, isSafeHeaderText } from './http-port.js';
 import { Http1ReplyReader } from './http1-reply.js';
 import type { ReplyHead, ReplyProgress } from './http1-reply.js';
 import type { NodeHttp, NodeHttpOptions } from './node-http.js';
@@ -67,8 +67,6 @@ const DEFAULT_IDLE_SOCKET_MS = 15_000;
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = { 'user-agent': 'stratd', 'accept-encoding': 'gzip, deflate, br' };
 /** Framing headers the transport writes itself. */
 const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
-const UNSAFE_HEADER_TEXT = /[\r\n\0]/;
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 interface PoolSettings {
   readonly maxBody: number;
@@ -92,7 +90,7 @@ function headerBlock(headers: Readonly<Record<string, string>>): string {
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (OWN_HEADERS.has(lower)) continue;
-    if (!TOKEN.test(name) || UNSAFE_HEADER_TEXT.test(value)) throw new HttpTransportError(`invalid request header ${JSON.stringify(name.slice(0, 40))}`, false);
+    checkRequestHeader(name, value);
     named.add(lower);
     lines.push(`${name}: ${value}\r\n`);
   }
@@ -137,7 +135,7 @@ class OriginPool {
       }
       let text: string;
       try {
-        if (UNSAFE_HEADER_TEXT.test(path) || path.includes(' ')) throw new HttpTransportError('invalid request path (spaces or line breaks)', false);
+        if (!isSafeHeaderText(path) || path.includes(' ')) throw new HttpTransportError('invalid request path (spaces or line breaks)', false);
         const body = request.body ?? '';
         const length = request.body === undefined && request.method === 'GET' ? '' : `content-length: ${Buffer.byteLength(body, 'utf8')}\r\n`;
         text = `${request.method} ${path} HTTP/1.1\r\n${this.hostLine}${headerBlock(request.headers)}${length}\r\n${body}`;

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Deadline } from './deadline-list.js';
 import { DeadlineList } from './deadline-list.js';
 import type { HttpReply, HttpRequest } from './http-port.js';
-import { HttpTransportError } from './http-port.js';
+import { checkRequestHeader, HttpTransportError } from './http-port.js';
 import type { NodeHttp, NodeHttpOptions } from './node-http.js';
 import { DEFAULT_MAX_BODY_BYTES } from './node-http.js';
 import { decodeBody } from './reply-body.js';
@@ -89,8 +89,6 @@ const DEFAULT_IDLE_SOCKET_MS = 15_000;
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = { 'user-agent': 'stratd', 'accept-encoding': 'gzip, deflate, br' };
 /** Framing headers undici writes itself. */
 const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
-const UNSAFE_HEADER_TEXT = /[\r\n\0]/;
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** undici's timeout errors: no connection, no head, or no body in time. */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -111,7 +109,7 @@ function requestHeaders(headers: Readonly<Record<string, string>>): Readonly<Rec
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (OWN_HEADERS.has(lower)) continue;
-    if (!TOKEN.test(name) || UNSAFE_HEADER_TEXT.test(value)) throw new HttpTransportError(`invalid request header ${JSON.stringify(name.slice(0, 40))}`, false);
+    checkRequestHeader(name, value);
     built[lower] = value;
   }
   for (const [name, value] of Object.entries(DEFAULT_HEADERS)) if (!(name in built)) built[name] = value;

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createSocketHttp } from '../../src/venue/socket-http.js';
 import { describeTransport } from './transport-suite.js';
 
-describeTransport('socket (stratd HTTP/1.1)', createSocketHttp, { skipsUnaskedContinue: true, reuseSlack: 0 });
+describeTransport('socket (stratd HTTP/1.1)', createSocketHttp, { skipsUnaskedContinue: true, reuseSlack: 0, retiresOnStrayBytes: true });
 
 describe('the socket transport writes the request itself', () => {
   test('the request head, byte for byte: Host, the headers as given, then the defaults', async () => {

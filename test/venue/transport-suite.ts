@@ -121,6 +121,11 @@ export interface TransportTraits {
    * a kept-alive connection, so a request sent the moment the last reply arrived takes a second one.
    */
   readonly reuseSlack: number;
+  /**
+   * Retires a connection whose reply was followed by bytes nobody asked for. node:http's agent keeps
+   * such a connection (its parser reads the stray bytes as the start of the next reply).
+   */
+  readonly retiresOnStrayBytes: boolean;
 }
 
 /**
@@ -331,7 +336,7 @@ export function describeTransport(name: string, create: (options?: NodeHttpOptio
       expect(raw.connections).toBe(2);
     });
 
-    test('bytes beyond the reply (nothing asked for them) retire the connection', async () => {
+    (traits.retiresOnStrayBytes ? test : test.skip)('bytes beyond the reply (nothing asked for them) retire the connection', async () => {
       raw = await RawServer.start(() => ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 200 OK\r\n']);
       expect((await get(raw.url)).body).toBe('{}');
       expect((await get(raw.url)).body).toBe('{}');
