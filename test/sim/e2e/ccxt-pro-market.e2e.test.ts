@@ -15,7 +15,8 @@ const CCXT_BTC = 'BTC/USDT:USDT';
 
 let sim: SimulatedExchange;
 let ex: InstanceType<typeof pro.toobit>;
-const books = new Map<number, DepthEvent>();
+/** Every book the simulator has had since ccxt could first see one, by its time. */
+const books = new Map<number, Pick<DepthEvent, 'bids' | 'asks'>>();
 const tradeIds = new Set<string>();
 
 beforeAll(async () => {
@@ -25,6 +26,9 @@ beforeAll(async () => {
     if (event.type === 'depth') books.set(event.ts, event);
     if (event.type === 'trade') tradeIds.add(event.id);
   });
+  // The book in force now (from the warm-up): a subscription made before the next book change gets it as its snapshot.
+  const current = sim.marketData.depth(BTC, 0);
+  if (current !== undefined) books.set(current.t, { bids: current.b, asks: current.a });
   const { baseUrl, streamUrl } = sim.address;
   expect(new URL(streamUrl).hostname).toBe('127.0.0.1');
   ex = new pro.toobit({ enableRateLimit: false, options: { defaultType: 'swap' } });
