@@ -17,7 +17,7 @@ import { runSettled } from '../app/daemon/virtual-steps.js';
 import { tempDir } from './backtest-support.js';
 import { launchBrowser, withPage } from '../support/browser.js';
 import type { PriceChart } from '../support/report-page.js';
-import { chartsOf, MARKER_COLORS, pixelsOf } from '../support/report-page.js';
+import { chartsOf, MARKER_COLORS, painted, pixelsOf } from '../support/report-page.js';
 
 /**
  * `stratd parity` on a short run of each example strategy (the two of config/default.yml, and each
@@ -193,7 +193,10 @@ describe('stratd parity: a short paper run of each example strategy and the back
         expect(btc.buys + btc.sells).toBe(paper.length + outcome.backtest.fills.length);
         expect(btc.markers).toBe(paper.length + outcome.backtest.fills.length);
         // The backtest's markers are drawn in their own colours over the paper run's.
-        const colours = await Promise.all([MARKER_COLORS.buy, MARKER_COLORS.sell, MARKER_COLORS.buy2, MARKER_COLORS.sell2].map((c) => pixelsOf(page, 'BTC-SWAP-USDT', c)));
+        const colours = await painted(
+          () => Promise.all([MARKER_COLORS.buy, MARKER_COLORS.sell, MARKER_COLORS.buy2, MARKER_COLORS.sell2].map((c) => pixelsOf(page, 'BTC-SWAP-USDT', c))),
+          (counts) => counts.reduce((a, b) => a + b, 0) > 40 && counts[2]! + counts[3]! > 0,
+        );
         expect(colours.reduce((a, b) => a + b, 0)).toBeGreaterThan(40);
         expect(colours[2]! + colours[3]!).toBeGreaterThan(0);
         expect(errors).toEqual([]);

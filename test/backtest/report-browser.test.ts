@@ -8,7 +8,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { MAX_TABLE_ROWS } from '../../src/backtest/report-html.js';
 import { launchBrowser, withPage } from '../support/browser.js';
 import type { PriceChart } from '../support/report-page.js';
-import { chartsOf, inPage, MARKER_COLORS, pixelsOf } from '../support/report-page.js';
+import { chartsOf, inPage, MARKER_COLORS, painted, pixelsOf } from '../support/report-page.js';
 import { tempDir } from './backtest-support.js';
 
 /**
@@ -85,8 +85,8 @@ test('every symbol gets a candle chart with each of its fills marked, drawn by t
       expect(chart.sells).toBe(own.filter((f) => f.side === 'SELL').length);
       // The library's markers: one per fill, plus the TP/SL triggers (placed, and hit).
       expect(chart.markers).toBeGreaterThanOrEqual(own.length + chart.stops);
-      expect(await pixelsOf(page, chart.symbol, MARKER_COLORS.buy)).toBeGreaterThan(20);
-      expect(await pixelsOf(page, chart.symbol, MARKER_COLORS.sell)).toBeGreaterThan(20);
+      expect(await painted(() => pixelsOf(page, chart.symbol, MARKER_COLORS.buy), (n) => n > 20)).toBeGreaterThan(20);
+      expect(await painted(() => pixelsOf(page, chart.symbol, MARKER_COLORS.sell), (n) => n > 20)).toBeGreaterThan(20);
     }
     // The breakout strategy attaches TP/SL to its entries; the quoter none.
     expect(prices.find((c) => c.symbol === 'ETH-SWAP-USDT')!.stops).toBeGreaterThan(0);

@@ -32,6 +32,19 @@ export async function inPage<T>(page: Page, expression: string): Promise<T> {
   return (await page.evaluate(expression)) as T;
 }
 
+/**
+ * Reads `read` until `ok` holds or `timeoutMs` passed, and answers the last reading. The chart library
+ * paints on animation frames, so a page that says its charts are drawn may not have painted them yet.
+ */
+export async function painted<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const giveUpAt = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() >= giveUpAt) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Pixels of a symbol's chart canvases within a few levels of `rgb` (the markers' colours are used by nothing else). */
 export function pixelsOf(page: Page, symbol: string, rgb: readonly [number, number, number]): Promise<number> {
   return inPage(
