@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
  * scrubbed, no colour under NO_COLOR.
  */
 const run = promisify(execFile);
-const LOGGER = join(process.cwd(), 'dist', 'src', 'app', 'logger.js');
+const LOGGER = join(process.cwd(), 'dist', 'src', 'app', 'logging', 'logger.js');
 
 const SCRIPT = `
 const { createLogger } = await import(process.argv[1]);

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { preparedDirOf } from '../../src/backtest/prepared/index.js';
+import { preparedDirOf } from '../../src/recording/prepared/index.js';
 import { tempDir, writeGenerated } from './backtest-support.js';
 
 /** The built CLI (worker threads load compiled JS; npm test builds before jest). */
 const BIN = join(process.cwd(), 'bin', 'stratd.js');
-const DIST_WORKER = join(process.cwd(), 'dist', 'src', 'backtest', 'sweep-worker.js');
+const DIST_WORKER = join(process.cwd(), 'dist', 'src', 'sweep', 'worker.js');
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());

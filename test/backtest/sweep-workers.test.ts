@@ -1,10 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { preparedDirOf } from '../../src/backtest/prepared/index.js';
-import { parseSweepGrid } from '../../src/backtest/sweep-grid.js';
-import type { SweepPlan } from '../../src/backtest/sweep-grid.js';
-import { runSweep } from '../../src/backtest/sweep-runner.js';
+import { preparedDirOf } from '../../src/recording/prepared/index.js';
+import { parseSweepGrid } from '../../src/sweep/grid.js';
+import type { SweepPlan } from '../../src/sweep/grid.js';
+import { runSweep } from '../../src/sweep/runner.js';
 import { parseYamlText } from '../../src/settings/yaml-source.js';
 import quoter from '../../strategies/spread-quoter/index.js';
 import { tempDir, writeGenerated } from './backtest-support.js';
@@ -12,7 +12,7 @@ import { BASE_PARAMS, GRID, quoterJob, SOURCE_QUOTER } from './sweep-support.js'
 
 /** Real worker threads load compiled JS: this runs the built runner (npm test builds before jest). */
 const DIST = join(process.cwd(), 'dist');
-const DIST_RUNNER = join(DIST, 'src', 'backtest', 'sweep-runner.js');
+const DIST_RUNNER = join(DIST, 'src', 'sweep', 'runner.js');
 const DIST_QUOTER = join(DIST, 'strategies', 'spread-quoter', 'index.js');
 
 const tmp = tempDir();

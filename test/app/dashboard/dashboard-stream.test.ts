@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Registry } from 'prom-client';
 import { Subject } from 'rxjs';
-import { DashboardAssets, DashboardStream } from '../../../src/app/dashboard/index.js';
-import { HealthServer } from '../../../src/app/health-server.js';
+import { DashboardAssets, DashboardStream } from '../../../src/app/control/dashboard/index.js';
+import { HealthServer } from '../../../src/app/control/server.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import { waitFor } from '../../venue/stream/session-harness.js';
@@ -167,7 +167,7 @@ describe('the dashboard event stream', () => {
 
 test('the compiled daemon (dist, what `npm start` and the Docker image run) finds the page and the chart library', async () => {
   // `npm test` builds dist before the tests run.
-  const compiled = join(process.cwd(), 'dist', 'src', 'app', 'dashboard', 'index.js');
+  const compiled = join(process.cwd(), 'dist', 'src', 'app', 'control', 'dashboard', 'index.js');
   expect(existsSync(compiled)).toBe(true);
   const { DashboardAssets: Compiled } = (await import(pathToFileURL(compiled).href)) as { DashboardAssets: typeof DashboardAssets };
   const assets = new Compiled();
