@@ -1,7 +1,7 @@
 /**
- * Layer boundaries (../shared/DESIGN.md): core ← model ← (venue, catalog, sim, engine, store) ← backtest ← app.
- * The kernel (engine) depends on ports, never on venue or sim. catalog and sim may use venue's wire
- * conventions (HTTP port, error type, schemas): they speak or reuse the same protocol.
+ * Layer boundaries (src/README.md draws them): core ← model ← protocol ← (venue ← catalog, sim), (engine, store)
+ * ← recording ← backtest ← (report ← sweep, parity) ← app. The kernel (engine) depends on ports, never on venue or
+ * sim; the simulator and the client share the protocol and never import each other.
  */
 const layer = (name) => `^src/${name}/`;
 
@@ -10,13 +10,36 @@ module.exports = {
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
     { name: 'core-is-the-bottom', severity: 'error', from: { path: layer('core') }, to: { path: '^src/(?!core/)' } },
     { name: 'model-only-core', severity: 'error', from: { path: layer('model') }, to: { path: '^src/(?!core/|model/)' } },
-    { name: 'venue-below-kernel', severity: 'error', from: { path: layer('venue') }, to: { path: '^src/(?!core/|model/|venue/)' } },
-    { name: 'catalog-only-venue-conventions', severity: 'error', from: { path: layer('catalog') }, to: { path: '^src/(?!core/|model/|venue/|catalog/)' } },
-    { name: 'sim-speaks-venue-wire', severity: 'error', from: { path: layer('sim') }, to: { path: '^src/(?!core/|model/|venue/|catalog/|sim/)' } },
+    {
+      name: 'protocol-is-the-wire',
+      severity: 'error',
+      comment: "The exchange's protocol (endpoints, signing, wire JSON and enums, error codes, rate windows) belongs to neither side: client and simulator both build on it.",
+      from: { path: layer('protocol') },
+      to: { path: '^src/(?!core/|protocol/)' },
+    },
+    { name: 'venue-below-kernel', severity: 'error', from: { path: layer('venue') }, to: { path: '^src/(?!core/|model/|protocol/|venue/)' } },
+    { name: 'catalog-client-on-venue-transport', severity: 'error', from: { path: layer('catalog') }, to: { path: '^src/(?!core/|model/|protocol/|venue/|catalog/)' } },
+    {
+      name: 'sim-speaks-the-protocol-not-the-client',
+      severity: 'error',
+      comment: 'A change to the client must not break the simulator: the simulator imports the protocol, never venue/ or catalog/.',
+      from: { path: layer('sim') },
+      to: { path: '^src/(?!core/|model/|protocol/|sim/)' },
+    },
     { name: 'kernel-depends-on-ports', severity: 'error', from: { path: layer('engine') }, to: { path: '^src/(?!core/|model/|engine/|store/)' } },
     { name: 'store-only-model', severity: 'error', from: { path: layer('store') }, to: { path: '^src/(?!core/|model/|store/)' } },
-    { name: 'settings-below-app', severity: 'error', from: { path: layer('settings') }, to: { path: '^src/(app|backtest|recording|report|sweep|parity)/' } },
-    { name: 'backtest-not-app', severity: 'error', from: { path: '^src/(backtest|recording|report|sweep|parity)/' }, to: { path: layer('app') } },
+    { name: 'settings-below-app', severity: 'error', from: { path: layer('settings') }, to: { path: '^src/(app|recording|backtest|report|sweep|parity)/' } },
+    {
+      name: 'recording-below-backtest',
+      severity: 'error',
+      comment: 'Recordings (recorder, formats, readers, prepared form, downloads) know the market, not the runs made on them.',
+      from: { path: layer('recording') },
+      to: { path: '^src/(?!core/|model/|protocol/|venue/|sim/|settings/|recording/)' },
+    },
+    { name: 'backtest-is-the-run', severity: 'error', from: { path: layer('backtest') }, to: { path: '^src/(?!core/|model/|protocol/|engine/|store/|sim/|settings/|recording/|backtest/)' } },
+    { name: 'report-reads-results', severity: 'error', from: { path: layer('report') }, to: { path: '^src/(?!core/|model/|sim/|recording/|backtest/|report/)' } },
+    { name: 'sweep-runs-backtests', severity: 'error', from: { path: layer('sweep') }, to: { path: '^src/(?!core/|model/|engine/|sim/|settings/|recording/|backtest/|report/|sweep/)' } },
+    { name: 'parity-compares-runs', severity: 'error', from: { path: layer('parity') }, to: { path: '^src/(?!core/|model/|sim/|settings/|recording/|backtest/|report/|parity/)' } },
     { name: 'nothing-imports-app', severity: 'error', from: { pathNot: layer('app') }, to: { path: layer('app') } },
     {
       name: 'strategies-use-the-strategy-api',

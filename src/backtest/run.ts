@@ -20,7 +20,7 @@ import { BarFeed, barModelNote, DEFAULT_BAR_MODEL, hasBars } from './bar-fill-mo
 import { algoSnapshotOf, fillOf, orderSnapshotOf } from '../sim/port/snapshots.js';
 import { MemoryJournal } from '../store/memory-journal.js';
 import { MemoryKeyValueStores } from '../store/memory-kv.js';
-import { BacktestError } from './error.js';
+import { BacktestError } from '../recording/error.js';
 import type { BacktestOptions, BacktestResult, FillRecord, ObservedMarketEvent } from './types.js';
 import { EquityCurve } from './equity-curve.js';
 import type { EquitySample } from './equity-curve.js';

@@ -13,8 +13,8 @@ import { walkPages } from './pages.js';
 import type { Product, ProductChanges, User } from './schemas.js';
 import { bulkStockSchema, listEnvelope, noDataEnvelope, productChangesSchema, productSchema, singleEnvelope, userSchema } from './schemas.js';
 import { CatalogTransport } from './transport.js';
-import { CATALOG_MAX_LIMIT } from './types.js';
-import type { ProductCreate, ProductFilter, ProductPatch, ProductQuery, StockUpdate, UserCreate, UserFilter, UserPatch, UserQuery } from './types.js';
+import { CATALOG_MAX_LIMIT } from '../protocol/catalog/types.js';
+import type { ProductCreate, ProductFilter, ProductPatch, ProductQuery, StockUpdate, UserCreate, UserFilter, UserPatch, UserQuery } from '../protocol/catalog/types.js';
 import {
   checkProductCreate,
   checkProductPatch,

@@ -1,12 +1,8 @@
 import type { Result } from '../core/result.js';
 import type { VenueError } from '../venue/venue-error.js';
-import type { Pagination } from './schemas.js';
+import type { CatalogPage } from '../protocol/catalog/paging.js';
 
-/** One page of a list endpoint. */
-export interface CatalogPage<T> {
-  readonly items: readonly T[];
-  readonly pagination: Pagination;
-}
+export type { CatalogPage } from '../protocol/catalog/paging.js';
 
 /**
  * Walks pages 1, 2, … yielding records one by one. Stops after `pagination.pages`, once `total`

@@ -3,7 +3,7 @@ import { err, ok } from '../core/result.js';
 import type { HttpReply } from '../venue/http-port.js';
 import { VenueError } from '../venue/venue-error.js';
 import { parseWire } from '../venue/wire/schema.js';
-import { parseCatalogJson } from './json.js';
+import { parseCatalogJson } from '../protocol/catalog/json.js';
 import { failureEnvelope } from './schemas.js';
 import { replyExcerpt } from '../core/secret-text.js';
 

@@ -2,7 +2,7 @@ import { LosslessNumber } from 'lossless-json';
 import { z } from 'zod';
 import { decimal } from '../venue/wire/schema.js';
 import { tolerantList } from '../venue/wire/tolerant-list.js';
-import { PRODUCT_STATUSES, USER_ROLES, USER_STATUSES } from './types.js';
+import { PRODUCT_STATUSES, USER_ROLES, USER_STATUSES } from '../protocol/catalog/types.js';
 
 /** Wire schemas of spec 002: records and the four envelopes. Unknown keys are dropped. */
 

@@ -11,7 +11,7 @@ import type { CatalogPage } from './pages.js';
 import { productRow, userRow } from './sync-rows.js';
 import type { PageFetcher } from './sync-walk.js';
 import { listTotal, walkList } from './sync-walk.js';
-import { CATALOG_MAX_LIMIT, PRODUCT_STATUSES } from './types.js';
+import { CATALOG_MAX_LIMIT, PRODUCT_STATUSES } from '../protocol/catalog/types.js';
 
 export interface CatalogSyncOptions {
   /** Only the two list endpoints are used. */

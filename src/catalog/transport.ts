@@ -10,8 +10,8 @@ import { parseWire } from '../venue/wire/schema.js';
 import type { SkippedRowsSink } from '../venue/wire/tolerant-list.js';
 import type { CatalogEndpoint } from './endpoints.js';
 import { fillCatalogPath } from './endpoints.js';
-import type { CatalogJsonValue } from './json.js';
-import { writeCatalogJson } from './json.js';
+import type { CatalogJsonValue } from '../protocol/catalog/json.js';
+import { writeCatalogJson } from '../protocol/catalog/json.js';
 import { interpretCatalogReply } from './reply.js';
 
 export interface CatalogRequest {

@@ -2,8 +2,8 @@ import { Decimal } from '../core/decimal.js';
 import type { Check } from '../venue/validate.js';
 import { firstViolation } from '../venue/validate.js';
 import { invalidRequest } from '../venue/venue-error.js';
-import { CATALOG_MAX_LIMIT, PRODUCT_STATUSES, USER_ROLES, USER_STATUSES } from './types.js';
-import type { ProductCreate, ProductPatch, ProductQuery, StockUpdate, UserCreate, UserPatch, UserQuery } from './types.js';
+import { CATALOG_MAX_LIMIT, PRODUCT_STATUSES, USER_ROLES, USER_STATUSES } from '../protocol/catalog/types.js';
+import type { ProductCreate, ProductPatch, ProductQuery, StockUpdate, UserCreate, UserPatch, UserQuery } from '../protocol/catalog/types.js';
 
 /**
  * Local checks of spec 002's request rules. Each returns the first violation as a VenueError of kind

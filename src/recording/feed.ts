@@ -5,7 +5,7 @@ import type { MarketStreamHeader } from '../sim/market-stream/format.js';
 import type { SimInstrument } from '../sim/market-stream/instruments.js';
 import { MarketStreamReader } from '../sim/market-stream/reader.js';
 import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
-import { BacktestError } from '../backtest/error.js';
+import { BacktestError } from './error.js';
 import { instrumentsOf } from './instruments.js';
 
 export interface RecordingFeedOptions {

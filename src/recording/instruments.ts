@@ -1,6 +1,6 @@
 import type { MarketStreamHeader } from '../sim/market-stream/format.js';
 import type { SimInstrument } from '../sim/market-stream/instruments.js';
-import { BacktestError } from '../backtest/error.js';
+import { BacktestError } from './error.js';
 
 /**
  * The instruments the engine lists: those the recordings' headers describe for their symbols, in order

@@ -5,19 +5,20 @@ import { encodeParams } from '../core/ordered-params.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { ApiCredentials } from './credentials.js';
-import type { EndpointDef } from './endpoints.js';
-import { endpointLabel } from './endpoints.js';
+import type { EndpointDef } from '../protocol/endpoints.js';
+import { endpointLabel } from '../protocol/endpoints.js';
 import type { HttpPort, HttpReply } from './http-port.js';
 import { HttpTransportError } from './http-port.js';
 import type { RateGovernor } from './rate-governor.js';
-import { textSigner } from './signer.js';
+import { textSigner } from '../protocol/signer.js';
 import type { TimeSync } from './time-sync.js';
 import { VenueError } from './venue-error.js';
-import type { JsonWireValue } from './wire/json-writer.js';
-import { writeWireJson } from './wire/json-writer.js';
+import type { JsonWireValue } from '../protocol/json-writer.js';
+import { writeWireJson } from '../protocol/json-writer.js';
 import type { SkippedRows } from './wire/tolerant-list.js';
-import { parseWireJson } from './wire-json.js';
+import { parseWireJson } from '../protocol/wire-json.js';
 import { redactSecretText, replyExcerpt } from '../core/secret-text.js';
+import { ErrorCode, leavesStatusUnknown } from '../protocol/error-codes.js';
 
 export interface RestRequest {
   readonly endpoint: EndpointDef;
@@ -146,7 +147,7 @@ export class RestTransport implements RestCaller {
   /** Sends the request; yields the whole parsed reply body beside the payload (for `stratd call`). */
   async callRaw(request: RestRequest): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
     let reply = await this.callOnce(request);
-    if (!reply.ok && reply.error.code === -1021) {
+    if (!reply.ok && reply.error.code === ErrorCode.INVALID_TIMESTAMP) {
       const resync = await this.timeSync.sync();
       if (resync.ok) reply = await this.callOnce(request);
     }
@@ -284,7 +285,7 @@ export class RestTransport implements RestCaller {
       return err(new VenueError({ ...base, kind: 'malformed-response', field: '(root)', message }));
     }
     if (code !== undefined && code !== 200 && code !== 0) {
-      const kind = code === -1006 || code === -1007 ? 'unknown-status' : 'rejected';
+      const kind = leavesStatusUnknown(code) ? 'unknown-status' : 'rejected';
       return err(new VenueError({ ...base, kind, code, message: msg ?? 'request failed' }));
     }
     if (reply.status >= 400) {

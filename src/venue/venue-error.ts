@@ -1,3 +1,4 @@
+import { RETRYABLE_CODES } from '../protocol/error-codes.js';
 /**
  * Why a call did not produce a value. Every failure of the exchange and catalog clients is one of
  * these, returned as a value (never thrown).
@@ -31,9 +32,6 @@ export interface VenueErrorInit {
   readonly field?: string;
   readonly rule?: string;
 }
-
-/** Exchange codes after which the same request may simply be tried again. */
-const RETRYABLE_CODES = new Set([-1001, -1003, -1015, -1016, -1021]);
 
 export class VenueError extends Error {
   override readonly name = 'VenueError';

@@ -1,5 +1,5 @@
-import { ENDPOINTS } from '../../venue/endpoints.js';
-import type { EndpointDef, HttpMethod } from '../../venue/endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
+import type { EndpointDef, HttpMethod } from '../../protocol/endpoints.js';
 import type { HttpPort } from '../../venue/http-port.js';
 import { HttpTransportError } from '../../venue/http-port.js';
 import type { ExchangeClient } from '../../venue/exchange-client.js';
@@ -7,7 +7,7 @@ import { orderedParams } from '../../core/ordered-params.js';
 import type { OrderedParams } from '../../core/ordered-params.js';
 import { encodeParams } from '../../core/ordered-params.js';
 import { ConfigError } from '../../settings/config-error.js';
-import { parseWireJson } from '../../venue/wire-json.js';
+import { parseWireJson } from '../../protocol/wire-json.js';
 
 export interface CallArgs {
   readonly method: string;

@@ -10,7 +10,7 @@ import type { DownloadChannel } from '../../recording/download/plan.js';
 import { DOWNLOAD_INTERVAL_MS } from '../../recording/download/plan.js';
 import { ConfigError } from '../../settings/config-error.js';
 import type { Environment } from '../../settings/secrets.js';
-import type { KlineInterval } from '../../venue/parsers/market-params.js';
+import type { KlineInterval } from '../../protocol/market-params.js';
 import { exchangeClientFor, readConnections } from './call-setup.js';
 import { createLogger } from '../logging/logger.js';
 

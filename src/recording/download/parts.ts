@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { SimInstrument } from '../../sim/market-stream/instruments.js';
 import { simInstrumentSchema } from '../../sim/market-stream/format.js';
-import { klineInterval } from '../../venue/parsers/market-params.js';
+import { klineInterval } from '../../protocol/market-params.js';
 import type { Cursor } from './pages.js';
 import type { DownloadChannel, DownloadPlan } from './plan.js';
 import { DOWNLOAD_CHANNELS } from './plan.js';

@@ -1,4 +1,4 @@
-import type { KlineInterval } from '../../venue/parsers/market-params.js';
+import type { KlineInterval } from '../../protocol/market-params.js';
 
 /** The units of work per symbol, each paged and checkpointed on its own. */
 export type DownloadChannel = 'contract' | 'mark' | 'index' | 'funding' | 'trades';

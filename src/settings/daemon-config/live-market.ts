@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import { DEPTH_LIMITS } from '../../venue/parsers/market-params.js';
+import { DEPTH_LIMITS } from '../../protocol/market-params.js';
 import { decimal } from '../../venue/wire/schema.js';
 import type { ConfigError } from '../config-error.js';
 import { exchangeSettingsSchema } from '../connection-settings.js';

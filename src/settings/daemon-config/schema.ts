@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEPTH_LIMITS, klineInterval } from '../../venue/parsers/market-params.js';
+import { DEPTH_LIMITS, klineInterval } from '../../protocol/market-params.js';
 import { decimal } from '../../venue/wire/schema.js';
 import { cronExpression } from './cron.js';
 import { parseByteSize } from '../byte-size.js';

@@ -1,6 +1,6 @@
-import type { CatalogJsonValue } from '../../catalog/json.js';
-import { writeCatalogJson } from '../../catalog/json.js';
-import type { Pagination } from '../../catalog/schemas.js';
+import type { CatalogJsonValue } from '../../protocol/catalog/json.js';
+import { writeCatalogJson } from '../../protocol/catalog/json.js';
+import type { Pagination } from '../../protocol/catalog/paging.js';
 import type { CatalogFailure } from './failure.js';
 import type { CatalogHttpReply } from './http.js';
 

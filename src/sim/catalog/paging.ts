@@ -1,4 +1,4 @@
-import type { CatalogPage } from '../../catalog/pages.js';
+import type { CatalogPage } from '../../protocol/catalog/paging.js';
 
 /** One page of `items` (page from 1). A page past the end is empty; `pages` is 0 when nothing matches. */
 export function paginate<T>(items: readonly T[], page: number, limit: number): CatalogPage<T> {

@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import type { ProductStatus, UserRole, UserStatus } from '../../catalog/types.js';
+import type { ProductStatus, UserRole, UserStatus } from '../../protocol/catalog/types.js';
 
 /** A stored product. Times are epoch ms; the wire shows them as ISO 8601. */
 export interface CatalogProduct {

@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import { CATALOG_MAX_LIMIT, PRODUCT_STATUSES, USER_ROLES, USER_STATUSES } from '../../catalog/types.js';
+import { CATALOG_MAX_LIMIT, PRODUCT_STATUSES, USER_ROLES, USER_STATUSES } from '../../protocol/catalog/types.js';
 import type { CatalogFailure } from './failure.js';
 import { invalidInput } from './failure.js';
 import type { ProductChanges, ProductDraft, ProductListQuery, StockRow, UserChanges, UserDraft, UserListQuery } from './records.js';

@@ -1,5 +1,5 @@
 import { dec } from '../../core/decimal.js';
-import type { UserStatus } from '../../catalog/types.js';
+import type { UserStatus } from '../../protocol/catalog/types.js';
 import type { ProductDraft, UserDraft } from './records.js';
 
 /** A seed record is created `ageDays` before the catalog's clock reads at start. */

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { InvariantError } from '../../core/errors.js';
 import { err, ok } from '../../core/result.js';
-import type { CatalogPage } from '../../catalog/pages.js';
+import type { CatalogPage } from '../../protocol/catalog/paging.js';
 import type { CatalogFailure, CatalogResult } from './failure.js';
 import { duplicateEmail, duplicateSku, notFound } from './failure.js';
 import { paginate } from './paging.js';

@@ -1,4 +1,4 @@
-import type { CatalogJsonValue } from '../../catalog/json.js';
+import type { CatalogJsonValue } from '../../protocol/catalog/json.js';
 import type { CatalogProduct, CatalogUser, ProductChanges } from './records.js';
 
 /** Records as the wire shows them (spec 002 field names and order); prices are bare JSON numbers. */

@@ -25,6 +25,6 @@ export type { LimitVerdict, RateLimitSettings, WeightStatus } from './rate-limit
 export { EXCHANGE_RATE_LIMITS, ServerRateLimits } from './rate-limits.js';
 export type { HttpFaultKind, LimitKind } from './server-metrics.js';
 export { SimServerMetrics } from './server-metrics.js';
-export { serverErrors, statusOfCode } from './exchange-errors.js';
+export { serverErrors } from './exchange-errors.js';
 export { DEFAULT_RECV_WINDOW_MS, MAX_RECV_WINDOW_MS } from './timestamp-window.js';
 export { ADMIN_FAULTS_PATH } from './admin-faults.js';

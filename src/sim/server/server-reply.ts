@@ -1,5 +1,5 @@
-import type { WireStyle } from '../../venue/endpoints.js';
-import { statusOfCode } from './exchange-errors.js';
+import type { WireStyle } from '../../protocol/endpoints.js';
+import { statusOfCode } from '../../protocol/error-codes.js';
 import { garble } from './garbage.js';
 import type { RouteReply } from './route-types.js';
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { BookSnapshot, BookTickerUpdated, IndexPriceUpdated, KlineInterval, MarkPriceUpdated, MarketEvent, Ticker24hUpdated } from '../../model/market-events.js';
-import { klineCloseTime } from '../parsers/market-params.js';
+import { klineCloseTime } from '../../protocol/market-params.js';
 import type { KlineCandle } from '../sources/kline-tracker.js';
 import type { PollChannel } from '../sources/poll-channel.js';
 import { channelKey } from '../sources/poll-channel.js';

@@ -1,4 +1,5 @@
 import { WebSocket } from 'ws';
+import { rawText } from '../../protocol/socket-frame.js';
 import type { RawData } from 'ws';
 
 /** How a socket ended. `refusedStatus`: the server answered the handshake with this HTTP status instead of upgrading. */
@@ -68,11 +69,4 @@ class WsSocket implements WebSocketLike {
     if (this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
     else this.ws.close(1000);
   }
-}
-
-/** The text of a received frame, whichever buffer shape ws handed it in. */
-export function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
-  return data.toString('utf8');
 }

@@ -15,7 +15,7 @@ import { silentLogger } from '../../../src/core/logger.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import type { MarketEvent } from '../../../src/sim/market-stream/events.js';
 import { readMarketStream } from '../../../src/sim/market-stream/reader.js';
-import { ENDPOINTS, endpointLabel } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../../src/protocol/endpoints.js';
 import { tempDir } from '../../backtest/backtest-support.js';
 import { T0 } from '../../sim/e2e/sim-harness.js';
 import { runSettled } from './virtual-steps.js';

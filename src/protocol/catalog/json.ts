@@ -1,6 +1,6 @@
 import { isSafeNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
-import type { Decimal } from '../core/decimal.js';
-import { writeWireJson } from '../venue/wire/json-writer.js';
+import type { Decimal } from '../../core/decimal.js';
+import { writeWireJson } from '../json-writer.js';
 
 /**
  * JSON for the catalog API. Prices are JSON numbers on the wire (spec 002), so neither direction may

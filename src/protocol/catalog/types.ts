@@ -1,4 +1,4 @@
-import type { Decimal } from '../core/decimal.js';
+import type { Decimal } from '../../core/decimal.js';
 
 /** Product status values (spec 002 "States and transitions"). */
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
