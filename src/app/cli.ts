@@ -41,6 +41,8 @@ const program = new Command()
   .name('stratd')
   .description('Strategy-automation daemon for perpetual futures')
   .exitOverride()
+  // A command's options only before its subcommand (`sweep --out` apart from `sweep merge --out`).
+  .enablePositionalOptions()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
 program
