@@ -41,8 +41,6 @@ const program = new Command()
   .name('stratd')
   .description('Strategy-automation daemon for perpetual futures')
   .exitOverride()
-  // A command's options only before its subcommand (`sweep --out` apart from `sweep merge --out`).
-  .enablePositionalOptions()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
 program
@@ -112,6 +110,11 @@ program
   .action(async (flags: { port?: string; seed?: string; config?: string; json?: boolean; fault?: string[]; history?: string }) => {
     await runSim(flags, (text) => process.stdout.write(text));
   });
+
+// The program's arguments keep their order for its commands, so `sweep merge … --out` reaches merge
+// rather than sweep's own --out (sweep sets its options positional). Set last: commands created before
+// copy it from the program, and the others (follower, strategies…) keep options after their subcommands.
+program.enablePositionalOptions();
 
 try {
   await program.parseAsync(process.argv);
