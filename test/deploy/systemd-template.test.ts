@@ -67,4 +67,10 @@ describe('deploy/systemd/stratd@.service', () => {
     const verified = await run('systemd-analyze', ['verify', copy], { cwd: dir });
     expect(verified.stderr.trim()).toBe('');
   });
+
+  itWithTools(['systemd-analyze'], 'an instance scores as well sandboxed as stratd.service in `systemd-analyze security` (exposure at most 2.5 of 10)', async () => {
+    const copy = join(dir, 'stratd@bravo.service');
+    writeFileSync(copy, text);
+    await expect(run('systemd-analyze', ['security', '--offline=yes', '--threshold=25', copy], { cwd: dir })).resolves.toBeDefined();
+  });
 });
