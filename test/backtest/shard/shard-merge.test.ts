@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonValue } from '../../../src/model/catalog-mirror.js';
-import type { ShardMode, ShardRunIdentity } from '../../../src/backtest/shard/index.js';
-import { mergeShards, planShard, writeShardOutput } from '../../../src/backtest/shard/index.js';
+import type { ShardMode, ShardRunIdentity } from '../../../src/sweep/shard/index.js';
+import { mergeShards, planShard, writeShardOutput } from '../../../src/sweep/shard/index.js';
 import { tempDir } from '../backtest-support.js';
 
 const tmp = tempDir();

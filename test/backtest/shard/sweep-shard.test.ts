@@ -1,7 +1,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import type { SweepJob } from '../../../src/backtest/sweep-types.js';
-import { sweepConfigHash, sweepContextJson, sweepOfMerged } from '../../../src/backtest/shard/index.js';
-import type { MergedShards } from '../../../src/backtest/shard/index.js';
+import type { SweepJob } from '../../../src/sweep/types.js';
+import { sweepConfigHash, sweepContextJson, sweepOfMerged } from '../../../src/sweep/shard/index.js';
+import type { MergedShards } from '../../../src/sweep/shard/index.js';
 import { tempDir } from '../backtest-support.js';
 import { quoterJob, SOURCE_QUOTER } from '../sweep-support.js';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { shardManifestSchema } from '../../../src/backtest/shard/index.js';
+import { shardManifestSchema } from '../../../src/sweep/shard/index.js';
 import { tempDir, writeGenerated } from '../backtest-support.js';
 
 /** The built CLI: each shard is its own process, as on a cluster. */

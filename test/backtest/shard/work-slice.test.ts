@@ -1,5 +1,5 @@
-import { parseShardSpec, slicePositions, sliceWork } from '../../../src/backtest/shard/index.js';
-import type { ShardMode, ShardSpec } from '../../../src/backtest/shard/index.js';
+import { parseShardSpec, slicePositions, sliceWork } from '../../../src/sweep/shard/index.js';
+import type { ShardMode, ShardSpec } from '../../../src/sweep/shard/index.js';
 
 const items = (count: number): Array<{ id: string }> => Array.from({ length: count }, (_, k) => ({ id: `item-${k + 1}` }));
 const spec = (index: number, count: number, mode: ShardMode): ShardSpec => ({ index, count, mode });
