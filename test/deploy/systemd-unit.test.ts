@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { itWithTools } from '../support/host-tools.js';
+import { parseUnit } from './systemd-parse.js';
 
 /**
  * deploy/systemd/stratd.service: the keys operators rely on, the start command the CLI accepts, and
@@ -13,27 +14,6 @@ const run = promisify(execFile);
 const ROOT = process.cwd();
 const UNIT_FILE = join(ROOT, 'deploy', 'systemd', 'stratd.service');
 const text = readFileSync(UNIT_FILE, 'utf8');
-
-/** Section → key → every value given (systemd keys may repeat). */
-function parseUnit(source: string): Map<string, Map<string, string[]>> {
-  const sections = new Map<string, Map<string, string[]>>();
-  let current: Map<string, string[]> | undefined;
-  for (const raw of source.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    const header = /^\[(.+)\]$/.exec(line);
-    if (header !== null) {
-      current = new Map();
-      sections.set(header[1] ?? '', current);
-      continue;
-    }
-    if (current === undefined) throw new Error(`key outside a section: ${line}`);
-    const at = line.indexOf('=');
-    const key = line.slice(0, at).trim();
-    current.set(key, [...(current.get(key) ?? []), line.slice(at + 1).trim()]);
-  }
-  return sections;
-}
 
 const unit = parseUnit(text);
 const service = unit.get('Service') ?? new Map<string, string[]>();

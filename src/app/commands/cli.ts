@@ -111,6 +111,11 @@ program
     await runSim(flags, (text) => process.stdout.write(text));
   });
 
+// The program's arguments keep their order for its commands, so `sweep merge … --out` reaches merge
+// rather than sweep's own --out (sweep sets its options positional). Set last: commands created before
+// copy it from the program, and the others (follower, strategies…) keep options after their subcommands.
+program.enablePositionalOptions();
+
 try {
   await program.parseAsync(process.argv);
 } catch (error: unknown) {

@@ -1,14 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Clock, Stopwatch } from '../../core/clock.js';
 import { systemStopwatch, systemTime } from '../../core/system-time.js';
 import type { SweepBase } from '../../sweep/grid.js';
 import { parseSweepGrid } from '../../sweep/grid.js';
 import type { RankMetric } from '../../sweep/output.js';
-import { RANK_METRICS, rankedTable, rankRows, sweepCsv } from '../../sweep/output.js';
-import { heatmapAxesOf, sweepReportHtml } from '../../sweep/report.js';
+import { RANK_METRICS } from '../../sweep/output.js';
+import { heatmapAxesOf } from '../../sweep/report.js';
+import { parseShardSpec, writeSweepOutputs } from '../../sweep/shard/index.js';
 import { runSweep } from '../../sweep/runner.js';
 import { throughputLines, workerThroughput } from '../../sweep/throughput.js';
 import type { CombinationTiming, SweepJob, SweepProgress } from '../../sweep/types.js';
@@ -21,6 +21,8 @@ import { prepareRecordings } from '../../recording/prepared/recording.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from './backtest-flags.js';
 import { prepareRun } from './run.js';
 import { strategyModulePath } from '../daemon/strategy-loader.js';
+import { registerSweepMergeCommand } from './sweep-shard/sweep-merge-command.js';
+import { planSweepShard, writeSweepShard } from './sweep-shard/run.js';
 
 export interface SweepCommandDeps {
   readonly env: Environment;
@@ -39,14 +41,16 @@ export interface SweepCommandDeps {
 
 interface SweepFlags {
   readonly config?: string;
-  readonly data: string[];
-  readonly grid: string;
+  readonly data?: string[];
+  readonly grid?: string;
   readonly workers?: string;
   readonly out: string;
   readonly rank: string;
   readonly heatmap?: string;
   readonly latencyMs?: string;
   readonly cache: boolean;
+  readonly shard?: string;
+  readonly shardMode: string;
 }
 
 /**
@@ -54,14 +58,17 @@ interface SweepFlags {
  * a backtest per combination of the grid's values, across worker threads; writes DIR/sweep.csv (one
  * row per combination, in grid order) and DIR/report.html (a heat map of the ranked metric over two
  * swept settings, `--heatmap A,B`, and the ranked table) and prints the rows ranked. Mistakes in the arguments, config or
- * grid exit 2; a failed backtest exits 1.
+ * grid exit 2; a failed backtest exits 1. With `--shard I/N` it runs only shard I of N of the
+ * combinations and writes their rows and a manifest into DIR instead, for `stratd sweep merge`.
  */
 export function registerSweepCommand(program: Command, deps: SweepCommandDeps): Command {
-  return program
+  const sweep = program
     .command('sweep')
     .description('backtest every combination of a grid of strategy params and risk limits, across worker threads')
-    .requiredOption('--data <file...>', 'market-stream recordings (.jsonl or .jsonl.gz), merged in time order')
-    .requiredOption('--grid <file>', 'GRID.yml: strategies.<id>.params/.risk.<key>: [values…]')
+    // `sweep merge … --out` has its own --out: options of `sweep` only before a subcommand.
+    .enablePositionalOptions()
+    .option('--data <file...>', 'market-stream recordings (.jsonl or .jsonl.gz), merged in time order (required)')
+    .option('--grid <file>', 'GRID.yml: strategies.<id>.params/.risk.<key>: [values…] (required)')
     .option('--config <file>', 'daemon config whose strategies and risk limits run (default config/default.yml)')
     .option('--workers <n>', 'worker threads (default: available parallelism − 1, at least 1; 0: this thread)')
     .option('--out <dir>', 'output directory', 'sweep-out')
@@ -69,7 +76,14 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
     .option('--heatmap <a,b>', "report.html's heat map: two swept settings (strategy.section.key, or a key swept once), default the first two")
     .option('--latency-ms <n>', 'latency of orders and replies, each way (default 50)')
     .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
+    .option('--shard <I/N>', 'run shard I of N (I from 0, as JOB_COMPLETION_INDEX) of the combinations; --out gets its rows and manifest.json for `stratd sweep merge`')
+    .option('--shard-mode <mode>', 'how combinations are dealt to shards: round-robin (combination k to shard k mod N) or contiguous (one run each)', 'round-robin')
     .action(async (flags: SweepFlags) => {
+      const { data, grid } = flags;
+      if (data === undefined) throw new ConfigError("required option '--data <file...>' not specified", { path: '--data' });
+      if (grid === undefined) throw new ConfigError("required option '--grid <file>' not specified", { path: '--grid' });
+      const shard = flags.shard === undefined ? undefined : parseShardSpec(flags.shard, flags.shardMode);
+      if (shard?.ok === false) throw shard.error;
       const rank = rankFlag(flags.rank);
       const workers = workersFlag(flags.workers);
       const latency = flags.latencyMs === undefined ? undefined : latencyFlag(flags.latencyMs);
@@ -80,7 +94,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       if (!account.ok) throw account.error;
       const cache = preparedCacheOf(flags.cache, deps.env, 'sweep', deps.err);
       const bases: SweepBase[] = strategies.map((s) => ({ id: s.id, definition: s.definition, params: paramsOf(config, s.id) }));
-      const source = readYamlFile(flags.grid);
+      const source = readYamlFile(grid);
       if (!source.ok) throw source.error;
       const plan = parseSweepGrid(source.value, bases);
       if (!plan.ok) throw plan.error;
@@ -95,7 +109,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
           limits: limitsToWire(s.limits),
         })),
         risk: limitsToWire(config.risk),
-        recordings: flags.data.map((file) => resolve(file)),
+        recordings: data.map((file) => resolve(file)),
         account: account.value,
         orphans: config.orphans,
         klines: klineSeriesOf(config),
@@ -106,7 +120,9 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       const clock = deps.wallClock ?? systemTime.clock;
       const started = clock.now();
       const timings: CombinationTiming[] = [];
-      const rows = await runSweep(job, plan.value.combinations, {
+      const slice = shard === undefined ? undefined : await planSweepShard(job, plan.value.combinations, shard.value, { axes: job.axes, rank, heatmap: flags.heatmap ?? null, recordings: data });
+      const combinations = slice === undefined ? plan.value.combinations : slice.items.map((item) => item.combination);
+      const rows = await runSweep(job, combinations, {
         workers,
         // Built here once, warnings told here, while the workers start: they then only read them.
         ...(cache === undefined ? {} : { before: () => prepareRecordings(job.recordings, cache) }),
@@ -120,13 +136,14 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
         return;
       }
       deps.err(throughputLines(workerThroughput(timings)));
-      const file = join(flags.out, 'sweep.csv');
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, sweepCsv(job.axes, rows.value));
-      const html = join(flags.out, 'report.html');
-      writeFileSync(html, sweepReportHtml({ axes: job.axes, rows: rows.value, metric: rank, heat: heat.value, recordings: flags.data }));
-      deps.out(`${rankedTable(job.axes, rankRows(rows.value, rank), rank)}wrote ${file}\nwrote ${html}\n`);
+      if (slice !== undefined) {
+        deps.out(writeSweepShard(flags.out, slice, rows.value));
+        return;
+      }
+      deps.out(writeSweepOutputs(flags.out, { axes: job.axes, rows: rows.value, rank, heat: heat.value, recordings: data }));
     });
+  registerSweepMergeCommand(sweep, deps);
+  return sweep;
 }
 
 function progressLine(progress: SweepProgress, elapsedMs: number): string {
