@@ -38,7 +38,7 @@ module.exports = {
     },
     { name: 'backtest-is-the-run', severity: 'error', from: { path: layer('backtest') }, to: { path: '^src/(?!core/|model/|protocol/|engine/|store/|sim/|settings/|recording/|backtest/)' } },
     { name: 'report-reads-results', severity: 'error', from: { path: layer('report') }, to: { path: '^src/(?!core/|model/|sim/|recording/|backtest/|report/)' } },
-    { name: 'sweep-runs-backtests', severity: 'error', from: { path: layer('sweep') }, to: { path: '^src/(?!core/|model/|engine/|sim/|settings/|recording/|backtest/|report/|sweep/)' } },
+    { name: 'sweep-runs-backtests', severity: 'error', from: { path: layer('sweep') }, to: { path: '^src/(?!core/|model/|engine/|store/|sim/|settings/|recording/|backtest/|report/|sweep/)' } },
     { name: 'parity-compares-runs', severity: 'error', from: { path: layer('parity') }, to: { path: '^src/(?!core/|model/|sim/|settings/|recording/|backtest/|report/|parity/)' } },
     { name: 'nothing-imports-app', severity: 'error', from: { pathNot: layer('app') }, to: { path: layer('app') } },
     {
