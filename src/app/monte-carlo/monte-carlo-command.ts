@@ -11,6 +11,7 @@ import type { SweepJob } from '../../backtest/sweep-types.js';
 import { limitsToWire } from '../../backtest/sweep-types.js';
 import { ConfigError } from '../../settings/config-error.js';
 import type { Environment } from '../../settings/secrets.js';
+import { timeFlag } from '../backtest-command.js';
 import { klineSeriesOf, latencyFlag, openingAccount } from '../backtest-flags.js';
 import { createLogger } from '../logger.js';
 import { prepareRun } from '../run-command.js';
@@ -31,6 +32,8 @@ export interface MonteCarloCommandDeps {
 interface MonteCarloFlags {
   readonly config?: string;
   readonly data: string[];
+  readonly from?: string;
+  readonly to?: string;
   readonly scenarios: string;
   readonly seed: string;
   readonly method: string;
@@ -45,7 +48,7 @@ interface MonteCarloFlags {
 }
 
 /**
- * `stratd montecarlo --data FILE... [--config FILE] [--scenarios N] [--seed S] [--method shuffle,bootstrap]
+ * `stratd montecarlo --data FILE... [--config FILE] [--from T] [--to T] [--scenarios N] [--seed S] [--method shuffle,bootstrap]
  * [--block 15m] [--stride 1m] [--trades permute|resample] [--ruin-drawdown 0.3] [--workers N] [--out DIR]`:
  * the config's backtest on the recordings, then N scenarios per method (trade shuffling; block-bootstrapped
  * market paths, each a backtest on a worker thread); writes the backtest's files, its report.html with a
@@ -57,6 +60,8 @@ export function registerMonteCarloCommand(program: Command, deps: MonteCarloComm
     .description('Monte Carlo of a backtest: shuffled trade order and block-bootstrapped market paths, percentiles of final equity, drawdown and Sharpe, probability of ruin')
     .requiredOption('--data <file...>', 'market-stream recordings (.jsonl or .jsonl.gz), merged in time order')
     .option('--config <file>', 'daemon config whose strategies and risk limits run (default config/default.yml)')
+    .option('--from <time>', 'start: ISO time or epoch ms (earlier events only warm up the order book)')
+    .option('--to <time>', 'end, inclusive: ISO time or epoch ms (later events are not read)')
     .option('--scenarios <n>', 'scenarios per method', '200')
     .option('--seed <n>', 'base seed: the same seed gives the same scenarios (scenario i of a method always draws the same numbers)', '1')
     .option('--method <list>', 'shuffle (trade order), bootstrap (market paths), or both', 'shuffle,bootstrap')
@@ -79,13 +84,16 @@ export function registerMonteCarloCommand(program: Command, deps: MonteCarloComm
         workers: workersFlag(flags.workers),
       };
       const latency = flags.latencyMs === undefined ? undefined : latencyFlag(flags.latencyMs);
+      const from = timeFlag('from', flags.from);
+      const to = timeFlag('to', flags.to);
+      const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
       const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
       if (!prepared.ok) throw prepared.error;
       const { config, strategies } = prepared.value;
       const account = openingAccount(config, deps.defaultSimConfig);
       if (!account.ok) throw account.error;
       const recordings = flags.data.map((file) => resolve(file));
-      const recording = await parseJsonlRecordings(recordings);
+      const recording = await parseJsonlRecordings(recordings, to);
       if (!recording.ok) throw new ConfigError(recording.error.message, { path: '--data' });
       const job: SweepJob = {
         strategies: strategies.map((s) => ({ id: s.id, symbols: s.symbols, moduleFile: moduleFileOf(config, s.id), params: paramsOf(config, s.id), limits: limitsToWire(s.limits) })),
@@ -95,6 +103,7 @@ export function registerMonteCarloCommand(program: Command, deps: MonteCarloComm
         orphans: config.orphans,
         klines: klineSeriesOf(config),
         axes: [],
+        ...range,
         ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
       };
       const logger = levelGated(createLogger({ level: flags.logLevel, pretty: false, destination: pino.destination(2) }), flags.logLevel);
@@ -107,6 +116,7 @@ export function registerMonteCarloCommand(program: Command, deps: MonteCarloComm
         orphans: config.orphans,
         klines: klineSeriesOf(config),
         logger,
+        ...range,
         ...(job.latency === undefined ? {} : { latency: job.latency }),
       });
       if (!backtest.ok) {
@@ -125,7 +135,7 @@ export function registerMonteCarloCommand(program: Command, deps: MonteCarloComm
         deps.setExitCode(1);
         return;
       }
-      const written = writeMonteCarloOutputs(flags.out, backtest.value, run.value, priceSeriesOfReplay(recording.value, {}));
+      const written = writeMonteCarloOutputs(flags.out, backtest.value, run.value, priceSeriesOfReplay(recording.value, range));
       deps.out(`${summaryLines(run.value.summary)}${written.map((path) => `wrote ${path}\n`).join('')}`);
     });
 }
