@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import type { BacktestResult } from '../../../src/backtest/backtest-types.js';
-import { runBacktest } from '../../../src/backtest/backtest-runner.js';
-import type { MonteCarloInput, MonteCarloOptions } from '../../../src/backtest/monte-carlo/run-monte-carlo.js';
-import { ParsedRecording } from '../../../src/backtest/parsed-recording.js';
-import type { SweepJob } from '../../../src/backtest/sweep-types.js';
+import type { BacktestResult } from '../../../src/backtest/types.js';
+import { runBacktest } from '../../../src/backtest/runner.js';
+import type { MonteCarloInput, MonteCarloOptions } from '../../../src/analysis/monte-carlo/run-monte-carlo.js';
+import { ParsedRecording } from '../../../src/recording/parsed-recording.js';
+import type { SweepJob } from '../../../src/sweep/types.js';
 import { dec } from '../../../src/core/decimal.js';
 import quoter from '../../../strategies/spread-quoter/index.js';
 import { ACCOUNT, BTC, T0 } from '../backtest-support.js';

@@ -1,10 +1,10 @@
-import { BlockBootstrap } from '../../../src/backtest/monte-carlo/block-bootstrap.js';
-import { closedTrades } from '../../../src/backtest/monte-carlo/closed-trades.js';
-import { monteCarloSummary } from '../../../src/backtest/monte-carlo/monte-carlo-summary.js';
-import type { MonteCarloInput, MonteCarloRun } from '../../../src/backtest/monte-carlo/run-monte-carlo.js';
-import { runMonteCarlo } from '../../../src/backtest/monte-carlo/run-monte-carlo.js';
-import { scenarioItems, scenarioPrng } from '../../../src/backtest/monte-carlo/scenario-items.js';
-import type { ParsedRecording } from '../../../src/backtest/parsed-recording.js';
+import { BlockBootstrap } from '../../../src/analysis/monte-carlo/block-bootstrap.js';
+import { closedTrades } from '../../../src/analysis/monte-carlo/closed-trades.js';
+import { monteCarloSummary } from '../../../src/analysis/monte-carlo/summary.js';
+import type { MonteCarloInput, MonteCarloRun } from '../../../src/analysis/monte-carlo/run-monte-carlo.js';
+import { runMonteCarlo } from '../../../src/analysis/monte-carlo/run-monte-carlo.js';
+import { scenarioItems, scenarioPrng } from '../../../src/analysis/monte-carlo/scenario-items.js';
+import type { ParsedRecording } from '../../../src/recording/parsed-recording.js';
 import { dec } from '../../../src/core/decimal.js';
 import type { MarketEvent } from '../../../src/sim/market-stream/events.js';
 import { StepGrid } from '../../../src/sim/market-stream/ticks.js';

@@ -1,4 +1,4 @@
-import { distributionOf } from '../../../src/backtest/monte-carlo/percentiles.js';
+import { distributionOf } from '../../../src/analysis/monte-carlo/percentiles.js';
 
 describe('distributions', () => {
   it('interpolates percentiles between closest ranks (type 7, as numpy and R), in any input order', () => {
