@@ -58,7 +58,7 @@ ${tables(t)}
  * report.html of a backtest: one self-contained page (see report-page.ts). The same result and prices
  * give the same bytes.
  */
-export function reportHtml(result: BacktestResult, prices: readonly PriceSeries[] = []): string {
+export function reportHtml(result: BacktestResult, prices: readonly PriceSeries[] = [], sections: readonly string[] = []): string {
   const { summary } = result;
   const data = reportPageData(result, prices);
   const strategies = Object.entries(summary.strategies).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -80,7 +80,7 @@ ${table(ORDER_COLUMNS, result.orders.filter((o) => owns(tab)(o.strategy)).map(or
     ],
     body: `<h2>Summary</h2>
 ${table(SUMMARY_COLUMNS, [summaryRow('total', summary.total), ...strategies.map(([id, f]) => summaryRow(id, f))], 1, 'owners', 'summary.json')}
-${tabbedCharts(data, tables)}`,
+${sections.map((section) => `${section}\n`).join('')}${tabbedCharts(data, tables)}`,
     data,
     script: REPORT_SCRIPT,
   });

@@ -11,6 +11,8 @@ export const OUTPUT_FILES = ['summary.json', 'fills.csv', 'orders.csv', 'equity.
 export interface OutputOptions {
   /** Candles for the report's price charts (`priceSeriesOf`); without them a symbol's chart joins its fill prices. */
   readonly prices?: readonly PriceSeries[];
+  /** More sections of report.html (already rendered, e.g. Monte Carlo), after the summary table. */
+  readonly sections?: readonly string[];
 }
 
 /** The files of a backtest, by name: the same result (and prices) give the same bytes. */
@@ -20,7 +22,7 @@ export function backtestFiles(result: BacktestResult, options: OutputOptions = {
     'fills.csv': fillsCsv(result.fills),
     'orders.csv': ordersCsv(result.orders),
     'equity.csv': equityCsv(result.equity, result.strategyIds),
-    'report.html': reportHtml(result, options.prices),
+    'report.html': reportHtml(result, options.prices, options.sections),
   };
 }
 

@@ -11,6 +11,7 @@ import { registerControlCommands } from './control.js';
 import { registerParityCommand } from './parity.js';
 import { registerRecordCommand } from './record.js';
 import { registerSweepCommand } from './sweep.js';
+import { registerMonteCarloCommand } from './monte-carlo.js';
 import { runDaemon } from './run.js';
 import { registerValidateCommand } from './validate.js';
 import { DEFAULT_SIM_CONFIG, runSim } from './sim.js';
@@ -85,6 +86,8 @@ program
 registerBacktestCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerSweepCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
+
+registerMonteCarloCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerParityCommand(program, commandIo);
 
