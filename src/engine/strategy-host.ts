@@ -71,7 +71,7 @@ export class StrategyHost {
         if (state === 'running') recorder?.intent(instance.id, time.clock.now(), intent);
         if (state === 'running' || state === 'stopping') onIntent(instance.id, intent, runner.trigger);
       },
-      ...(recorder === undefined ? {} : { indicatorProbe: recorder.indicatorProbe(instance.id) }),
+      ...(recorder === undefined ? {} : { indicatorProbe: (name, kline, value) => recorder.indicator(instance.id, time.clock.now(), name, kline, value) }),
     };
     const definition = instance.definition;
     let handlers: StrategyHandlers;

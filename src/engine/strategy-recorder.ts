@@ -1,5 +1,7 @@
+import type { Decimal } from '../core/decimal.js';
 import type { Intent } from '../model/intents.js';
-import type { IndicatorProbe } from './indicators/indicator-probe.js';
+import type { KlineUpdated } from '../model/market-events.js';
+import type { Bands } from './indicators/indicator.js';
 
 /**
  * What a strategy instance decided and computed, as it ran: the intents it emitted while running (not
@@ -8,6 +10,6 @@ import type { IndicatorProbe } from './indicators/indicator-probe.js';
  */
 export interface StrategyRecorder {
   intent(strategyId: string, time: number, intent: Intent): void;
-  /** The probe the instance's `Indicators` report to (see IndicatorProbe). */
-  indicatorProbe(strategyId: string): IndicatorProbe;
+  /** A value one of the instance's indicators took (see IndicatorProbe). */
+  indicator(strategyId: string, time: number, name: string, kline: KlineUpdated, value: Decimal | Bands): void;
 }
