@@ -6,6 +6,7 @@ import type { CallOutput } from './call-command.js';
 import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.js';
 import { registerFollowerCommands } from './follower-command.js';
 import { registerBacktestCommand } from './backtest-command.js';
+import { registerCheckStrategyCommand } from './commands/check-strategy-command.js';
 import { registerDownloadCommand } from './download-command.js';
 import { registerControlCommands } from './control-commands.js';
 import { registerParityCommand } from './parity-command.js';
@@ -85,6 +86,8 @@ program
 registerBacktestCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerSweepCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
+
+registerCheckStrategyCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerParityCommand(program, commandIo);
 
