@@ -27,3 +27,8 @@ export function truncatedRecording(recording: ParsedRecording, to: number): Pars
   }
   return ParsedRecording.fromParts({ ...parts, events: parts.events.slice(0, lo), sourceOf: parts.sourceOf.slice(0, lo), warnings: [], to });
 }
+
+/** The `to` a backtest on this recording must be given: its own, when it was read only up to a time. */
+export function untilEnd(recording: ParsedRecording): { readonly to?: number } {
+  return Number.isFinite(recording.to) ? { to: recording.to } : {};
+}

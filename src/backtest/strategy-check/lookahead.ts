@@ -4,7 +4,7 @@ import type { BacktestError } from '../backtest-error.js';
 import { runBacktest } from '../backtest-runner.js';
 import type { ParsedRecording } from '../parsed-recording.js';
 import type { CheckBase, LookaheadResult, StrategyLookahead } from './check-types.js';
-import { cutPoints, truncatedRecording } from './cut-points.js';
+import { cutPoints, truncatedRecording, untilEnd } from './cut-points.js';
 import { firstDifference } from './first-difference.js';
 import { StrategyTrace } from './trace.js';
 
@@ -28,7 +28,7 @@ export async function checkLookahead(options: LookaheadOptions): Promise<Result<
   const last = recording.lastTime;
   const cuts = first === undefined || last === undefined ? [] : cutPoints(first, last, options.cuts);
   const full = new StrategyTrace();
-  const reference = await runBacktest({ ...base, recordings: [], recording, strategyRecorder: full });
+  const reference = await runBacktest({ ...base, recordings: [], recording, ...untilEnd(recording), strategyRecorder: full });
   if (!reference.ok) return err(reference.error);
   options.onRun?.(1, cuts.length + 1);
   const findings = new Map<string, Array<StrategyLookahead['findings'][number]>>(base.strategies.map((s) => [s.id, []]));

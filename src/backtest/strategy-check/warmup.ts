@@ -7,6 +7,7 @@ import type { ParsedRecording } from '../parsed-recording.js';
 import type { CheckBase, WarmupResult, WarmupRow } from './check-types.js';
 import type { TracedValue } from './trace.js';
 import { StrategyTrace } from './trace.js';
+import { untilEnd } from './cut-points.js';
 
 export interface WarmupOptions {
   readonly base: CheckBase;
@@ -44,7 +45,7 @@ export async function checkWarmup(options: WarmupOptions): Promise<Result<Warmup
   const runs: Values[] = [];
   for (const [i, warmup] of warmups.entries()) {
     const trace = new StrategyTrace();
-    const run = await runBacktest({ ...base, recordings: [], recording, from: evaluationStart - warmup, strategyRecorder: trace });
+    const run = await runBacktest({ ...base, recordings: [], recording, ...untilEnd(recording), from: evaluationStart - warmup, strategyRecorder: trace });
     if (!run.ok) return err(run.error);
     runs.push(valuesFrom(trace, base.strategies.map((s) => s.id), evaluationStart));
     options.onRun?.(i + 1, warmups.length);
