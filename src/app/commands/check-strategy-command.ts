@@ -57,7 +57,7 @@ export function registerCheckStrategyCommand(program: Command, deps: CheckStrate
     .option('--config <file>', 'daemon config whose strategies are checked (default config/default.yml)')
     .option('--strategy <id>', 'check this strategy instance only (its id in the config)')
     .option('--cuts <n>', 'lookahead: cut points spread over the recording', '10')
-    .option('--warmup <lengths>', 'warm-up lengths to compare, comma-separated durations (0, 15m, 1h…); the longest is the reference', '0,15m,30m,60m')
+    .option('--warmup <lengths>', 'warm-up lengths to compare, comma-separated durations (0, 15m, 1h…); the longest is the reference', '0,15m,30m,1h,2h')
     .option('--tolerance <percent>', 'warm-up: largest relative indicator drift accepted, in percent', '0.1')
     .option('--no-lookahead', 'skip the lookahead analysis')
     .option('--no-warmup-check', 'skip the warm-up analysis')
