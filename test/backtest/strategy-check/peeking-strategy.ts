@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dec } from '../../../src/core/decimal.js';
 import { defineStrategy } from '../../../src/engine/strategy-api.js';
+import type { StrategyDefinition } from '../../../src/engine/strategy-api.js';
 import { Indicators } from '../../../src/engine/strategy-api-indicators.js';
 import type { StrategyInstance } from '../../../src/engine/strategy-instance.js';
 import type { KlineUpdated } from '../../../src/model/market-events.js';
@@ -15,9 +16,19 @@ const MIN = 60_000;
  * kline exists (`peek` says whether it trades on it or feeds it to its indicator). Not leaky: the
  * memory is its run's own, the next kline is never known, and it is honest.
  */
-export function peekingStrategy(id: string, options: { readonly leaky: boolean; readonly peek: 'intent' | 'indicator' }): StrategyInstance {
+export function peekingStrategy(id: string, options: PeekingOptions): StrategyInstance {
+  return { id, symbols: [BTC], definition: peekingDefinition(options), params: {}, limits: {} };
+}
+
+export interface PeekingOptions {
+  readonly leaky: boolean;
+  readonly peek: 'intent' | 'indicator';
+}
+
+/** The definition of such a strategy (its shared memory is this definition's). */
+export function peekingDefinition(options: PeekingOptions): StrategyDefinition {
   const shared = new Map<number, KlineUpdated>();
-  const definition = defineStrategy({
+  return defineStrategy({
     name: 'peeking',
     description: 'test strategy that reads the next kline through a leak',
     params: z.unknown(),
@@ -42,5 +53,4 @@ export function peekingStrategy(id: string, options: { readonly leaky: boolean; 
       };
     },
   });
-  return { id, symbols: [BTC], definition, params: {}, limits: {} };
 }
