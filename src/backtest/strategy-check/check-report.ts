@@ -1,5 +1,5 @@
 import { formatDuration } from '../../settings/duration.js';
-import type { LookaheadResult, WarmupResult } from './check-types.js';
+import type { LookaheadResult, ValueAt, WarmupResult } from './check-types.js';
 import type { Difference } from './first-difference.js';
 
 /** What `stratd check-strategy` found: the JSON document it writes. */
@@ -41,7 +41,9 @@ export function checkReportText(report: StrategyCheckReport): string {
     lines.push(`warm-up: evaluation from ${iso(warmup.evaluationStart)}, ${warmup.compared} indicator values compared with the longest warm-up, tolerance ${pct(warmup.tolerance)}`);
     const reference = warmup.rows[warmup.rows.length - 1];
     for (const row of warmup.rows) {
-      const where = row.worst === undefined ? '' : ` (worst: ${row.worst.strategy} ${row.worst.indicator} at kline ${iso(row.worst.openTime)})`;
+      const at = (v: ValueAt): string => `${v.strategy} ${v.indicator} at kline ${iso(v.openTime)}`;
+      const notes = [...(row.worst === undefined ? [] : [`largest drift: ${at(row.worst)}`]), ...(row.firstMissing === undefined ? [] : [`first missing: ${at(row.firstMissing)}`])];
+      const where = notes.length === 0 ? '' : ` (${notes.join('; ')})`;
       const verdict = row === reference ? 'reference' : row.withinTolerance ? 'ok' : 'too short';
       lines.push(`  ${minutes(row.warmupMs)}: max drift ${pct(row.maxDrift)}, ${row.missing} values missing — ${verdict}${row === reference ? '' : where}`);
     }

@@ -21,6 +21,13 @@ export interface LookaheadResult {
   readonly found: boolean;
 }
 
+/** One indicator value: whose, which, on which kline (open time). */
+export interface ValueAt {
+  readonly strategy: string;
+  readonly indicator: string;
+  readonly openTime: number;
+}
+
 /** How far one warm-up length's indicator values drift from those of the longest one. */
 export interface WarmupRow {
   readonly warmupMs: number;
@@ -28,8 +35,10 @@ export interface WarmupRow {
   readonly maxDrift: number;
   /** Values the reference has and this run did not (its indicators were not ready yet). */
   readonly missing: number;
-  /** Where the largest drift (or the first missing value) was. */
-  readonly worst?: { readonly strategy: string; readonly indicator: string; readonly openTime: number };
+  /** Where the largest drift was. */
+  readonly worst?: ValueAt;
+  /** The earliest kline of a missing value. */
+  readonly firstMissing?: ValueAt;
   readonly withinTolerance: boolean;
 }
 

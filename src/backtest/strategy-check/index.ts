@@ -5,6 +5,6 @@ export { checkWarmup } from './warmup.js';
 export type { WarmupOptions } from './warmup.js';
 export { checkReport, checkReportJson, checkReportText } from './check-report.js';
 export type { StrategyCheckReport } from './check-report.js';
-export type { CheckBase, LookaheadResult, StrategyLookahead, WarmupResult, WarmupRow } from './check-types.js';
+export type { CheckBase, LookaheadResult, StrategyLookahead, ValueAt, WarmupResult, WarmupRow } from './check-types.js';
 export type { Difference } from './first-difference.js';
 export { StrategyTrace } from './trace.js';

@@ -92,8 +92,14 @@ function drift(warmupMs: number, run: Values, reference: Values, tolerance: numb
       }
     }
   }
-  const where = missing > 0 ? worstMissing : worst;
-  return { warmupMs, maxDrift, missing, ...(where === undefined ? {} : { worst: where }), withinTolerance: missing === 0 && maxDrift <= tolerance };
+  return {
+    warmupMs,
+    maxDrift,
+    missing,
+    ...(worst === undefined ? {} : { worst }),
+    ...(worstMissing === undefined ? {} : { firstMissing: worstMissing }),
+    withinTolerance: missing === 0 && maxDrift <= tolerance,
+  };
 }
 
 /** Largest |a − r| / |r| over the components (|a − r| where r is 0). */

@@ -33,6 +33,10 @@ test('on the shipped sample, trend\'s EMA(9)/EMA(21)/ATR(14) need a warm-up: non
   expect(rows[3]).toMatchObject({ maxDrift: 0, missing: 0, withinTolerance: true });
   expect(rows[2]).toMatchObject({ missing: 0, withinTolerance: true });
   expect(rows[2]!.maxDrift).toBeGreaterThan(0);
+  // ATR's Wilder smoothing remembers longest: it drifts most; nothing is missing any more.
+  expect(rows[2]!.worst?.indicator).toBe('atr(14)@BTC-SWAP-USDT/1m');
+  expect(rows[2]!.firstMissing).toBeUndefined();
+  expect(rows[0]!.firstMissing?.strategy).toBe('trend-btc');
   expect(recommendedMs).toBe(30 * MIN);
   expect(checkReportText(checkReport(undefined, result.value))).toContain('recommended minimum warm-up: 30m');
 }, 120_000);
