@@ -1,10 +1,10 @@
-import { parseJsonlRecordings } from '../../../src/backtest/backtest-runner.js';
-import type { LookaheadResult } from '../../../src/backtest/strategy-check/index.js';
-import { checkLookahead } from '../../../src/backtest/strategy-check/index.js';
-import { klineSeriesOf } from '../../../src/app/backtest-flags.js';
-import { prepareRun } from '../../../src/app/run-command.js';
-import type { StrategyInstance } from '../../../src/engine/strategy-instance.js';
-import type { KlineSeries } from '../../../src/backtest/backtest-types.js';
+import { parseJsonlRecordings } from '../../../src/backtest/runner.js';
+import type { LookaheadResult } from '../../../src/analysis/strategy-check/index.js';
+import { checkLookahead } from '../../../src/analysis/strategy-check/index.js';
+import { klineSeriesOf } from '../../../src/app/commands/backtest-flags.js';
+import { prepareRun } from '../../../src/app/commands/run.js';
+import type { StrategyInstance } from '../../../src/engine/strategy/instance.js';
+import type { KlineSeries } from '../../../src/backtest/types.js';
 import { BTC_SWAP_USDT, ETH_SWAP_USDT } from '../../../src/sim/market-stream/instruments.js';
 import type { SimInstrument } from '../../../src/sim/market-stream/instruments.js';
 import { ACCOUNT, tempDir, writeGenerated } from '../backtest-support.js';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { registerCheckStrategyCommand } from '../../../src/app/commands/check-strategy-command.js';
+import { registerCheckStrategyCommand } from '../../../src/app/commands/check-strategy.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { ConfigError } from '../../../src/settings/config-error.js';
 import { tempDir, writeGenerated } from '../backtest-support.js';

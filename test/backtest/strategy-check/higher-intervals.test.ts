@@ -1,4 +1,4 @@
-import { runBacktest } from '../../../src/backtest/backtest-runner.js';
+import { runBacktest } from '../../../src/backtest/runner.js';
 import { ACCOUNT, BTC, scripted, tempDir, writeGenerated } from '../backtest-support.js';
 
 const tmp = tempDir();

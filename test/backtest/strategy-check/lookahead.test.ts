@@ -1,7 +1,7 @@
-import { parseJsonlRecordings } from '../../../src/backtest/backtest-runner.js';
-import type { CheckBase } from '../../../src/backtest/strategy-check/index.js';
-import { checkLookahead, checkReport, checkReportText } from '../../../src/backtest/strategy-check/index.js';
-import type { ParsedRecording } from '../../../src/backtest/parsed-recording.js';
+import { parseJsonlRecordings } from '../../../src/backtest/runner.js';
+import type { CheckBase } from '../../../src/analysis/strategy-check/index.js';
+import { checkLookahead, checkReport, checkReportText } from '../../../src/analysis/strategy-check/index.js';
+import type { ParsedRecording } from '../../../src/recording/parsed-recording.js';
 import { ACCOUNT, BTC, T0, tempDir, writeGenerated } from '../backtest-support.js';
 import { peekingStrategy } from './peeking-strategy.js';
 

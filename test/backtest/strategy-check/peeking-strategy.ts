@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { dec } from '../../../src/core/decimal.js';
-import { defineStrategy } from '../../../src/engine/strategy-api.js';
-import type { StrategyDefinition } from '../../../src/engine/strategy-api.js';
-import { Indicators } from '../../../src/engine/strategy-api-indicators.js';
-import type { StrategyInstance } from '../../../src/engine/strategy-instance.js';
+import { defineStrategy } from '../../../src/engine/strategy/api.js';
+import type { StrategyDefinition } from '../../../src/engine/strategy/api.js';
+import { Indicators } from '../../../src/engine/strategy/api-indicators.js';
+import type { StrategyInstance } from '../../../src/engine/strategy/instance.js';
 import type { KlineUpdated } from '../../../src/model/market-events.js';
 import { BTC } from '../backtest-support.js';
 

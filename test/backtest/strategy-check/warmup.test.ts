@@ -1,7 +1,7 @@
-import { parseJsonlRecordings } from '../../../src/backtest/backtest-runner.js';
-import { checkReport, checkReportText, checkWarmup } from '../../../src/backtest/strategy-check/index.js';
-import { klineSeriesOf } from '../../../src/app/backtest-flags.js';
-import { prepareRun } from '../../../src/app/run-command.js';
+import { parseJsonlRecordings } from '../../../src/backtest/runner.js';
+import { checkReport, checkReportText, checkWarmup } from '../../../src/analysis/strategy-check/index.js';
+import { klineSeriesOf } from '../../../src/app/commands/backtest-flags.js';
+import { prepareRun } from '../../../src/app/commands/run.js';
 import { ACCOUNT, T0, tempDir } from '../backtest-support.js';
 
 const tmp = tempDir();
