@@ -113,6 +113,7 @@ export class BacktestRun {
       symbols,
       orphans: options.orphans ?? 'adopt',
       ...(options.tickMs === undefined ? {} : { tickMs: options.tickMs }),
+      ...(options.strategyRecorder === undefined ? {} : { strategyRecorder: options.strategyRecorder }),
     });
     const unlatent = this.latency.orderLatencyMs <= 0 && this.latency.ackLatencyMs <= 0;
     this.driver = new VirtualDriver({

@@ -3,6 +3,7 @@ import type { KlineSeries } from './kline-builder.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Logger } from '../core/logger.js';
 import type { StrategyInstance } from '../engine/strategy/instance.js';
+import type { StrategyRecorder } from '../engine/strategy/recorder.js';
 import type { Category, PositionSide, Side } from '../model/instrument.js';
 import type { MarketEvent } from '../model/market-events.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../model/orders.js';
@@ -74,6 +75,8 @@ export interface BacktestOptions {
   readonly onProgress?: (progress: BacktestProgress) => void;
   /** Something skipped in a recording (a torn last line). */
   readonly onWarning?: (warning: MarketStreamWarning) => void;
+  /** Records the strategies' intents and indicator values as they run (stratd check-strategy). */
+  readonly strategyRecorder?: StrategyRecorder;
 }
 
 /** A market event as a daemon's kernel received it. */

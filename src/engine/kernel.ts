@@ -21,6 +21,7 @@ import { KernelMetrics } from './kernel-metrics.js';
 import { RiskEngine } from './risk/risk-engine.js';
 import type { DailyLossOverride, ResumeRefused, Resumed } from './risk/risk-engine.js';
 import { StrategyHost } from './strategy/host.js';
+import type { StrategyRecorder } from './strategy/recorder.js';
 import type { StrategyInstance } from './strategy/instance.js';
 import type { RunnerLimits } from './strategy/runner.js';
 import type { Trigger } from './tick-to-order.js';
@@ -53,6 +54,8 @@ export interface KernelOptions {
   readonly runnerLimits?: RunnerLimits;
   /** Delay before an unknown order outcome is queried. */
   readonly settleAfterMs?: number;
+  /** Records the strategies' intents and indicator values (stratd check-strategy). */
+  readonly strategyRecorder?: StrategyRecorder;
 }
 
 /**
@@ -134,6 +137,7 @@ export class Kernel {
       owns: (clientOrderId, strategyId) => this.executor.ownerOf(clientOrderId) === strategyId,
       clientOrderIdFor: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
       publish: (event) => this.ingest(event),
+      ...(options.strategyRecorder === undefined ? {} : { recorder: options.strategyRecorder }),
     });
   }
 

@@ -6,6 +6,7 @@ import type { CallOutput } from './call.js';
 import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.js';
 import { registerFollowerCommands } from './follower.js';
 import { registerBacktestCommand } from './backtest.js';
+import { registerCheckStrategyCommand } from './check-strategy.js';
 import { registerDownloadCommand } from './download.js';
 import { registerControlCommands } from './control.js';
 import { registerParityCommand } from './parity.js';
@@ -88,6 +89,7 @@ registerBacktestCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_C
 registerSweepCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerMonteCarloCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
+registerCheckStrategyCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerParityCommand(program, commandIo);
 

@@ -6,6 +6,7 @@ import type { KlineUpdated } from '../../model/market-events.js';
 import { fromFloat } from './float-bridge.js';
 import type { Bands, Indicator } from './indicator.js';
 import { KlineFedIndicator } from './indicator.js';
+import type { IndicatorProbe } from './indicator-probe.js';
 import type { BandsSpec, LineSpec, PeriodSpec, PriceSource, SeriesSpec } from './indicator-specs.js';
 import { checkSpec, seriesKey } from './indicator-specs.js';
 import { candleOf, sourcePrice } from './kline-inputs.js';
@@ -13,6 +14,8 @@ import { candleOf, sourcePrice } from './kline-inputs.js';
 /** Where an `Indicators` finds history to warm up from: a strategy context fits. */
 export interface IndicatorSource {
   readonly cache: CacheView;
+  /** Told each value taken (a strategy context carries one while stratd check-strategy records). */
+  readonly indicatorProbe?: IndicatorProbe;
 }
 
 /** The part of a trading-signals indicator the wrapper uses (v8: plain numbers, null until enough data). */
@@ -52,7 +55,8 @@ export class Indicators {
   /** Average true range with Wilder's smoothing, in price units (reads high, low and close). */
   atr(spec: PeriodSpec): Indicator<Decimal> {
     checkSpec('atr', spec);
-    return this.memo(this.lines, `atr(${spec.period})@${seriesKey(spec)}`, () => this.register(spec, stepper(new ATR(spec.period), candleOf, fromFloat)));
+    const key = `atr(${spec.period})@${seriesKey(spec)}`;
+    return this.memo(this.lines, key, () => this.register(key, spec, stepper(new ATR(spec.period), candleOf, fromFloat)));
   }
 
   /** Bollinger bands: SMA ± deviations × population standard deviation. */
@@ -61,7 +65,7 @@ export class Indicators {
     const source = spec.source ?? 'close';
     const deviations = spec.deviations ?? 2;
     const key = `bollinger(${spec.period},${source},${deviations})@${seriesKey(spec)}`;
-    return this.memo(this.bands, key, () => this.register(spec, stepper(new BollingerBands(spec.period, deviations), (k) => sourcePrice(k, source), bandsOf)));
+    return this.memo(this.bands, key, () => this.register(key, spec, stepper(new BollingerBands(spec.period, deviations), (k) => sourcePrice(k, source), bandsOf)));
   }
 
   /** Feeds a bus event; answers the closed kline when it updated at least one indicator. */
@@ -75,7 +79,8 @@ export class Indicators {
   private line(kind: string, spec: LineSpec, create: () => Incremental<number, number>): Indicator<Decimal> {
     checkSpec(kind, spec);
     const source: PriceSource = spec.source ?? 'close';
-    return this.memo(this.lines, `${kind}(${spec.period},${source})@${seriesKey(spec)}`, () => this.register(spec, stepper(create(), (k) => sourcePrice(k, source), fromFloat)));
+    const key = `${kind}(${spec.period},${source})@${seriesKey(spec)}`;
+    return this.memo(this.lines, key, () => this.register(key, spec, stepper(create(), (k) => sourcePrice(k, source), fromFloat)));
   }
 
   private memo<T>(known: Map<string, Indicator<T>>, key: string, create: () => Indicator<T>): Indicator<T> {
@@ -86,8 +91,9 @@ export class Indicators {
     return created;
   }
 
-  private register<T>(spec: SeriesSpec, step: (kline: KlineUpdated) => T | undefined): Indicator<T> {
-    const indicator = new KlineFedIndicator<T>(spec.symbol, spec.interval, step);
+  private register<T extends Decimal | Bands>(key: string, spec: SeriesSpec, step: (kline: KlineUpdated) => T | undefined): Indicator<T> {
+    const probe = this.history?.indicatorProbe;
+    const indicator = new KlineFedIndicator<T>(spec.symbol, spec.interval, probe === undefined ? step : probed(step, (kline, value) => probe(key, kline, value)));
     for (const kline of this.history?.cache.klines(spec.symbol, spec.interval) ?? []) indicator.feed(kline);
     const series = this.bySeries.get(seriesKey(spec)) ?? [];
     series.push(indicator);
@@ -101,6 +107,15 @@ function stepper<I, R, T>(inner: Incremental<I, R>, input: (kline: KlineUpdated)
   return (kline) => {
     const result = inner.update(input(kline), false);
     return result === null || !inner.isStable ? undefined : output(result);
+  };
+}
+
+/** `step`, telling `probe` each value it answers. */
+function probed<T>(step: (kline: KlineUpdated) => T | undefined, probe: (kline: KlineUpdated, value: T) => void): (kline: KlineUpdated) => T | undefined {
+  return (kline) => {
+    const value = step(kline);
+    if (value !== undefined) probe(kline, value);
+    return value;
   };
 }
 

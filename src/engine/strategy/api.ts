@@ -6,6 +6,7 @@ import type { BusEvent } from '../../model/bus-events.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { Intent } from '../../model/intents.js';
 import type { KeyValueStore } from '../../model/journal.js';
+import type { IndicatorProbe } from '../indicators/indicator-probe.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
 
 /**
@@ -33,6 +34,11 @@ export interface StrategyContext<P> {
   openAlgoOrders(symbol?: string): readonly AlgoOrderSnapshot[];
   /** The client order id an intent with this `key` gets: known before the order exists. */
   clientOrderIdFor(key: string): string;
+  /**
+   * Set by the runtime while stratd check-strategy records the instance's indicator values; `new
+   * Indicators(ctx)` reports to it. A strategy never calls it itself.
+   */
+  readonly indicatorProbe?: IndicatorProbe;
 }
 
 /** Handler style: the runtime awaits each handler before delivering the next event. */

@@ -4,9 +4,11 @@ import type { BusEvent } from '../../model/bus-events.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { Intent } from '../../model/intents.js';
 import type { KeyValueStore } from '../../model/journal.js';
+import { ClosedKlineView } from '../closed-kline-view.js';
 import { interestedIn } from '../interest.js';
 import type { HandlerContext, StrategyHandlers } from './api.js';
 import type { StrategyInstance } from './instance.js';
+import type { StrategyRecorder } from './recorder.js';
 import type { RunnerLimits, RunnerState } from './runner.js';
 import { DEFAULT_RUNNER_LIMITS, StrategyRunner } from './runner.js';
 import { streamToHandlers } from '../stream-handlers.js';
@@ -24,6 +26,8 @@ export interface StrategyHostOptions {
   readonly owns: (clientOrderId: string, strategyId: string) => boolean;
   readonly clientOrderIdFor: (strategyId: string, key: string) => string;
   readonly publish: (event: BusEvent) => void;
+  /** Records each instance's intents and indicator values (stratd check-strategy); absent: nothing is. */
+  readonly recorder?: StrategyRecorder;
 }
 
 interface Hosted {
@@ -35,15 +39,19 @@ interface Hosted {
 /** The strategy instances of the daemon: builds their contexts, routes events to them, isolates failures. */
 export class StrategyHost {
   private readonly hosted = new Map<string, Hosted>();
+  /** Strategies read closed klines only (see ClosedKlineView). */
+  private readonly view: CacheView;
 
   constructor(private readonly options: StrategyHostOptions) {
+    this.view = new ClosedKlineView(options.cache);
     for (const instance of options.instances) {
       this.hosted.set(instance.id, { instance, symbols: new Set(instance.symbols), runner: this.createRunner(instance) });
     }
   }
 
   private createRunner(instance: StrategyInstance): StrategyRunner {
-    const { cache, time, logger, keyValue, onIntent, publish } = this.options;
+    const { time, logger, keyValue, onIntent, publish, recorder } = this.options;
+    const cache = this.view;
     const log = logger.child({ component: 'strategy', strategy: instance.id });
     const ctx: HandlerContext<unknown> = {
       id: instance.id,
@@ -60,8 +68,10 @@ export class StrategyHost {
       emit: (intent) => {
         // A stopped or failed instance emits nothing more (its own timers may still fire).
         const state = runner.state;
+        if (state === 'running') recorder?.intent(instance.id, time.clock.now(), intent);
         if (state === 'running' || state === 'stopping') onIntent(instance.id, intent, runner.trigger);
       },
+      ...(recorder === undefined ? {} : { indicatorProbe: (name, kline, value) => recorder.indicator(instance.id, time.clock.now(), name, kline, value) }),
     };
     const definition = instance.definition;
     let handlers: StrategyHandlers;
@@ -121,6 +131,8 @@ export class StrategyHost {
 
   /** Delivers an event to the instances interested in it; `arrivedAt`/`ingestedAt`: when its data arrived and entered the kernel (stopwatch ms). */
   dispatch(event: BusEvent, arrivedAt?: number, ingestedAt?: number): void {
+    // A forming kline is not given to strategies: they see each kline once, closed, at its end.
+    if (event.type === 'market.kline' && !event.closed) return;
     for (const hosted of this.hosted.values()) {
       const id = hosted.instance.id;
       if (interestedIn(event, id, hosted.symbols, (clientOrderId) => this.options.owns(clientOrderId, id))) hosted.runner.deliver(event, arrivedAt, ingestedAt);
