@@ -55,11 +55,26 @@ export class ScopeView {
     return this.positions().reduce((sum, p) => sum.add(p.notional), dec(0));
   }
 
-  /** The account's equity: wallet balances plus unrealized PnL over its margin assets; undefined before any balance is known. */
+  /**
+   * The account's equity: wallet balances plus the open positions' unrealized PnL at the latest mark
+   * (balance events may come less often than marks); undefined before any balance is known.
+   */
   accountEquity(): Decimal | undefined {
     const balances = this.cache.balances();
     if (balances.length === 0) return undefined;
-    return balances.reduce((sum, b) => sum.add(b.walletBalance).add(b.unrealizedPnl), dec(0));
+    let equity = balances.reduce((sum, b) => sum.add(b.walletBalance), dec(0));
+    for (const p of this.cache.positions()) {
+      if (p.qty.isZero()) continue;
+      const instrument = this.cache.instrument(p.symbol);
+      const mark = this.cache.markPrice(p.symbol);
+      if (instrument === undefined || mark === undefined) {
+        equity = equity.add(p.unrealizedPnl);
+        continue;
+      }
+      const move = p.positionSide === 'LONG' ? mark.sub(p.avgPrice) : p.avgPrice.sub(mark);
+      equity = equity.add(move.mul(p.qty).mul(instrument.contractMultiplier));
+    }
+    return equity;
   }
 
   /** Margin in use (position and order margin) over the account's margin assets. */
