@@ -163,7 +163,6 @@ function protectionCaps(ctx: RiskContext, c: Candidate): Denial | undefined {
   const symbol = c.instrument.symbol;
   const reference = ctx.cache.markPrice(symbol) ?? c.price ?? c.triggerPrice ?? ctx.cache.lastPrice(symbol);
   const notional = reference === undefined ? undefined : notionalOf(c.instrument, reference, c.exposure);
-  if (notional === undefined) return undefined;
   const refused = ctx.protectionRefusal({ symbol, positionSide: c.positionSide, notional });
   return refused === undefined ? undefined : denial('PROTECTION', refused);
 }

@@ -21,6 +21,7 @@ export class LeverageCap extends BaseProtection<LeverageCapSpec> {
     const equity = view.accountEquity();
     if (equity === undefined) return 'no balance known yet';
     if (equity.lte(0)) return `equity is ${equity.toFixed()}`;
+    if (entry.notional === undefined) return `no price of ${entry.symbol} known to value the entry`;
     const leverage = view.gross().add(entry.notional).div(equity);
     return leverage.gt(this.spec.max) ? `this entry would bring leverage to ${pct(leverage)} (max ${this.spec.max.toFixed()})` : undefined;
   }

@@ -19,6 +19,7 @@ export class NotionalCap extends BaseProtection<NotionalCapSpec> {
   }
 
   override admit(view: ScopeView, entry: Entry): string | undefined {
+    if (entry.notional === undefined) return `no price of ${entry.symbol} known to value the entry`;
     const gross = view.gross().add(entry.notional);
     if (this.spec.maxGross !== undefined && gross.gt(this.spec.maxGross)) return `this entry would bring gross notional to ${text(gross)} (max ${this.spec.maxGross.toFixed()})`;
     if (this.spec.maxNet === undefined) return undefined;

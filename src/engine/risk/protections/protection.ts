@@ -7,8 +7,8 @@ import type { ScopeView } from './scope-view.js';
 export interface Entry {
   readonly symbol: string;
   readonly positionSide: PositionSide;
-  /** Quote notional the order adds to its side (positive). */
-  readonly notional: Decimal;
+  /** Quote notional the order adds to its side (positive); undefined when no price of the symbol is known. */
+  readonly notional: Decimal | undefined;
 }
 
 /** A closing fill of the scope: `pnl` is its realized PnL after fees. */
