@@ -22,9 +22,9 @@ import { KernelMetrics } from './kernel-metrics.js';
 import { applyProtection } from './risk/protections/protection-actions.js';
 import { RiskEngine } from './risk/risk-engine.js';
 import type { DailyLossOverride, ProtectionStatus, ResumeRefused, Resumed } from './risk/risk-engine.js';
-import { StrategyHost } from './strategy-host.js';
-import type { StrategyInstance } from './strategy-instance.js';
-import type { RunnerLimits } from './strategy-runner.js';
+import { StrategyHost } from './strategy/host.js';
+import type { StrategyInstance } from './strategy/instance.js';
+import type { RunnerLimits } from './strategy/runner.js';
 import type { Trigger } from './tick-to-order.js';
 
 const RECONCILE_RETRY_FIRST_MS = 250;

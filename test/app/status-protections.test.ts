@@ -1,4 +1,4 @@
-import { formatStatus } from '../../src/app/status-command.js';
+import { formatStatus } from '../../src/app/commands/status.js';
 
 const T0 = 1_767_225_600_000;
 

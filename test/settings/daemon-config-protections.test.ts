@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 
 const SIM_YML = join(process.cwd(), 'config', 'sim.yml');
 const MARKET = `market:\n  - symbol: BTC-SWAP-USDT\n    depth: { every: 1s }\n`;

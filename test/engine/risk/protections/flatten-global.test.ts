@@ -1,5 +1,5 @@
 import { dec } from '../../../../src/core/decimal.js';
-import { runBacktest } from '../../../../src/backtest/backtest-runner.js';
+import { runBacktest } from '../../../../src/backtest/runner.js';
 import { ACCOUNT, scripted, T0, tempDir, writeRecording } from '../../../backtest/backtest-support.js';
 import { buy, denials, market, plan, protectionEvents } from './protection-support.js';
 

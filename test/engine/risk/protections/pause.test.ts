@@ -1,4 +1,4 @@
-import { runBacktest } from '../../../../src/backtest/backtest-runner.js';
+import { runBacktest } from '../../../../src/backtest/runner.js';
 import { ACCOUNT, scripted, T0, tempDir, writeRecording } from '../../../backtest/backtest-support.js';
 import { buy, denials, market, plan, protectionEvents, restingBuy, sell } from './protection-support.js';
 

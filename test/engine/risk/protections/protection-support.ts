@@ -1,5 +1,5 @@
 import { dec } from '../../../../src/core/decimal.js';
-import type { HandlerContext } from '../../../../src/engine/strategy-api.js';
+import type { HandlerContext } from '../../../../src/engine/strategy/api.js';
 import type { BusEvent } from '../../../../src/model/bus-events.js';
 import type { Intent } from '../../../../src/model/intents.js';
 import type { ProtectionChanged } from '../../../../src/model/kernel-events.js';

@@ -1,7 +1,7 @@
 import { dec } from '../../../../src/core/decimal.js';
-import { limitsToWire, wireToLimitsInput } from '../../../../src/backtest/sweep-types.js';
+import { limitsToWire, wireToLimitsInput } from '../../../../src/sweep/types.js';
 import type { GlobalRiskLimits } from '../../../../src/model/risk-limits.js';
-import { globalRiskSchema } from '../../../../src/settings/daemon-config-schema.js';
+import { globalRiskSchema } from '../../../../src/settings/daemon-config/schema.js';
 
 test('the global risk with protections crosses to a sweep worker and reads back into the same specs', () => {
   const risk: GlobalRiskLimits = {
