@@ -104,6 +104,7 @@ export class Cache implements CacheView {
       case 'command.submitted':
       case 'command.failed':
       case 'risk.killSwitch':
+      case 'risk.protection':
       case 'strategy.started':
       case 'strategy.stopped':
       case 'timer':

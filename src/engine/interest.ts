@@ -1,5 +1,6 @@
 import { assertNever } from '../core/errors.js';
 import type { BusEvent } from '../model/bus-events.js';
+import { GLOBAL_SCOPE } from '../model/protections.js';
 
 /** Which events a strategy instance receives: its symbols' market data, its own orders, account-wide state. */
 export function interestedIn(event: BusEvent, strategyId: string, symbols: ReadonlySet<string>, owns: (clientOrderId: string) => boolean): boolean {
@@ -42,6 +43,8 @@ export function interestedIn(event: BusEvent, strategyId: string, symbols: Reado
     case 'catalog.changed':
     case 'catalog.synced':
       return true;
+    case 'risk.protection':
+      return event.scopeKey === GLOBAL_SCOPE || event.scopeKey === strategyId;
     case 'strategy.started':
       // For the daemon's observers (the trade log): the strategy itself knows it started (onStart ran).
       return false;

@@ -37,6 +37,8 @@ export class KernelMetrics {
   readonly dropped: Counter<'strategy'>;
   readonly reconciliations: Counter<'outcome'>;
   readonly killSwitch: Gauge;
+  readonly protectionTripped: Gauge;
+  readonly protectionTrips: Counter;
   readonly strategyFailures: Counter<'strategy'>;
   /** 1 while the order journal can be written; 0 while opening orders wait for it. */
   readonly journalWritable: Gauge;
@@ -94,6 +96,8 @@ export class KernelMetrics {
     this.dropped = new Counter({ name: 'stratd_bus_dropped_total', help: 'Market events conflated or dropped for a strategy that fell behind', labelNames: ['strategy'], registers: r });
     this.reconciliations = new Counter({ name: 'stratd_reconciliations_total', help: 'Reconciliation runs by outcome', labelNames: ['outcome'], registers: r });
     this.killSwitch = new Gauge({ name: 'stratd_kill_switch_engaged', help: '1 while the kill switch (daily loss or operator halt) holds back opening orders', registers: r });
+    this.protectionTripped = new Gauge({ name: 'stratd_protection_tripped', help: '1 while a protection (risk.protections) is tripped for its scope (global or a strategy id)', labelNames: ['protection', 'scope'], registers: r });
+    this.protectionTrips = new Counter({ name: 'stratd_protection_trips_total', help: 'Times a protection tripped, by scope and action', labelNames: ['protection', 'scope', 'action'], registers: r });
     this.strategyFailures = new Counter({ name: 'stratd_strategy_failures_total', help: 'Strategy instances stopped by an error', labelNames: ['strategy'], registers: r });
     this.journalWritable = new Gauge({ name: 'stratd_journal_writable', help: '1 while the order journal can be written; 0 while writes fail (disk full, I/O error) and opening orders wait', registers: r });
     this.journalWritable.set(1);
@@ -141,6 +145,10 @@ export class KernelMetrics {
       case 'risk.killSwitch':
         this.killSwitch.set(event.engaged ? 1 : 0);
         break;
+      case 'risk.protection':
+        this.protectionTripped.set({ protection: event.protection, scope: event.scopeKey }, event.tripped ? 1 : 0);
+        if (event.tripped) this.protectionTrips.inc({ protection: event.protection, scope: event.scopeKey, action: event.action });
+        break;
       case 'strategy.stopped':
         if (event.failed) this.strategyFailures.inc({ strategy: event.strategyId });
         break;
@@ -185,6 +193,7 @@ export function sourceOf(event: BusEvent): EventSource {
       return 'job';
     case 'intent.denied':
     case 'risk.killSwitch':
+    case 'risk.protection':
     case 'strategy.started':
     case 'strategy.stopped':
     case 'timer':

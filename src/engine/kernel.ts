@@ -10,6 +10,7 @@ import type { ExchangeFailure, ExchangePort } from '../model/exchange-port.js';
 import { isOpening } from '../model/instrument.js';
 import type { Intent } from '../model/intents.js';
 import type { KeyValueStore, OrderJournal } from '../model/journal.js';
+import type { ProtectionChanged } from '../model/kernel-events.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { Cache } from './cache.js';
 import { Executor } from './execution/executor.js';
@@ -18,16 +19,19 @@ import type { ReconcileReport } from './execution/reconciler.js';
 import { Reconciler } from './execution/reconciler.js';
 import { instrumentChanges } from './instrument-changes.js';
 import { KernelMetrics } from './kernel-metrics.js';
+import { applyProtection } from './risk/protections/protection-actions.js';
 import { RiskEngine } from './risk/risk-engine.js';
-import type { DailyLossOverride, ResumeRefused, Resumed } from './risk/risk-engine.js';
 import { StrategyHost } from './strategy/host.js';
 import type { StrategyRecorder } from './strategy/recorder.js';
+import type { DailyLossOverride, ProtectionStatus, ResumeRefused, Resumed } from './risk/risk-engine.js';
 import type { StrategyInstance } from './strategy/instance.js';
 import type { RunnerLimits } from './strategy/runner.js';
 import type { Trigger } from './tick-to-order.js';
 
 const RECONCILE_RETRY_FIRST_MS = 250;
 const RECONCILE_RETRY_MAX_MS = 15_000;
+/** The key-value namespace of the risk engine's journaled protection trips (strategy ids never start with '@'). */
+const PROTECTION_STORE = '@protections';
 
 export type KernelState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -113,6 +117,8 @@ export class Kernel {
       clientOrderId: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
       submitted: (clientOrderId) => this.executor.submittedCommand(clientOrderId),
       journalUnavailable: () => this.executor.journalHealth.unavailable,
+      ownerOf: (clientOrderId) => this.executor.ownerOf(clientOrderId),
+      protectionStore: options.keyValue(PROTECTION_STORE),
     });
     this.reconciler = new Reconciler({
       port: options.port,
@@ -161,6 +167,8 @@ export class Kernel {
       return err(reconciled.error);
     }
     this.state = 'running';
+    // Trips journaled before a restart hold again (their actions ran then); published for status and metrics.
+    for (const change of this.risk.restoredProtections()) this.ingest(change);
     await this.strategies.startAll();
     this.startTicks();
     return ok(undefined);
@@ -201,10 +209,15 @@ export class Kernel {
     this.executor.onEvent(event);
     this.reconciler.onEvent(event);
     const killSwitch = this.risk.onEvent(event);
+    const protections = this.risk.protectionChanges(event);
     this.metrics.count(event, (id) => this.executor.ownerOf(id));
     this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     if (killSwitch !== undefined) this.ingest(killSwitch);
+    for (const change of protections) {
+      this.ingest(change);
+      if (change.tripped) this.applyProtection(change);
+    }
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
     // The start-up reconciliation covers a connect that happens before start().
     if (event.type === 'stream.connected' && this.state !== 'created') void this.reconcile(event.epoch);
@@ -322,6 +335,20 @@ export class Kernel {
     await this.cancelPlans('risk');
   }
 
+  /** A protection tripped: its action (cancels, closing orders) through the executor and the risk engine. */
+  private applyProtection(change: ProtectionChanged): void {
+    this.log.warn({ protection: change.protection, scope: change.scopeKey, action: change.action, reason: change.reason }, 'protection tripped');
+    applyProtection(change, {
+      cache: this.cache,
+      figures: this.risk.strategyFigures,
+      strategyIds: this.options.strategies.map((s) => s.id),
+      ownerOf: (clientOrderId) => this.executor.ownerOf(clientOrderId),
+      submit: (owner, command) => this.executor.submit(owner, command),
+      intent: (strategyId, intent) => this.handleIntent(strategyId, intent),
+      clientOrderId: (owner) => this.executor.clientOrderId(owner, undefined),
+    }).catch((error: unknown) => this.log.error({ err: error, protection: change.protection }, 'protection action failed'));
+  }
+
   /** Opening plan orders could open positions with nobody watching; closing ones and TP/SL protect positions and stay. */
   private async cancelPlans(by: string): Promise<void> {
     for (const algo of this.cache.openAlgoOrders()) {
@@ -350,6 +377,7 @@ export class Kernel {
   resume(override?: { readonly reason: string }): Result<Resumed, ResumeRefused> {
     const resumed = this.risk.resumeTrading(override);
     if (resumed.ok) this.publishKillSwitch();
+    for (const change of this.risk.releaseProtections('resumed by hand')) this.ingest(change);
     return resumed;
   }
 
@@ -394,6 +422,7 @@ export class Kernel {
       state: this.state,
       resyncing: this.resyncing,
       killSwitch: { ...this.risk.killSwitch, dayPnl: this.risk.dayPnl().toFixed() },
+      protections: this.risk.protectionStatus(),
       strategies: this.strategies.status(),
       openOrders: this.cache.openOrders().length,
       openAlgoOrders: this.cache.openAlgoOrders().length,
@@ -414,6 +443,8 @@ export interface KernelStatus {
     readonly dailyLoss: boolean;
     readonly override: DailyLossOverride | undefined;
   };
+  /** Every configured protection (the daily loss limit first) and its trips. */
+  readonly protections: readonly ProtectionStatus[];
   readonly strategies: ReturnType<StrategyHost['status']>;
   readonly openOrders: number;
   readonly openAlgoOrders: number;

@@ -19,6 +19,8 @@ export type DenialCode =
   | 'MAX_OPEN_ORDERS'
   | 'ORDER_RATE'
   | 'KILL_SWITCH'
+  /** A tripped protection (risk.protections) or an entry its cap refuses. */
+  | 'PROTECTION'
   | 'NO_POSITION'
   /** A closing order above the position's available part (what open closing orders have not reserved): the exchange's -2010. */
   | 'CLOSE_ABOVE_AVAILABLE'

@@ -4,6 +4,7 @@ import type { Denial } from './denials.js';
 import type { ExchangeFailure } from './exchange-port.js';
 import type { Instrument, SymbolStatus } from './instrument.js';
 import type { Intent } from './intents.js';
+import type { ProtectionAction, ProtectionKind } from './protections.js';
 
 /** Events the daemon itself raises: stream state, instruments, intents' fate, jobs, timers, catalog. */
 
@@ -78,6 +79,20 @@ export interface KillSwitchChanged {
   readonly dayPnl: Decimal;
 }
 
+/** A protection tripped or resumed for one scope ('global' or a strategy id). */
+export interface ProtectionChanged {
+  readonly type: 'risk.protection';
+  readonly time: number;
+  readonly protection: string;
+  readonly kind: ProtectionKind;
+  readonly scopeKey: string;
+  readonly tripped: boolean;
+  readonly action: ProtectionAction;
+  readonly reason: string;
+  /** When a tripped protection resumes by itself. */
+  readonly resumeAt?: number;
+}
+
 /** A strategy instance started (at daemon start, or again by operator command) and its onStart returned. */
 export interface StrategyStarted {
   readonly type: 'strategy.started';
@@ -126,6 +141,7 @@ export type KernelEvent =
   | CommandSubmitted
   | CommandFailed
   | KillSwitchChanged
+  | ProtectionChanged
   | StrategyStarted
   | StrategyStopped
   | TimerFired

@@ -1,4 +1,5 @@
 import type { Decimal } from '../core/decimal.js';
+import type { ProtectionSpec } from './protections.js';
 
 /**
  * Limits the risk engine enforces on opening orders (closing orders and cancels are never held back by
@@ -35,4 +36,6 @@ export interface GlobalRiskLimits extends RiskLimits {
    * the day's start; a day PnL at or below −dailyLossLimit engages the kill switch.
    */
   readonly dailyLossLimit?: Decimal;
+  /** Layered protections (trailing drawdown, loss streaks, cooldowns, caps…), evaluated by the risk engine; see model/protections.ts. */
+  readonly protections?: readonly ProtectionSpec[];
 }

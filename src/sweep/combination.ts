@@ -12,7 +12,7 @@ import type { ParsedRecording } from '../recording/parsed-recording.js';
 import type { RecordingReplay } from '../recording/feed.js';
 import { mergeSection } from './grid.js';
 import type { SweepCombination, SweepJob, SweepOutcome } from './types.js';
-import { valuesOf } from './types.js';
+import { valuesOf, wireToLimitsInput } from './types.js';
 
 /**
  * Runs the combinations of one job; strategy modules are imported once, and the recordings are read
@@ -52,7 +52,7 @@ export class SweepCombinationRunner {
     if (!recording.ok) return recording;
     const result = await runBacktest({
       strategies,
-      risk: definedOnly(globalRiskSchema.parse(job.risk)),
+      risk: definedOnly(globalRiskSchema.parse(wireToLimitsInput(job.risk))),
       recordings: job.recordings,
       recording: recording.value,
       account: job.account,

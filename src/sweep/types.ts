@@ -1,6 +1,8 @@
 import type { KlineSeries } from '../backtest/kline-builder.js';
 import type { Decimal } from '../core/decimal.js';
-import type { RiskLimits } from '../model/risk-limits.js';
+import type { ProtectionSpec } from '../model/protections.js';
+import type { GlobalRiskLimits, RiskLimits } from '../model/risk-limits.js';
+import { protectionsToInput } from '../settings/protections-input.js';
 import type { LatencyModel } from '../sim/port/port-latency.js';
 import type { BacktestAccount } from '../backtest/types.js';
 
@@ -88,12 +90,21 @@ export interface SweepProgress {
   readonly total: number;
 }
 
-export function limitsToWire(limits: RiskLimits): WireLimits {
+export function limitsToWire(limits: RiskLimits | GlobalRiskLimits): WireLimits {
   const wire: Record<string, string | number> = {};
-  for (const [key, value] of Object.entries(limits) as Array<[string, Decimal | number | undefined]>) {
-    if (value !== undefined) wire[key] = typeof value === 'number' ? value : value.toFixed();
+  for (const [key, value] of Object.entries(limits) as Array<[string, Decimal | number | readonly ProtectionSpec[] | undefined]>) {
+    if (value === undefined) continue;
+    // The protections travel as their config text (JSON), read by the same schema on the worker.
+    if (Array.isArray(value)) wire[key] = JSON.stringify(protectionsToInput(value as readonly ProtectionSpec[]));
+    else wire[key] = typeof value === 'number' ? value : (value as Decimal).toFixed();
   }
   return wire;
+}
+
+/** Wire limits as the config schema reads them (the protections' JSON text parsed). */
+export function wireToLimitsInput(wire: WireLimits): Record<string, unknown> {
+  const protections = wire['protections'];
+  return typeof protections === 'string' ? { ...wire, protections: JSON.parse(protections) as unknown } : { ...wire };
 }
 
 /** The axis values of a combination. */

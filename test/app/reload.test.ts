@@ -70,6 +70,15 @@ async function plan(before: string, after: string, env: Record<string, string> =
 }
 
 describe('planReload', () => {
+  it('a change of risk.protections waits for a restart while the other global limits apply', async () => {
+    const before = yaml({ risk: '{ maxOpenOrders: 10, protections: [{ kind: cooldown, resumeAfter: 15m }] }' });
+    const p = await plan(before, yaml({ risk: '{ maxOpenOrders: 20, protections: [{ kind: cooldown, resumeAfter: 30m }] }' }));
+    expect(p.rejected.map((r) => r.path)).toContain('risk.protections');
+    expect(p.applied).toContain('risk');
+    expect(p.globalLimits?.maxOpenOrders).toBe(20);
+    expect(p.globalLimits?.protections?.map((x) => x.resumeAfterMs)).toEqual([900_000]);
+  });
+
   it('the same config again changes nothing', async () => {
     const p = await plan(yaml(), yaml({ risk: '{ maxOpenOrders: 10, dailyLossLimit: 100.0 }' }));
     expect(p.applied).toEqual([]);

@@ -131,6 +131,9 @@ describe('the published config schema', () => {
         ...['every', 'fundingEvery', 'maxBookAge'].map((f) => `properties.sim.properties.live.properties.${f}`),
         // One per sink kind (webhook, slack, discord, telegram).
         ...[0, 1, 2, 3].flatMap((k) => ['timeout', 'retry.properties.initial', 'retry.properties.max'].map((f) => `properties.notify.properties.sinks.items.oneOf.${k}.properties.${f}`)),
+        // One per protection kind; the loss streak's window too.
+        ...[0, 1, 2, 3, 4, 5, 6, 7].map((k) => `properties.risk.properties.protections.items.oneOf.${k}.properties.resumeAfter`),
+        'properties.risk.properties.protections.items.oneOf.1.properties.window',
       ].sort(),
     );
   });

@@ -16,6 +16,17 @@ const statusShape = z.looseObject({
     dailyLoss: z.boolean().optional(),
     override: z.looseObject({ reason: z.string(), at: z.number() }).optional(),
   }),
+  protections: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        kind: z.string(),
+        scope: z.string(),
+        action: z.string(),
+        tripped: z.array(z.looseObject({ scopeKey: z.string(), reason: z.string(), since: z.number(), resumeAt: z.number().optional() })),
+      }),
+    )
+    .optional(),
   pnlToday: z.string(),
   strategies: z.array(
     z.looseObject({
@@ -55,6 +66,13 @@ export function formatStatus(body: unknown): string | undefined {
   lines.push(`PnL today ${s.pnlToday} · kill switch ${kill}`);
   if (s.killSwitch.dailyLoss === true) lines.push('  the daily loss limit holds it until the daily reset (or: stratd resume --override-daily-loss --reason "…")');
   if (s.killSwitch.override !== undefined) lines.push(`  daily loss limit overridden at ${iso(s.killSwitch.override.at)} until the daily reset: ${s.killSwitch.override.reason}`);
+  if (s.protections !== undefined && s.protections.length > 0) {
+    const trips = s.protections.flatMap((p) => p.tripped.map((t) => ({ p, t })));
+    lines.push(`protections (${s.protections.length}, ${trips.length} tripped): ${s.protections.map((p) => `${p.name} [${p.scope}, ${p.action}]`).join(', ')}`);
+    for (const { p, t } of trips) {
+      lines.push(`  TRIPPED ${p.name} for ${t.scopeKey} since ${iso(t.since)}${t.resumeAt === undefined ? ' (until resumed)' : ` until ${iso(t.resumeAt)}`}: ${t.reason}`);
+    }
+  }
   lines.push(`strategies (${s.strategies.length}):`);
   for (const st of s.strategies) {
     const error = st.lastError === undefined ? '' : ` · error: ${st.lastError}`;

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { decText } from '../../core/decimal.js';
 import type { Kernel, KernelState } from '../../engine/kernel.js';
+import type { ProtectionStatus } from '../../engine/risk/risk-engine.js';
 import type { RunnerState } from '../../engine/strategy/runner.js';
 import type { RiskLimits } from '../../model/risk-limits.js';
 import type { GovernorSnapshot, RateGovernor } from '../../venue/rate-governor.js';
@@ -100,6 +101,8 @@ export interface DaemonStatus {
   readonly state: KernelState;
   readonly ready: { readonly ready: boolean; readonly reasons: readonly string[] };
   readonly killSwitch: KillSwitchView;
+  /** The risk engine's protections (risk.protections; the daily loss limit first) and their trips. */
+  readonly protections: readonly ProtectionStatus[];
   readonly pnlToday: string;
   readonly strategies: readonly StrategyStatus[];
   /** The account's futures wallet per margin asset (decimal text). */
@@ -153,6 +156,7 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
       ...(kill.dailyLoss ? { dailyLoss: true as const } : {}),
       ...(kill.override === undefined ? {} : { override: kill.override }),
     },
+    protections: kernel.risk.protectionStatus(),
     pnlToday: decText(kernel.risk.dayPnl()),
     strategies: kernel.strategies.status().map((st) => ({ ...st, params: s.params(st.id), limits: { ...s.limits(st.id) }, ...strategyToday(s, st.id) })),
     balances: kernel.cache.balances().map((b) => ({

@@ -73,7 +73,11 @@ export function planReload(current: DaemonConfig, next: DaemonConfig, nextInstan
     if (!sameValue(pick(current), pick(next))) rejected.push({ path, reason: RESTART });
   }
 
-  const globalChanged = !sameValue(current.risk, next.risk);
+  // The protections are built at start (their trips are journaled by name): a change of them waits for a restart.
+  const protectionsChanged = !sameValue(current.risk.protections, next.risk.protections);
+  if (protectionsChanged) rejected.push({ path: 'risk.protections', reason: RESTART });
+  const wantedRisk = protectionsChanged ? withProtections(next.risk, current.risk.protections) : next.risk;
+  const globalChanged = !sameValue(current.risk, wantedRisk);
   if (globalChanged) applied.push('risk');
   const logChanged = current.log.level !== next.log.level;
   if (logChanged) applied.push('log.level');
@@ -118,16 +122,22 @@ export function planReload(current: DaemonConfig, next: DaemonConfig, nextInstan
   for (const added of nextById.values()) rejected.push({ path: `strategies[${added.id}]`, reason: `a new strategy ${RESTART}` });
 
   return {
-    ...(globalChanged ? { globalLimits: next.risk } : {}),
+    ...(globalChanged ? { globalLimits: wantedRisk } : {}),
     strategies,
     ...(logChanged ? { logLevel: next.log.level } : {}),
     applied,
     rejected,
-    effective: { ...current, risk: next.risk, log: { ...next.log, summaryEveryMs: current.log.summaryEveryMs }, strategies: effectiveStrategies },
+    effective: { ...current, risk: wantedRisk, log: { ...next.log, summaryEveryMs: current.log.summaryEveryMs }, strategies: effectiveStrategies },
   };
 }
 
 /** Structural equality of config values: decimals by value, absent and undefined keys alike, functions ignored. */
+/** `risk` with the running protections kept (absent when none ran). */
+function withProtections(risk: GlobalRiskLimits, protections: GlobalRiskLimits['protections']): GlobalRiskLimits {
+  const { protections: _next, ...rest } = risk;
+  return protections === undefined ? rest : { ...rest, protections };
+}
+
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Decimal.isDecimal(a) || Decimal.isDecimal(b)) return Decimal.isDecimal(a) && Decimal.isDecimal(b) && a.eq(b);

@@ -53,7 +53,7 @@ function scopes(ctx: RiskContext): readonly Scope[] {
  * would refuse them anyway), then the configured limits, which hold back only opening orders.
  */
 export function admit(ctx: RiskContext, c: Candidate): Denial | undefined {
-  return instrumentFilters(ctx, c) ?? priceBands(ctx, c) ?? openOrderLimits(ctx, c) ?? exposureLimits(ctx, c) ?? rateLimits(ctx, c);
+  return instrumentFilters(ctx, c) ?? priceBands(ctx, c) ?? openOrderLimits(ctx, c) ?? exposureLimits(ctx, c) ?? protectionCaps(ctx, c) ?? rateLimits(ctx, c);
 }
 
 function instrumentFilters(ctx: RiskContext, c: Candidate): Denial | undefined {
@@ -155,6 +155,16 @@ function exposureLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
     if (leverage !== undefined) return leverage;
   }
   return undefined;
+}
+
+/** The protections' caps (notional, leverage, margin ratio, distance to liquidation) on an order that adds exposure. */
+function protectionCaps(ctx: RiskContext, c: Candidate): Denial | undefined {
+  if (!c.opening || !c.grows) return undefined;
+  const symbol = c.instrument.symbol;
+  const reference = ctx.cache.markPrice(symbol) ?? c.price ?? c.triggerPrice ?? ctx.cache.lastPrice(symbol);
+  const notional = reference === undefined ? undefined : notionalOf(c.instrument, reference, c.exposure);
+  const refused = ctx.protectionRefusal({ symbol, positionSide: c.positionSide, notional });
+  return refused === undefined ? undefined : denial('PROTECTION', refused);
 }
 
 function rateLimits(ctx: RiskContext, c: Candidate): Denial | undefined {

@@ -89,6 +89,7 @@ export class DayPnl {
       case 'command.submitted':
       case 'command.failed':
       case 'risk.killSwitch':
+      case 'risk.protection':
       case 'strategy.started':
       case 'strategy.stopped':
       case 'timer':

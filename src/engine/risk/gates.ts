@@ -22,6 +22,8 @@ export function checkGate(ctx: RiskContext, instrument: Instrument, opening: boo
   if (opening && ctx.halted) return denial('STRATEGY_HALTED', `${ctx.label} is halted: only closing orders and cancels go through`);
   if (opening && ctx.journalUnavailable !== undefined) return denial('JOURNAL_UNAVAILABLE', `${ctx.journalUnavailable}: only closing orders and cancels go through`);
   if (opening && ctx.killSwitch.engaged) return denial('KILL_SWITCH', `kill switch engaged (${ctx.killSwitch.reason}): only closing orders and cancels go through`);
+  const protection = opening ? ctx.protectionRefusal() : undefined;
+  if (protection !== undefined) return denial('PROTECTION', protection);
   if (!statusAllows(instrument.status, opening)) {
     return denial('SYMBOL_STATUS', `${instrument.symbol} is ${instrument.status}: no ${opening ? 'opening' : 'closing'} orders`);
   }

@@ -5,6 +5,7 @@ import { isOpenAlgoStatus, isOpenStatus } from '../../model/orders.js';
 import { allOpenOrderIds } from './exposure.js';
 import type { KillSwitchState } from './kill-switch.js';
 import type { OrderRateWindow } from './order-rate.js';
+import type { Entry } from './protections/protection.js';
 
 /** A strategy's risk budget: the symbols it may trade and its own limits. */
 export interface StrategyRisk {
@@ -29,6 +30,14 @@ export interface RiskContextParts {
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   /** The command that placed an order still on its way (not in the cache yet); undefined when unknown. */
   readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
+  /** The protections' view of the strategy's opening orders: a covering trip, or a cap the entry would break. */
+  readonly protections?: ProtectionGate;
+}
+
+/** What the protections answer about one strategy's opening orders (a refusal's message, or undefined). */
+export interface ProtectionGate {
+  tripped(): string | undefined;
+  admit(entry: Entry): string | undefined;
 }
 
 /** What one check sees: the strategy, the read model and the engine's state at this moment. */
@@ -86,6 +95,13 @@ export class RiskContext {
   /** The placing command of an order on its way (sent, not acknowledged yet), when the executor knows it. */
   submitted(clientOrderId: string): ExchangeCommand | undefined {
     return this.parts.submitted?.(clientOrderId);
+  }
+
+  /** A protection's refusal of an opening order: a trip covering the strategy, or (with `entry`) a cap. */
+  protectionRefusal(entry?: Entry): string | undefined {
+    const gate = this.parts.protections;
+    if (gate === undefined) return undefined;
+    return entry === undefined ? gate.tripped() : gate.admit(entry);
   }
 
   clientOrderId(key: string | undefined): string {

@@ -7,7 +7,9 @@ import type { CacheView } from '../../model/cache-view.js';
 import type { ExchangeCommand } from '../../model/commands.js';
 import type { Denial, DenialCode } from '../../model/denials.js';
 import type { Intent } from '../../model/intents.js';
-import type { KillSwitchChanged } from '../../model/kernel-events.js';
+import type { KeyValueStore } from '../../model/journal.js';
+import type { KillSwitchChanged, ProtectionChanged } from '../../model/kernel-events.js';
+import { GLOBAL_SCOPE } from '../../model/protections.js';
 import type { GlobalRiskLimits } from '../../model/risk-limits.js';
 import { DayPnl } from './day-pnl.js';
 import type { Checked } from './denial.js';
@@ -17,11 +19,15 @@ import type { KillSwitchState, ResumeRefused, Resumed } from './kill-switch.js';
 import { KillSwitch } from './kill-switch.js';
 import { checkNewOrder } from './new-orders.js';
 import { OrderRateWindow } from './order-rate.js';
+import type { ProtectionStatus } from './protections/protections.js';
+import { Protections } from './protections/protections.js';
+import type { StrategyFigures } from './protections/strategy-figures.js';
 import type { StrategyRisk } from './risk-context.js';
 import { RiskContext } from './risk-context.js';
 
 export type { DailyLossOverride, KillSwitchState, ResumeRefused, Resumed } from './kill-switch.js';
 export type { StrategyRisk } from './risk-context.js';
+export type { ProtectionStatus } from './protections/protections.js';
 
 export interface RiskEngineOptions {
   readonly cache: CacheView;
@@ -36,6 +42,10 @@ export interface RiskEngineOptions {
   readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
   /** Why the order journal cannot be written now (opening orders wait), or undefined. */
   readonly journalUnavailable?: () => string | undefined;
+  /** The strategy owning an order (the executor's records): fills and exits are attributed by it for the protections. */
+  readonly ownerOf?: (clientOrderId: string) => string | undefined;
+  /** Where tripped protections are journaled (a restart keeps them tripped until their resume time). */
+  readonly protectionStore?: KeyValueStore;
 }
 
 /**
@@ -58,6 +68,7 @@ export class RiskEngine {
   private readonly counters = new DenialCounters();
   private readonly globalRate = new OrderRateWindow();
   private readonly strategyRates = new Map<string, OrderRateWindow>();
+  private readonly protections: Protections;
 
   constructor(options: RiskEngineOptions) {
     this.cache = options.cache;
@@ -69,6 +80,14 @@ export class RiskEngine {
     this.submitted = options.submitted;
     this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
     this.day = new DayPnl(options.cache, options.clock.now());
+    const ownerOf = options.ownerOf ?? ((): undefined => undefined);
+    this.protections = new Protections({
+      specs: options.global.protections ?? [],
+      strategyIds: [...options.strategies.keys()],
+      cache: options.cache,
+      ownerOf,
+      ...(options.protectionStore === undefined ? {} : { store: options.protectionStore }),
+    });
   }
 
   /** Approved commands (possibly none, e.g. cancel-all with nothing open), or why not. Unknown strategy ids are a bug. */
@@ -81,7 +100,48 @@ export class RiskEngine {
   /** Follows fills, positions and mark prices for the day's PnL; answers a kill-switch change to publish. */
   onEvent(event: BusEvent): KillSwitchChanged | undefined {
     if (!this.day.onEvent(event)) return undefined;
-    return this.kill.checkLoss(this.global.dailyLossLimit, this.clock.now(), this.day.value());
+    return this.kill.checkLoss(this.dailyLossLimit(), this.clock.now(), this.day.value());
+  }
+
+  /** The protections' trips and resumes after an event (the kernel publishes them and applies their actions). */
+  protectionChanges(event: BusEvent): readonly ProtectionChanged[] {
+    return this.protections.onEvent(event, this.clock.now());
+  }
+
+  /** Trips found in the journal at start (their actions ran before the restart). */
+  restoredProtections(): readonly ProtectionChanged[] {
+    return this.protections.restored();
+  }
+
+  /** Every configured protection and its trips; the daily loss limit first (the kill switch's hold). */
+  protectionStatus(): readonly ProtectionStatus[] {
+    const limit = this.dailyLossLimit();
+    const kill = this.kill.state;
+    const daily: ProtectionStatus[] =
+      limit === undefined
+        ? []
+        : [
+            {
+              name: this.global.protections?.find((s) => s.kind === 'dailyLoss')?.name ?? 'dailyLoss',
+              kind: 'dailyLoss',
+              scope: 'global',
+              action: 'pause',
+              tripped: kill.dailyLoss ? [{ scopeKey: GLOBAL_SCOPE, reason: kill.reason, since: kill.since ?? this.clock.now() }] : [],
+            },
+          ];
+    return [...daily, ...this.protections.status()];
+  }
+
+  /** Per-strategy positions and PnL as the protections see them. */
+  get strategyFigures(): StrategyFigures {
+    return this.protections.strategyFigures;
+  }
+
+  /** The daily loss limit: `dailyLossLimit`, or a `dailyLoss` protection's `limit`. */
+  private dailyLossLimit(): Decimal | undefined {
+    if (this.global.dailyLossLimit !== undefined) return this.global.dailyLossLimit;
+    const spec = this.global.protections?.find((s) => s.kind === 'dailyLoss');
+    return spec?.kind === 'dailyLoss' ? spec.limit : undefined;
   }
 
   get killSwitch(): KillSwitchState {
@@ -104,6 +164,11 @@ export class RiskEngine {
    */
   resumeTrading(override?: { readonly reason: string }): Result<Resumed, ResumeRefused> {
     return this.kill.resume(this.clock.now(), this.day.value(), override);
+  }
+
+  /** The operator's resume of the protections: every trip ends now; answers the resumes to publish. */
+  releaseProtections(reason: string): readonly ProtectionChanged[] {
+    return this.protections.releaseAll(this.clock.now(), reason);
   }
 
   /** The daily job: today's PnL restarts at zero; a kill switch engaged by the daily loss is released. */
@@ -158,6 +223,10 @@ export class RiskEngine {
       ordersOf: this.ordersOf,
       clientOrderId: this.clientOrderId,
       ...(this.submitted === undefined ? {} : { submitted: this.submitted }),
+      protections: {
+        tripped: () => this.protections.gate(strategyId, this.clock.now()),
+        admit: (entry) => this.protections.admit(strategyId, entry, this.clock.now()),
+      },
     });
   }
 

@@ -5,6 +5,7 @@ import { cronExpression } from './cron.js';
 import { parseByteSize } from '../byte-size.js';
 import { durationMs, durationOrOffMs } from '../duration.js';
 import { notifySchema } from './notify.js';
+import { protectionsSchema } from './protections.js';
 import { liveMarketSchema, simMarketSchema } from './live-market.js';
 
 /**
@@ -28,7 +29,11 @@ const riskShape = {
   priceBandPct: percent.optional(),
 };
 export const strategyRiskSchema = z.strictObject(riskShape);
-export const globalRiskSchema = z.strictObject({ ...riskShape, dailyLossLimit: positiveDecimal.optional() });
+export const globalRiskSchema = z.strictObject({ ...riskShape, dailyLossLimit: positiveDecimal.optional(), protections: protectionsSchema.optional() }).superRefine((risk, ctx) => {
+  if (risk.dailyLossLimit !== undefined && risk.protections?.some((p) => p.kind === 'dailyLoss') === true) {
+    ctx.addIssue({ code: 'custom', path: ['dailyLossLimit'], message: 'the daily loss limit is set twice: here and as a dailyLoss protection; keep one' });
+  }
+});
 
 /** Market polls: at least every 100 ms, at most every day. */
 const every = durationMs({ min: 100, max: 86_400_000 });
