@@ -153,7 +153,7 @@ function balanceFlags(assignments: readonly string[], config: DaemonConfig, defa
 }
 
 /** ISO 8601 time or epoch milliseconds. */
-function timeFlag(name: string, text: string | undefined): number | undefined {
+export function timeFlag(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const trimmed = text.trim();
   const time = /^\d+$/.test(trimmed) ? Number(trimmed) : /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;

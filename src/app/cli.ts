@@ -11,6 +11,7 @@ import { registerControlCommands } from './control-commands.js';
 import { registerParityCommand } from './parity-command.js';
 import { registerRecordCommand } from './record-command.js';
 import { registerSweepCommand } from './sweep-command.js';
+import { registerWalkForwardCommand } from './walk-forward/walkforward-command.js';
 import { runDaemon } from './run-command.js';
 import { registerValidateCommand } from './validate-command.js';
 import { DEFAULT_SIM_CONFIG, runSim } from './sim-command.js';
@@ -85,6 +86,7 @@ program
 registerBacktestCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerSweepCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
+registerWalkForwardCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerParityCommand(program, commandIo);
 

@@ -135,24 +135,24 @@ function progressLine(progress: SweepProgress, elapsedMs: number): string {
   return `sweep: ${progress.done}/${progress.total} combinations, ETA ${left === 0 ? '0s' : eta}\n`;
 }
 
-function paramsOf(config: DaemonConfig, id: string): Readonly<Record<string, unknown>> {
+export function paramsOf(config: DaemonConfig, id: string): Readonly<Record<string, unknown>> {
   return config.strategies.find((s) => s.id === id)?.params ?? {};
 }
 
-function moduleFileOf(config: DaemonConfig, id: string): string {
+export function moduleFileOf(config: DaemonConfig, id: string): string {
   const module = config.strategies.find((s) => s.id === id)?.module ?? '';
   const file = strategyModulePath(module, dirname(config.file));
   if (file === undefined) throw new ConfigError(`unknown strategy module "${module}"`, { file: config.file });
   return file;
 }
 
-function rankFlag(text: string): RankMetric {
+export function rankFlag(text: string): RankMetric {
   const metric = RANK_METRICS.find((m) => m === text);
   if (metric === undefined) throw new ConfigError(`--rank ${text}: one of ${RANK_METRICS.join(', ')}`, { path: '--rank' });
   return metric;
 }
 
-function workersFlag(text: string | undefined): number {
+export function workersFlag(text: string | undefined): number {
   if (text === undefined) return Math.max(1, availableParallelism() - 1);
   if (!/^\d+$/.test(text.trim()) || Number(text) > 256) throw new ConfigError(`--workers ${text}: a whole number from 0 to 256 (0: no worker threads)`, { path: '--workers' });
   return Number(text);
