@@ -10,6 +10,8 @@ import type { RankMetric } from '../backtest/sweep-output.js';
 import { RANK_METRICS, rankedTable, rankRows, sweepCsv } from '../backtest/sweep-output.js';
 import { heatmapAxesOf, sweepReportHtml } from '../backtest/report-sweep.js';
 import { runSweep } from '../backtest/sweep-runner.js';
+import { stabilityCsv } from '../backtest/sweep-stability/stability-csv.js';
+import { sweepStability } from '../backtest/sweep-stability/stability.js';
 import { throughputLines, workerThroughput } from '../backtest/sweep-throughput.js';
 import type { CombinationTiming, SweepJob, SweepProgress } from '../backtest/sweep-types.js';
 import { limitsToWire } from '../backtest/sweep-types.js';
@@ -123,6 +125,8 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       const file = join(flags.out, 'sweep.csv');
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, sweepCsv(job.axes, rows.value));
+      const stability = sweepStability(job.axes, rows.value, rank);
+      if (stability !== undefined) writeFileSync(join(flags.out, 'stability.csv'), stabilityCsv(stability));
       const html = join(flags.out, 'report.html');
       writeFileSync(html, sweepReportHtml({ axes: job.axes, rows: rows.value, metric: rank, heat: heat.value, recordings: flags.data }));
       deps.out(`${rankedTable(job.axes, rankRows(rows.value, rank), rank)}wrote ${file}\nwrote ${html}\n`);

@@ -27,11 +27,13 @@ export interface WalkForwardWindow {
  * without gap or overlap, the first right after the first in-sample part:
  *   rolling:  IS_i = [start + i·OOS, start + i·OOS + IS),  OOS_i = [start + IS + i·OOS, start + IS + (i+1)·OOS)
  *   anchored: IS_i = [start, start + IS + i·OOS),          OOS_i as rolling.
- * With a count N and ratio r: OOS = ⌊length / (N + r)⌋, IS = ⌊r·OOS⌋, the last OOS ending at the span's end.
+ * With a count N and ratio r: OOS = ⌊(last − first event) / (N + r)⌋, IS = ⌊r·OOS⌋, the last OOS ending at the span's
+ * end (its last event included); what the division leaves over comes before the first window.
  * With lengths: as many windows as fit whole. Too short a span or part is an error message.
  */
 export function walkForwardWindows(span: TimeSpan, spec: WindowSpec): Result<WalkForwardWindow[], string> {
-  const length = span.to - span.from + 1;
+  // Count mode measures from the first to the last event, so the parts' boundaries fall where the span's end does (the last part also holds its last millisecond).
+  const length = spec.kind === 'count' ? span.to - span.from : span.to - span.from + 1;
   let inSampleMs: number;
   let outOfSampleMs: number;
   let count: number;
@@ -51,12 +53,13 @@ export function walkForwardWindows(span: TimeSpan, spec: WindowSpec): Result<Wal
   if (inSampleMs < MIN_OUT_OF_SAMPLE_MS) return err(`in-sample parts of ${minutes(inSampleMs)}: at least ${minutes(MIN_OUT_OF_SAMPLE_MS)} each (${described})`);
   if (count < 1) return err(`${described} holds no window of ${minutes(inSampleMs)} in-sample and ${minutes(outOfSampleMs)} out-of-sample`);
   // Count mode: the remainder of the division goes before the first window, so the last one ends at the span's end.
-  const start = spec.kind === 'count' ? span.from + (length - inSampleMs - count * outOfSampleMs) : span.from;
+  const start = spec.kind === 'count' ? span.to - inSampleMs - count * outOfSampleMs : span.from;
   const windows: WalkForwardWindow[] = [];
   for (let i = 0; i < count; i++) {
     const oosFrom = start + inSampleMs + i * outOfSampleMs;
     const isFrom = spec.anchored ? start : oosFrom - inSampleMs;
-    windows.push({ index: i, inSample: { from: isFrom, to: oosFrom - 1 }, outOfSample: { from: oosFrom, to: oosFrom + outOfSampleMs - 1 } });
+    const oosTo = spec.kind === 'count' && i === count - 1 ? span.to : oosFrom + outOfSampleMs - 1;
+    windows.push({ index: i, inSample: { from: isFrom, to: oosFrom - 1 }, outOfSample: { from: oosFrom, to: oosTo } });
   }
   return ok(windows);
 }
