@@ -121,15 +121,16 @@ export function registerWalkForwardCommand(program: Command, deps: WalkForwardCo
         ...(cache === undefined ? {} : { prepared: cache.fallbackDir === undefined ? {} : { fallbackDir: cache.fallbackDir } }),
       };
       const clock = deps.wallClock ?? systemTime.clock;
+      // Each phase's ETA counts from its start: the run's, then the end of the in-sample backtests.
       let started = clock.now();
-      let phase = '';
       const result = await runWalkForward(job, plan.value.combinations, windows.value, rank, {
         workers,
         stopwatch: deps.stopwatch ?? systemStopwatch,
         onProgress: (part, progress) => {
-          if (part !== phase) [phase, started] = [part, clock.now()];
+          const now = clock.now();
           const left = progress.total - progress.done;
-          const eta = left === 0 ? '0s' : `${Math.ceil((((clock.now() - started) / progress.done) * left) / 1000)}s`;
+          const eta = left === 0 ? '0s' : `${Math.ceil((((now - started) / progress.done) * left) / 1000)}s`;
+          if (left === 0) started = now;
           deps.err(`walkforward: ${part} ${progress.done}/${progress.total} backtests, ETA ${eta}\n`);
         },
       });
