@@ -126,10 +126,11 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, sweepCsv(job.axes, rows.value));
       const stability = sweepStability(job.axes, rows.value, rank);
-      if (stability !== undefined) writeFileSync(join(flags.out, 'stability.csv'), stabilityCsv(stability));
+      const stabilityFile = join(flags.out, 'stability.csv');
+      if (stability !== undefined) writeFileSync(stabilityFile, stabilityCsv(stability));
       const html = join(flags.out, 'report.html');
       writeFileSync(html, sweepReportHtml({ axes: job.axes, rows: rows.value, metric: rank, heat: heat.value, recordings: flags.data }));
-      deps.out(`${rankedTable(job.axes, rankRows(rows.value, rank), rank)}wrote ${file}\nwrote ${html}\n`);
+      deps.out(`${rankedTable(job.axes, rankRows(rows.value, rank), rank)}wrote ${file}\n${stability === undefined ? '' : `wrote ${stabilityFile}\n`}wrote ${html}\n`);
     });
 }
 
