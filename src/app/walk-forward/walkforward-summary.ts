@@ -1,8 +1,8 @@
-import type { SweepAxis } from '../../backtest/sweep-types.js';
-import { axisName } from '../../backtest/sweep-types.js';
-import { comparedPerDay } from '../../backtest/walk-forward/efficiency.js';
-import { figure } from '../../backtest/walk-forward/walk-forward-output.js';
-import type { WalkForwardResult } from '../../backtest/walk-forward/walk-forward-run.js';
+import type { SweepAxis } from '../../sweep/types.js';
+import { axisName } from '../../sweep/types.js';
+import { comparedPerDay } from '../../sweep/walk-forward/efficiency.js';
+import { figure } from '../../sweep/walk-forward/output.js';
+import type { WalkForwardResult } from '../../sweep/walk-forward/run.js';
 import { money } from '../../backtest/summary.js';
 
 /** The plain-text outcome `stratd walkforward` prints: one aligned line per window, then the efficiency and the stitched figures. */

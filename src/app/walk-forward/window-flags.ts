@@ -1,4 +1,4 @@
-import type { WindowSpec } from '../../backtest/walk-forward/windows.js';
+import type { WindowSpec } from '../../sweep/walk-forward/windows.js';
 import { ConfigError } from '../../settings/config-error.js';
 import { parseDuration } from '../../settings/duration.js';
 

@@ -1,9 +1,9 @@
-import { sweepReportHtml } from '../../../src/backtest/report-sweep.js';
-import { stabilityCsv } from '../../../src/backtest/sweep-stability/stability-csv.js';
-import { sweepStability } from '../../../src/backtest/sweep-stability/stability.js';
-import { expand } from '../../../src/backtest/sweep-grid.js';
-import type { SweepAxis, SweepRow } from '../../../src/backtest/sweep-types.js';
-import { valuesOf } from '../../../src/backtest/sweep-types.js';
+import { sweepReportHtml } from '../../../src/sweep/report.js';
+import { stabilityCsv } from '../../../src/sweep/stability/csv.js';
+import { sweepStability } from '../../../src/sweep/stability/stability.js';
+import { expand } from '../../../src/sweep/grid.js';
+import type { SweepAxis, SweepRow } from '../../../src/sweep/types.js';
+import { valuesOf } from '../../../src/sweep/types.js';
 
 const axes: SweepAxis[] = [
   { strategy: 's', section: 'params', key: 'a', values: [1, 2, 3] },

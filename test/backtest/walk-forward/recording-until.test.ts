@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
-import { ParsedRecording } from '../../../src/backtest/parsed-recording.js';
-import { PreparedRecording } from '../../../src/backtest/prepared/index.js';
-import type { RecordingFeed, RecordingReplay } from '../../../src/backtest/recording-feed.js';
+import { ParsedRecording } from '../../../src/recording/parsed-recording.js';
+import { PreparedRecording } from '../../../src/recording/prepared/index.js';
+import type { RecordingFeed, RecordingReplay } from '../../../src/recording/feed.js';
 import type { MarketEvent } from '../../../src/sim/market-stream/events.js';
 import { BTC_SWAP_USDT, ETH_SWAP_USDT } from '../../../src/sim/market-stream/instruments.js';
 import { depth, header, mark, T0, tempDir, trade, writeRecording } from '../backtest-support.js';

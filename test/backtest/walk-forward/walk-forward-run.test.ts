@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { runBacktest } from '../../../src/backtest/backtest-runner.js';
-import { rankRows } from '../../../src/backtest/sweep-output.js';
-import { expand } from '../../../src/backtest/sweep-grid.js';
-import type { SweepAxis } from '../../../src/backtest/sweep-types.js';
-import { runWalkForward } from '../../../src/backtest/walk-forward/walk-forward-run.js';
-import { walkForwardWindows } from '../../../src/backtest/walk-forward/windows.js';
-import { inSampleItemOf } from '../../../src/backtest/walk-forward/work-items.js';
+import { runBacktest } from '../../../src/backtest/runner.js';
+import { rankRows } from '../../../src/sweep/output.js';
+import { expand } from '../../../src/sweep/grid.js';
+import type { SweepAxis } from '../../../src/sweep/types.js';
+import { runWalkForward } from '../../../src/sweep/walk-forward/run.js';
+import { walkForwardWindows } from '../../../src/sweep/walk-forward/windows.js';
+import { inSampleItemOf } from '../../../src/sweep/walk-forward/work-items.js';
 import { dec } from '../../../src/core/decimal.js';
 import quoter from '../../../strategies/spread-quoter/index.js';
 import { ACCOUNT, BTC, T0 } from '../backtest-support.js';

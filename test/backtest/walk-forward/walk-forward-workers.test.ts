@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ParsedRecording } from '../../../src/backtest/parsed-recording.js';
-import { expand } from '../../../src/backtest/sweep-grid.js';
-import type { SweepAxis } from '../../../src/backtest/sweep-types.js';
-import { walkForwardEquityCsv, walkForwardJson } from '../../../src/backtest/walk-forward/walk-forward-output.js';
-import { runWalkForward } from '../../../src/backtest/walk-forward/walk-forward-run.js';
-import { walkForwardWindows } from '../../../src/backtest/walk-forward/windows.js';
+import { ParsedRecording } from '../../../src/recording/parsed-recording.js';
+import { expand } from '../../../src/sweep/grid.js';
+import type { SweepAxis } from '../../../src/sweep/types.js';
+import { walkForwardEquityCsv, walkForwardJson } from '../../../src/sweep/walk-forward/output.js';
+import { runWalkForward } from '../../../src/sweep/walk-forward/run.js';
+import { walkForwardWindows } from '../../../src/sweep/walk-forward/windows.js';
 import { tempDir, writeGenerated } from '../backtest-support.js';
 import { quoterJob, SOURCE_QUOTER } from '../sweep-support.js';
 

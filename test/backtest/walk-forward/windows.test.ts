@@ -1,4 +1,4 @@
-import { walkForwardWindows } from '../../../src/backtest/walk-forward/windows.js';
+import { walkForwardWindows } from '../../../src/sweep/walk-forward/windows.js';
 import { windowSpecOf } from '../../../src/app/walk-forward/window-flags.js';
 import { ConfigError } from '../../../src/settings/config-error.js';
 
