@@ -61,6 +61,11 @@ export interface RecordingReplay {
   /** Time of the last kept event (undefined: none). */
   readonly lastTime: number | undefined;
   replay(): RecordingFeed;
+  /**
+   * The same recordings cut after `to` (at or before this one's `to`), sharing the events: what
+   * reading them with that `to` gives (a walk-forward window's backtest that ends at `to`).
+   */
+  until(to: number): RecordingReplay;
 }
 
 /**

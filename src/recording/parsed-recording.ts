@@ -92,6 +92,16 @@ export class ParsedRecording implements RecordingReplay {
     return new ParsedRecording(parts.headers, parts.events, parts.sourceOf, parts.warnings, parts.to);
   }
 
+  until(to: number): ParsedRecording {
+    if (to > this.to) throw new InvariantError('RECORDING_RANGE', `the recording was parsed up to ${this.to}, cannot replay it up to ${to}`);
+    const end = firstAfter(this.events, to);
+    // A file's torn last line lies after its events: reading with `to` meets it only when `to` cuts none of them.
+    const cut = new Set<string>();
+    if (this.warnings.length > 0) for (let i = end; i < this.events.length; i++) cut.add(this.headers[this.sourceOf[i]!]!.path);
+    const warnings = this.warnings.filter((w) => !cut.has(w.file));
+    return new ParsedRecording(this.headers, this.events.slice(0, end), this.sourceOf.subarray(0, end), warnings, to);
+  }
+
   /** Kept events, all recordings together. */
   get size(): number {
     return this.events.length;
@@ -115,6 +125,18 @@ function inReplayOrder(sources: readonly ParsedSource[], skipped: readonly Marke
   const lastTime = (i: number): number => sources[i]?.events.at(-1)?.ts ?? Number.NEGATIVE_INFINITY;
   const order = sources.map((_, i) => i).sort((a, b) => lastTime(a) - lastTime(b) || a - b);
   return order.flatMap((i) => skipped[i] ?? []);
+}
+
+/** Index of the first event after `to` (times are nondecreasing). */
+function firstAfter(events: readonly MarketEvent[], to: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid]!.ts <= to) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 async function readUntil(reader: MarketStreamReader, to: number): Promise<MarketEvent[]> {

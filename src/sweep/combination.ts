@@ -23,6 +23,8 @@ import { valuesOf, wireToLimitsInput } from './types.js';
 export class SweepCombinationRunner {
   private readonly definitions = new Map<string, Promise<StrategyDefinition>>();
   private recording: Promise<Result<RecordingReplay, string>> | undefined;
+  /** The recording cut at each span's end, made once per end (walk-forward windows share them). */
+  private readonly cuts = new Map<number, RecordingReplay>();
 
   constructor(
     private readonly job: SweepJob,
@@ -48,24 +50,29 @@ export class SweepCombinationRunner {
         limits: definedOnly(strategyRiskSchema.parse(mergeSection(spec.limits, spec.id, 'risk', job.axes, combination))),
       });
     }
-    const recording = await this.parsed();
-    if (!recording.ok) return recording;
+    const parsed = await this.parsed();
+    if (!parsed.ok) return parsed;
+    const { span } = combination;
+    const from = span?.from ?? job.from;
+    const to = span?.to ?? job.to;
+    const recording = span === undefined ? parsed.value : this.cut(parsed.value, span.to);
     const result = await runBacktest({
       strategies,
       risk: definedOnly(globalRiskSchema.parse(wireToLimitsInput(job.risk))),
       recordings: job.recordings,
-      recording: recording.value,
+      recording,
       account: job.account,
       ...(this.logger === undefined ? {} : { logger: this.logger }),
       ...(job.orphans === undefined ? {} : { orphans: job.orphans }),
-      ...(job.from === undefined ? {} : { from: job.from }),
-      ...(job.to === undefined ? {} : { to: job.to }),
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
       ...(job.latency === undefined ? {} : { latency: job.latency }),
       ...(job.klines === undefined ? {} : { klines: job.klines }),
     });
     if (!result.ok) return err(result.error.message);
     const { summary } = result.value;
     const t = summary.total;
+    const equity = combination.curve === true ? result.value.equity.map((e) => ({ time: e.time, equity: e.equity.toFixed(), partial: e.partial })) : undefined;
     const row = {
       index: combination.index,
       values: valuesOf(job.axes, combination),
@@ -80,8 +87,18 @@ export class SweepCombinationRunner {
         fees: t.fees,
         fillsSha256: summary.fillsSha256,
       },
+      ...(equity === undefined ? {} : { equity }),
     };
     return ok({ row, events: summary.events });
+  }
+
+  private cut(recording: RecordingReplay, to: number): RecordingReplay {
+    let cut = this.cuts.get(to);
+    if (cut === undefined) {
+      cut = recording.until(to);
+      this.cuts.set(to, cut);
+    }
+    return cut;
   }
 
   private parsed(): Promise<Result<RecordingReplay, string>> {

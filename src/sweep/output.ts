@@ -14,19 +14,27 @@ export function sweepCsv(axes: readonly SweepAxis[], rows: readonly SweepRow[]):
   return csvLine(header) + rows.map((row) => csvLine([row.index + 1, ...row.values.map(cell), ...METRIC_COLUMNS.map((m) => cell(row.metrics[m]))])).join('');
 }
 
+/** Drawdown and fees rank smaller first; every other metric larger first. */
+export function lowerIsBetter(metric: RankMetric): boolean {
+  return metric === 'maxDrawdown' || metric === 'fees';
+}
+
+/** A row's `metric` as a number; undefined for a ratio the run left undefined. */
+export function metricScore(row: SweepRow, metric: RankMetric): number | undefined {
+  const value = row.metrics[metric];
+  if (value === null) return undefined;
+  return typeof value === 'string' ? dec(value).toNumber() : value;
+}
+
 /** Best first by `metric` (smaller is better for drawdown and fees; a missing ratio comes last); ties by combination. */
 export function rankRows(rows: readonly SweepRow[], metric: RankMetric): SweepRow[] {
-  const lowerIsBetter = metric === 'maxDrawdown' || metric === 'fees';
-  const score = (row: SweepRow): number | undefined => {
-    const value = row.metrics[metric];
-    if (value === null) return undefined;
-    return typeof value === 'string' ? dec(value).toNumber() : value;
-  };
+  const lower = lowerIsBetter(metric);
+  const score = (row: SweepRow): number | undefined => metricScore(row, metric);
   return [...rows].sort((a, b) => {
     const x = score(a);
     const y = score(b);
     if (x === undefined || y === undefined) return x === y ? a.index - b.index : x === undefined ? 1 : -1;
-    const diff = lowerIsBetter ? x - y : y - x;
+    const diff = lower ? x - y : y - x;
     return diff !== 0 ? diff : a.index - b.index;
   });
 }

@@ -4,6 +4,8 @@ import { err, ok } from '../core/result.js';
 import { ConfigError } from '../settings/config-error.js';
 import type { Cell } from '../report/page.js';
 import { escapeHtml, page, table } from '../report/page.js';
+import { stabilitySectionHtml } from './stability/report-stability.js';
+import { sweepStability } from './stability/stability.js';
 import type { RankMetric } from './output.js';
 import { rankRows } from './output.js';
 import type { SweepAxis, SweepRow } from './types.js';
@@ -110,6 +112,7 @@ export function sweepReportHtml(input: SweepReportInput): string {
     meta: [`${rows.length} combinations of ${axes.map(axisName).join(', ')}`, `recordings: ${input.recordings.join(', ')}`, `ranked by ${metric}${metric === 'maxDrawdown' || metric === 'fees' ? ' (lower is better)' : ''}`],
     body: `<h2>Heat map: ${escapeHtml(title)}</h2>
 ${heatmapHtml(axes, rows, metric, heat)}
+${stabilitySectionHtml(sweepStability(axes, rows, metric))}
 <h2>Ranked</h2>
 ${table(headers, cells, 2 + axes.length, 'combinations', 'sweep.csv', ' data-table="ranked"')}`,
   });

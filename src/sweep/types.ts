@@ -21,6 +21,24 @@ export interface SweepAxis {
 export interface SweepCombination {
   readonly index: number;
   readonly choice: readonly number[];
+  /** Backtest this part of the recordings (epoch ms, `to` inclusive) instead of the job's from/to: a walk-forward window. */
+  readonly span?: TimeSpan;
+  /** Answer with the backtest's equity curve too (`SweepRow.equity`). */
+  readonly curve?: boolean;
+}
+
+/** A part of the recordings: the strategies start at `from`; events after `to` are not replayed. */
+export interface TimeSpan {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** One equity sample of a backtest (the account's equity, decimal text). */
+export interface CurvePoint {
+  readonly time: number;
+  readonly equity: string;
+  /** The closing sample, taken at the end rather than on the interval grid. */
+  readonly partial: boolean;
 }
 
 /** A configured strategy as a worker rebuilds it: its module file, unvalidated params and limits. */
@@ -69,6 +87,8 @@ export interface SweepRow {
   /** Per axis, the value this combination used. */
   readonly values: readonly unknown[];
   readonly metrics: SweepMetrics;
+  /** The equity curve, when the combination asked for it (`curve`). */
+  readonly equity?: readonly CurvePoint[];
 }
 
 /** One combination's row and the market events its backtest replayed. */

@@ -57,6 +57,12 @@ test('sweeps the default config: sweep.csv in grid order, a ranked table, progre
   expect(csv[2]).toMatch(/^2,8,/);
   expect(ran.stdout).toMatch(/^ranked by fills\nrank\s+#\s+quoter-btc\.params\.halfSpreadBps/);
   expect(ran.stdout).toContain(`wrote ${join(out, 'sweep.csv')}`);
+  // Parameter stability around the best by fills: the one parameter, its one neighbour.
+  const stability = readFileSync(join(out, 'stability.csv'), 'utf8').trimEnd().split('\n');
+  expect(stability[0]).toBe('parameter,bestCombination,bestValue,best.fills,belowValue,below.fills,aboveValue,above.fills,maxLoss,relativeLoss');
+  expect(stability[1]).toMatch(/^quoter-btc\.params\.halfSpreadBps,[12],/);
+  expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<tr data-parameter="quoter-btc.params.halfSpreadBps"');
+  expect(ran.stdout).toContain(`wrote ${join(out, 'stability.csv')}`);
 }, 120_000);
 
 test('a grid mistake exits 2 with its line, before any backtest', async () => {

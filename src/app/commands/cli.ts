@@ -13,6 +13,7 @@ import { registerParityCommand } from './parity.js';
 import { registerRecordCommand } from './record.js';
 import { registerSweepCommand } from './sweep.js';
 import { registerMonteCarloCommand } from './monte-carlo.js';
+import { registerWalkForwardCommand } from '../walk-forward/walkforward-command.js';
 import { runDaemon } from './run.js';
 import { registerValidateCommand } from './validate.js';
 import { DEFAULT_SIM_CONFIG, runSim } from './sim.js';
@@ -87,6 +88,7 @@ program
 registerBacktestCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerSweepCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
+registerWalkForwardCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 
 registerMonteCarloCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });
 registerCheckStrategyCommand(program, { ...commandIo, defaultSimConfig: DEFAULT_SIM_CONFIG });

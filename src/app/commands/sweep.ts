@@ -163,7 +163,7 @@ export function moduleFileOf(config: DaemonConfig, id: string): string {
   return file;
 }
 
-function rankFlag(text: string): RankMetric {
+export function rankFlag(text: string): RankMetric {
   const metric = RANK_METRICS.find((m) => m === text);
   if (metric === undefined) throw new ConfigError(`--rank ${text}: one of ${RANK_METRICS.join(', ')}`, { path: '--rank' });
   return metric;

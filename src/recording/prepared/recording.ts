@@ -56,6 +56,13 @@ export class PreparedRecording implements RecordingReplay {
     return new PreparedRecording(sources, sources.length === 1 ? undefined : merge(sources, size), size, until);
   }
 
+  until(to: number): PreparedRecording {
+    if (to > this.to) throw new InvariantError('RECORDING_RANGE', `the recording was loaded up to ${this.to}, cannot replay it up to ${to}`);
+    const sources = this.sources.map((s) => ({ ...s, end: Math.min(s.end, cutAfter(s.columns.ts, to)) }));
+    const size = sources.reduce((n, s) => n + s.end, 0);
+    return new PreparedRecording(sources, sources.length === 1 ? undefined : merge(sources, size), size, to);
+  }
+
   get lastTime(): number | undefined {
     let last: number | undefined;
     for (const s of this.sources) if (s.end > 0 && (last === undefined || s.columns.ts[s.end - 1]! > last)) last = s.columns.ts[s.end - 1];
