@@ -7,6 +7,7 @@ import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.
 import { registerFollowerCommands } from './follower-command.js';
 import { registerBacktestCommand } from './backtest-command.js';
 import { registerDownloadCommand } from './download-command.js';
+import { registerDataCommands } from './data/data-command.js';
 import { registerControlCommands } from './control-commands.js';
 import { registerParityCommand } from './parity-command.js';
 import { registerRecordCommand } from './record-command.js';
@@ -93,6 +94,8 @@ registerControlCommands(program, { ...commandIo, terminal: { isTTY: process.stdo
 registerRecordCommand(program, commandIo);
 
 registerDownloadCommand(program, commandIo);
+
+registerDataCommands(program, commandIo);
 
 registerValidateCommand(program, commandIo);
 

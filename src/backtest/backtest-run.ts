@@ -369,6 +369,7 @@ export class BacktestRun {
       fillsSha256: fillSequenceHash(this.fills),
       ...(this.bars ? { fillModel: barModelNote(this.options.barModel ?? DEFAULT_BAR_MODEL) } : {}),
       warnings: this.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
+      ...(this.options.dataQuality === undefined ? {} : { dataQuality: this.options.dataQuality }),
       total,
       strategies,
     };

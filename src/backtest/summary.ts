@@ -3,6 +3,7 @@ import { dec } from '../core/decimal.js';
 import type { EquityPoint } from './metrics.js';
 import { performanceOf } from './metrics.js';
 import type { PositionBook } from './position-book.js';
+import type { DataQualitySummary } from './data-quality/quality-check.js';
 
 /**
  * summary.json. Money is decimal text (at most 8 decimals), ratios are numbers (6 decimals) or null
@@ -23,6 +24,8 @@ export interface BacktestSummary {
   /** Present when the recordings held bars: how fills were modelled ("fills are bar-modelled (…)"). */
   readonly fillModel?: string;
   readonly warnings: readonly string[];
+  /** What the data-quality scan found in the range (absent when no scan ran, e.g. inside a sweep). */
+  readonly dataQuality?: DataQualitySummary;
   readonly total: OwnerFigures;
   readonly strategies: Readonly<Record<string, OwnerFigures>>;
 }
