@@ -10,15 +10,18 @@ afterAll(() => tmp.remove());
 
 test('finds the gap, the duplicate, the out-of-order event and the frozen book of a recording, each with its line', async () => {
   const path = tmp.path('flawed.jsonl');
-  const flaws = writeFlawedRecording(path);
+  const flaws = writeFlawedRecording(path, { timeBackwards: true });
   const report = await recordingScan(path);
-  expect(report.counts).toEqual({ gap: 2, duplicate: 1, 'out-of-order': 1, 'frozen-book': 1 });
+  expect(report.counts).toEqual({ gap: 2, duplicate: 1, 'out-of-order': 2, 'frozen-book': 1 });
   const gaps = report.findings.filter((f) => f.kind === 'gap');
   expect(gaps.map((g) => g.stream).sort()).toEqual(['depth', 'mark']);
   for (const gap of gaps) expect(gap).toMatchObject({ symbol: BTC, from: flaws.gapFrom, to: flaws.gapTo });
   expect(gaps.find((g) => g.stream === 'depth')?.line).toBe(flaws.gapLine);
   expect(report.findings.find((f) => f.kind === 'duplicate')).toMatchObject({ stream: 'trade', line: flaws.duplicateLine });
-  expect(report.findings.find((f) => f.kind === 'out-of-order')).toMatchObject({ stream: 'mark', line: flaws.outOfOrderLine });
+  expect(report.findings.filter((f) => f.kind === 'out-of-order')).toEqual([
+    expect.objectContaining({ stream: 'trade', line: flaws.outOfOrderLine }),
+    expect.objectContaining({ stream: 'mark', line: flaws.backwardsLine }),
+  ]);
   expect(report.findings.find((f) => f.kind === 'frozen-book')).toMatchObject({ symbol: BTC, stream: 'depth', from: flaws.frozenFrom, to: flaws.frozenTo });
 });
 
