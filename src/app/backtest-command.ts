@@ -127,6 +127,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
       const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
       const prices = recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range);
       const written = writeBacktestOutputs(flags.out, result.value, { prices });
+      for (const series of Object.values(result.value.summary.fundingSeries)) if (series.warning !== undefined) deps.err(`stratd backtest: WARNING: ${series.warning}\n`);
       deps.out(report(result.value, written));
     });
 }
@@ -137,7 +138,7 @@ function report(result: BacktestResult, written: readonly string[]): string {
   const t = summary.total;
   const lines = [
     `backtest ${summary.range.fromIso} → ${summary.range.toIso}: ${summary.events} events, ${t.orders} orders, ${t.fills} fills`,
-    `net PnL ${t.netPnl} (return ${t.return}, max drawdown ${t.maxDrawdown}, Sharpe ${t.sharpe ?? '-'}), fees ${t.fees}, funding ${t.funding}`,
+    `net PnL ${t.netPnl} (return ${t.return}, max drawdown ${t.maxDrawdown}, Sharpe ${t.sharpe ?? '-'}) = trading ${t.tradingPnl} − fees ${t.fees} + funding ${t.funding}`,
     ...Object.entries(summary.strategies).map(([id, s]) => `  ${id}: ${s.fills} fills, net PnL ${s.netPnl}, win rate ${s.winRate ?? '-'}, exposure ${s.exposure}`),
     `fill sequence sha256 ${summary.fillsSha256}`,
     ...(summary.fillModel === undefined ? [] : [summary.fillModel]),

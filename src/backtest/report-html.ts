@@ -5,6 +5,7 @@ import type { Cell } from './report-page.js';
 import { escapeHtml, iso, page, table } from './report-page.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import { dataQualitySection } from './data-quality/report-data-quality.js';
+import { pnlSplitSection } from './funding/report-pnl-split.js';
 import type { OwnerFigures } from './summary.js';
 
 export { escapeHtml, MAX_TABLE_ROWS, scriptJson } from './report-page.js';
@@ -81,6 +82,7 @@ ${table(ORDER_COLUMNS, result.orders.filter((o) => owns(tab)(o.strategy)).map(or
     ],
     body: `<h2>Summary</h2>
 ${table(SUMMARY_COLUMNS, [summaryRow('total', summary.total), ...strategies.map(([id, f]) => summaryRow(id, f))], 1, 'owners', 'summary.json')}
+${pnlSplitSection(summary)}
 ${dataQualitySection(summary.dataQuality)}
 ${tabbedCharts(data, tables)}`,
     data,
