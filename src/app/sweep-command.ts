@@ -20,6 +20,7 @@ import { readYamlFile } from '../settings/yaml-source.js';
 import { prepareRecordings } from '../backtest/prepared/prepared-recording.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from './backtest-flags.js';
 import { prepareRun } from './run-command.js';
+import { checkDataQuality } from './data/data-quality-gate.js';
 import { strategyModulePath } from './strategy-loader.js';
 
 export interface SweepCommandDeps {
@@ -47,6 +48,7 @@ interface SweepFlags {
   readonly heatmap?: string;
   readonly latencyMs?: string;
   readonly cache: boolean;
+  readonly allowGaps?: boolean;
 }
 
 /**
@@ -69,6 +71,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
     .option('--heatmap <a,b>', "report.html's heat map: two swept settings (strategy.section.key, or a key swept once), default the first two")
     .option('--latency-ms <n>', 'latency of orders and replies, each way (default 50)')
     .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
+    .option('--allow-gaps', 'run even though the recordings have gaps (missing market)')
     .action(async (flags: SweepFlags) => {
       const rank = rankFlag(flags.rank);
       const workers = workersFlag(flags.workers);
@@ -79,6 +82,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       const account = openingAccount(config, deps.defaultSimConfig);
       if (!account.ok) throw account.error;
       const cache = preparedCacheOf(flags.cache, deps.env, 'sweep', deps.err);
+      await checkDataQuality(flags.data, { from: undefined, to: undefined, cache, allowGaps: flags.allowGaps === true, command: 'sweep', err: deps.err });
       const bases: SweepBase[] = strategies.map((s) => ({ id: s.id, definition: s.definition, params: paramsOf(config, s.id) }));
       const source = readYamlFile(flags.grid);
       if (!source.ok) throw source.error;
