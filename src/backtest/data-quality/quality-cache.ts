@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PreparedCacheOptions } from '../prepared/prepared-cache.js';
@@ -56,12 +56,20 @@ export async function scanWithCache(path: string, thresholds: QualityThresholds 
   for (const dir of places) {
     try {
       await writeAtomically(dir, name, Buffer.from(content));
+      if (dir === places[0]) await removeStale(dir, name);
       break;
     } catch {
       // The next place, or none: the scan is only a cache.
     }
   }
   return scanned;
+}
+
+/** Scans kept for the recording's earlier contents: never read again. */
+async function removeStale(dir: string, keep: string): Promise<void> {
+  for (const entry of await readdir(dir).catch(() => [])) {
+    if (entry !== keep && entry.endsWith('.quality.json')) await rm(join(dir, entry), { force: true });
+  }
 }
 
 async function readCached(file: string, sha256: string, thresholds: QualityThresholds): Promise<z.infer<typeof cachedSchema> | undefined> {

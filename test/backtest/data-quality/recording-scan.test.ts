@@ -62,4 +62,8 @@ test('the scan is cached beside the prepared form for the recording\'s bytes and
   // Other thresholds are another scan, not the cached one.
   const lenient = await scanWithCache(path, { gapFactor: 100, minGapMs: 60_000, frozenMs: 600_000, frozenTrades: 10 }, {});
   expect(lenient.counts.gap).toBe(0);
+  // A changed recording gets a new scan; the old one goes.
+  writeFlawedRecording(path, { timeBackwards: true });
+  expect((await scanWithCache(path, undefined, {})).counts['out-of-order']).toBe(2);
+  expect(readdirSync(dir).filter((f) => f.endsWith('.quality.json'))).toHaveLength(1);
 });
