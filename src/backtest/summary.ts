@@ -3,7 +3,7 @@ import { dec } from '../core/decimal.js';
 import type { EquityPoint } from './metrics.js';
 import { performanceOf } from './metrics.js';
 import type { PositionBook } from './position-book.js';
-import type { DataQualitySummary } from './data-quality/quality-check.js';
+import type { DataQualitySummary } from '../recording/quality/check.js';
 import type { FundingSeriesFigures } from './funding/funding-coverage.js';
 
 /**

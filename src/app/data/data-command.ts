@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { asBacktestError } from '../../backtest/backtest-error.js';
-import type { DataQualitySummary } from '../../backtest/data-quality/quality-check.js';
-import { checkRecordings, findingText, qualitySummary } from '../../backtest/data-quality/quality-check.js';
+import { asBacktestError } from '../../recording/error.js';
+import type { DataQualitySummary } from '../../recording/quality/check.js';
+import { checkRecordings, findingText, qualitySummary } from '../../recording/quality/check.js';
 import type { Environment } from '../../settings/secrets.js';
-import { preparedCacheOf } from '../backtest-flags.js';
+import { preparedCacheOf } from '../commands/backtest-flags.js';
 
 export interface DataCommandDeps {
   readonly env: Environment;

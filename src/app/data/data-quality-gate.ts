@@ -1,7 +1,7 @@
-import type { DataQualitySummary } from '../../backtest/data-quality/quality-check.js';
-import { checkRecordings, findingText, gapRefusal, qualitySummary } from '../../backtest/data-quality/quality-check.js';
-import type { PreparedCacheOptions } from '../../backtest/prepared/prepared-cache.js';
-import { asBacktestError } from '../../backtest/backtest-error.js';
+import type { DataQualitySummary } from '../../recording/quality/check.js';
+import { checkRecordings, findingText, gapRefusal, qualitySummary } from '../../recording/quality/check.js';
+import type { PreparedCacheOptions } from '../../recording/prepared/cache.js';
+import { asBacktestError } from '../../recording/error.js';
 import { ConfigError } from '../../settings/config-error.js';
 
 export interface DataQualityGateOptions {

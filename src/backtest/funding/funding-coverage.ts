@@ -1,5 +1,5 @@
 import type { FundingEvent } from '../../sim/market-stream/events.js';
-import { iso } from '../report-page.js';
+import { iso } from '../../report/page.js';
 
 /** summary.json `fundingSeries`: per symbol of the recordings, what funding the run knew. */
 export interface FundingSeriesFigures {

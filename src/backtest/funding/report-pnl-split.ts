@@ -1,5 +1,5 @@
-import type { Cell } from '../report-page.js';
-import { escapeHtml, table } from '../report-page.js';
+import type { Cell } from '../../report/page.js';
+import { escapeHtml, table } from '../../report/page.js';
 import type { BacktestSummary } from '../summary.js';
 
 const SPLIT_COLUMNS = ['', 'trading PnL', 'fees paid', 'funding (+ received)', 'net PnL'];

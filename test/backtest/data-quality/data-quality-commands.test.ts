@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { registerBacktestCommand } from '../../../src/app/backtest-command.js';
+import { registerBacktestCommand } from '../../../src/app/commands/backtest.js';
 import { registerDataCommands } from '../../../src/app/data/data-command.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { ConfigError } from '../../../src/settings/config-error.js';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { recordingScan } from '../../../src/backtest/data-quality/recording-scan.js';
-import { scanWithCache } from '../../../src/backtest/data-quality/quality-cache.js';
-import { preparedDirOf } from '../../../src/backtest/prepared/prepared-cache.js';
+import { recordingScan } from '../../../src/recording/quality/recording-scan.js';
+import { scanWithCache } from '../../../src/recording/quality/cache.js';
+import { preparedDirOf } from '../../../src/recording/prepared/cache.js';
 import { BTC, T0, tempDir, writeGenerated } from '../backtest-support.js';
 import { writeFlawedRecording } from './flawed-recording.js';
 

@@ -1,6 +1,6 @@
 import { dec } from '../../../src/core/decimal.js';
-import { runBacktest } from '../../../src/backtest/backtest-runner.js';
-import { reportHtml } from '../../../src/backtest/report-html.js';
+import { runBacktest } from '../../../src/backtest/runner.js';
+import { reportHtml } from '../../../src/report/html.js';
 import type { MarketEvent } from '../../../src/sim/market-stream/events.js';
 import { ACCOUNT, BTC, depth, header, mark, marketBuy, once, scripted, T0, tempDir, writeRecording } from '../backtest-support.js';
 
