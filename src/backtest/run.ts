@@ -26,6 +26,7 @@ import { EquityCurve } from './equity-curve.js';
 import type { EquitySample } from './equity-curve.js';
 import { fillSequenceHash } from './fill-hash.js';
 import { FundingWatch } from './funding-watch.js';
+import { FundingCoverage } from './funding/funding-coverage.js';
 import { HandlerTracker } from './handler-tracker.js';
 import { OrderLog } from './order-log.js';
 import { PnlLedger } from './pnl-ledger.js';
@@ -58,6 +59,7 @@ export class BacktestRun {
   private readonly instruments: ReadonlyMap<string, SimInstrument>;
   private readonly ledger: PnlLedger;
   private readonly funding: FundingWatch;
+  private readonly fundingCoverage: FundingCoverage;
   private readonly orders = new OrderLog();
   private readonly fills: FillRecord[] = [];
   private readonly equity: EquityCurve;
@@ -125,6 +127,7 @@ export class BacktestRun {
     });
     this.ledger = new PnlLedger(this.strategyIds);
     this.funding = new FundingWatch(this.engine, account.userId, this.ledger);
+    this.fundingCoverage = new FundingCoverage(feed.instruments.map((i) => i.symbol));
     this.equity = new EquityCurve(this.intervalMs, () => this.sample());
     this.port.accountEvents$.subscribe((event) => this.kernel.ingest(event));
     this.kernel.events$.subscribe((event) => this.onKernelEvent(event));
@@ -214,6 +217,7 @@ export class BacktestRun {
 
   private onMarketEvent(event: SimMarketEvent): void {
     if (event.type === 'funding') {
+      this.fundingCoverage.onFunding(event);
       const instrument = this.instruments.get(event.symbol);
       if (instrument !== undefined) this.funding.onFunding(event, instrument.category);
     }
@@ -357,6 +361,8 @@ export class BacktestRun {
       const amount = account.futures[category];
       if (amount !== undefined) balances[category] = amount;
     }
+    const fundingSeries = this.fundingCoverage.figures(new Set(this.fills.filter((f) => !f.isClose).map((f) => f.symbol)), endTime);
+    const fundingWarnings = Object.values(fundingSeries).flatMap((f) => (f.warning === undefined ? [] : [f.warning]));
     const summary: BacktestSummary = {
       format: 'stratd-backtest-summary',
       version: 1,
@@ -369,7 +375,9 @@ export class BacktestRun {
       events: this.events,
       fillsSha256: fillSequenceHash(this.fills),
       ...(this.bars ? { fillModel: barModelNote(this.options.barModel ?? DEFAULT_BAR_MODEL) } : {}),
-      warnings: this.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
+      warnings: [...this.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`), ...fundingWarnings],
+      ...(this.options.dataQuality === undefined ? {} : { dataQuality: this.options.dataQuality }),
+      fundingSeries,
       total,
       strategies,
     };

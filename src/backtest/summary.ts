@@ -3,6 +3,8 @@ import { dec } from '../core/decimal.js';
 import type { EquityPoint } from './metrics.js';
 import { performanceOf } from './metrics.js';
 import type { PositionBook } from './position-book.js';
+import type { DataQualitySummary } from '../recording/quality/check.js';
+import type { FundingSeriesFigures } from './funding/funding-coverage.js';
 
 /**
  * summary.json. Money is decimal text (at most 8 decimals), ratios are numbers (6 decimals) or null
@@ -23,6 +25,10 @@ export interface BacktestSummary {
   /** Present when the recordings held bars: how fills were modelled ("fills are bar-modelled (…)"). */
   readonly fillModel?: string;
   readonly warnings: readonly string[];
+  /** What the data-quality scan found in the range (absent when no scan ran, e.g. inside a sweep). */
+  readonly dataQuality?: DataQualitySummary;
+  /** Per symbol of the recordings: the funding series the run settled from, and whether it was complete. */
+  readonly fundingSeries: Readonly<Record<string, FundingSeriesFigures>>;
   readonly total: OwnerFigures;
   readonly strategies: Readonly<Record<string, OwnerFigures>>;
 }
@@ -35,12 +41,14 @@ export interface OwnerFigures {
   /** Commands the exchange refused. */
   readonly rejected: number;
   readonly volume: string;
+  /** Trading PnL: realized + unrealized, before fees and funding. */
+  readonly tradingPnl: string;
   readonly fees: string;
   /** Received (positive) or paid (negative). */
   readonly funding: string;
   readonly realizedPnl: string;
   readonly unrealizedPnl: string;
-  /** realized − fees + funding + unrealized. */
+  /** tradingPnl − fees + funding. */
   readonly netPnl: string;
   readonly finalEquity: string;
   readonly return: number;
@@ -87,7 +95,8 @@ export interface OwnerInput {
 
 export function ownerFigures(input: OwnerInput): OwnerFigures {
   const { book } = input;
-  const netPnl = book.realizedPnl.sub(book.fees).add(book.funding).add(input.unrealizedPnl);
+  const tradingPnl = book.realizedPnl.add(input.unrealizedPnl);
+  const netPnl = tradingPnl.sub(book.fees).add(book.funding);
   const performance = performanceOf(input.curve, input.intervalMs);
   return {
     orders: input.orders,
@@ -95,6 +104,7 @@ export function ownerFigures(input: OwnerInput): OwnerFigures {
     denied: input.denied,
     rejected: input.rejected,
     volume: money(book.volume),
+    tradingPnl: money(tradingPnl),
     fees: money(book.fees),
     funding: money(book.funding),
     realizedPnl: money(book.realizedPnl),

@@ -13,6 +13,7 @@ import type { LatencyModel } from '../sim/port/port-latency.js';
 import type { PreparedCacheOptions } from '../recording/prepared/cache.js';
 import type { RecordingReplay } from '../recording/feed.js';
 import type { BacktestSummary } from './summary.js';
+import type { DataQualitySummary } from '../recording/quality/check.js';
 
 /** The simulated account the strategies trade: opening futures wallet balances per margin asset. */
 export interface BacktestAccount {
@@ -70,6 +71,8 @@ export interface BacktestOptions {
    * daemon's view this way while the engine matches on the simulator's full stream.
    */
   readonly marketView?: readonly ObservedMarketEvent[];
+  /** The data-quality scan of the recordings (checked by the caller): listed in the summary and report. */
+  readonly dataQuality?: DataQualitySummary;
   readonly logger?: Logger;
   /** Called every PROGRESS_EVERY_EVENTS events and once at the end. */
   readonly onProgress?: (progress: BacktestProgress) => void;

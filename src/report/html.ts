@@ -4,6 +4,8 @@ import { ALL_TAB, fillOwner, reportPageData } from './data.js';
 import type { Cell } from './page.js';
 import { escapeHtml, iso, page, table } from './page.js';
 import { REPORT_SCRIPT } from './script.js';
+import { dataQualitySection } from './data-quality.js';
+import { pnlSplitSection } from './pnl-split.js';
 import type { OwnerFigures } from '../backtest/summary.js';
 
 export { escapeHtml, MAX_TABLE_ROWS, scriptJson } from './page.js';
@@ -80,7 +82,10 @@ ${table(ORDER_COLUMNS, result.orders.filter((o) => owns(tab)(o.strategy)).map(or
     ],
     body: `<h2>Summary</h2>
 ${table(SUMMARY_COLUMNS, [summaryRow('total', summary.total), ...strategies.map(([id, f]) => summaryRow(id, f))], 1, 'owners', 'summary.json')}
-${sections.map((section) => `${section}\n`).join('')}${tabbedCharts(data, tables)}`,
+${pnlSplitSection(summary)}
+${dataQualitySection(summary.dataQuality)}
+${sections.map((section) => `${section}
+`).join('')}${tabbedCharts(data, tables)}`,
     data,
     script: REPORT_SCRIPT,
   });

@@ -57,9 +57,7 @@ export function table(headers: readonly string[], rows: ReadonlyArray<readonly C
   return `${note}<div class="scroll"><table${attrs}>\n${head}\n${body}\n</table></div>`;
 }
 
-export function iso(time: number): string {
-  return new Date(time).toISOString();
-}
+export { iso } from '../core/iso-time.js';
 
 export interface PageParts {
   readonly title: string;

@@ -17,6 +17,7 @@ import { ConfigError } from '../../settings/config-error.js';
 import type { Environment } from '../../settings/secrets.js';
 import { createLogger } from '../logging/logger.js';
 import { prepareRun } from './run.js';
+import { checkDataQuality } from '../data/data-quality-gate.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf, slippageFlag } from './backtest-flags.js';
 
 export interface BacktestCommandDeps {
@@ -48,6 +49,7 @@ interface BacktestFlags {
   readonly balance?: string[];
   readonly logLevel: string;
   readonly cache: boolean;
+  readonly allowGaps?: boolean;
 }
 
 /**
@@ -70,6 +72,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
     .option('--balance <asset=amount>', 'opening futures balance, e.g. USDT=100000 (repeatable; default: the config\'s simulator account)', (value: string, all: string[] = []) => [...all, value])
     .option('--log-level <level>', 'kernel and strategy logs on standard error', 'warn')
     .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
+    .option('--allow-gaps', 'run even though the recordings have gaps (missing market) in the range; the report lists them')
     .action(async (flags: BacktestFlags) => {
       const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
       if (!prepared.ok) throw prepared.error;
@@ -83,6 +86,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
       const recordings = flags.data;
       const wallClock = deps.wallClock ?? systemTime.clock;
       const cache = preparedCacheOf(flags.cache, deps.env, 'backtest', deps.err);
+      const dataQuality = await checkDataQuality(recordings, { from, to, cache, allowGaps: flags.allowGaps === true, command: 'backtest', err: deps.err });
       // The prepared form, loaded once, serves the progress bar's end, the replay and the price charts.
       const loaded = cache === undefined ? undefined : await parseRecordings(recordings, to, cache);
       const recording = loaded?.ok === true ? loaded.value : undefined;
@@ -110,6 +114,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
         ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
         ...(recording === undefined ? {} : { recording }),
         ...(slippageBps === undefined ? {} : { barModel: { slippageBps } }),
+        ...(dataQuality === undefined ? {} : { dataQuality }),
       });
       display.stop();
       if (!result.ok) {
@@ -122,6 +127,7 @@ export function registerBacktestCommand(program: Command, deps: BacktestCommandD
       const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
       const prices = recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range);
       const written = writeBacktestOutputs(flags.out, result.value, { prices });
+      for (const series of Object.values(result.value.summary.fundingSeries)) if (series.warning !== undefined) deps.err(`stratd backtest: WARNING: ${series.warning}\n`);
       deps.out(report(result.value, written));
     });
 }
@@ -132,7 +138,7 @@ function report(result: BacktestResult, written: readonly string[]): string {
   const t = summary.total;
   const lines = [
     `backtest ${summary.range.fromIso} → ${summary.range.toIso}: ${summary.events} events, ${t.orders} orders, ${t.fills} fills`,
-    `net PnL ${t.netPnl} (return ${t.return}, max drawdown ${t.maxDrawdown}, Sharpe ${t.sharpe ?? '-'}), fees ${t.fees}, funding ${t.funding}`,
+    `net PnL ${t.netPnl} (return ${t.return}, max drawdown ${t.maxDrawdown}, Sharpe ${t.sharpe ?? '-'}) = trading ${t.tradingPnl} − fees ${t.fees} + funding ${t.funding}`,
     ...Object.entries(summary.strategies).map(([id, s]) => `  ${id}: ${s.fills} fills, net PnL ${s.netPnl}, win rate ${s.winRate ?? '-'}, exposure ${s.exposure}`),
     `fill sequence sha256 ${summary.fillsSha256}`,
     ...(summary.fillModel === undefined ? [] : [summary.fillModel]),

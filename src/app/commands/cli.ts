@@ -8,6 +8,7 @@ import { registerFollowerCommands } from './follower.js';
 import { registerBacktestCommand } from './backtest.js';
 import { registerCheckStrategyCommand } from './check-strategy.js';
 import { registerDownloadCommand } from './download.js';
+import { registerDataCommands } from '../data/data-command.js';
 import { registerControlCommands } from './control.js';
 import { registerParityCommand } from './parity.js';
 import { registerRecordCommand } from './record.js';
@@ -100,6 +101,8 @@ registerControlCommands(program, { ...commandIo, terminal: { isTTY: process.stdo
 registerRecordCommand(program, commandIo);
 
 registerDownloadCommand(program, commandIo);
+
+registerDataCommands(program, commandIo);
 
 registerValidateCommand(program, commandIo);
 

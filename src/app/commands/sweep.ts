@@ -23,6 +23,7 @@ import { prepareRun } from './run.js';
 import { strategyModulePath } from '../daemon/strategy-loader.js';
 import { registerSweepMergeCommand } from './sweep-shard/sweep-merge-command.js';
 import { planSweepShard, writeSweepShard } from './sweep-shard/run.js';
+import { checkDataQuality } from '../data/data-quality-gate.js';
 
 export interface SweepCommandDeps {
   readonly env: Environment;
@@ -51,6 +52,7 @@ interface SweepFlags {
   readonly cache: boolean;
   readonly shard?: string;
   readonly shardMode: string;
+  readonly allowGaps?: boolean;
 }
 
 /**
@@ -78,6 +80,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
     .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
     .option('--shard <I/N>', 'run shard I of N (I from 0, as JOB_COMPLETION_INDEX) of the combinations; --out gets its rows and manifest.json for `stratd sweep merge`')
     .option('--shard-mode <mode>', 'how combinations are dealt to shards: round-robin (combination k to shard k mod N) or contiguous (one run each)', 'round-robin')
+    .option('--allow-gaps', 'run even though the recordings have gaps (missing market)')
     .action(async (flags: SweepFlags) => {
       const { data, grid } = flags;
       if (data === undefined) throw new ConfigError("required option '--data <file...>' not specified", { path: '--data' });
@@ -93,6 +96,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       const account = openingAccount(config, deps.defaultSimConfig);
       if (!account.ok) throw account.error;
       const cache = preparedCacheOf(flags.cache, deps.env, 'sweep', deps.err);
+      await checkDataQuality(data, { from: undefined, to: undefined, cache, allowGaps: flags.allowGaps === true, command: 'sweep', err: deps.err });
       const bases: SweepBase[] = strategies.map((s) => ({ id: s.id, definition: s.definition, params: paramsOf(config, s.id) }));
       const source = readYamlFile(grid);
       if (!source.ok) throw source.error;

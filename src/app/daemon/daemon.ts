@@ -378,6 +378,7 @@ export class Daemon {
       feed,
       jobs,
       ready: () => readiness(status).healthy,
+      recordingQuality: () => recorder?.stats().quality,
       collections: () => {
         const journal = store.journalCounts();
         return [

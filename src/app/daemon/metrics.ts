@@ -25,6 +25,8 @@ export interface MetricSources {
   readonly ready: () => boolean;
   /** Sizes of the long-lived tables that grow with activity (kernel, executor, journal, simulator), read at scrape time. */
   readonly collections?: () => Iterable<TableSize>;
+  /** Data-quality findings of the recorder (`record:`), by kind, while it runs. */
+  readonly recordingQuality?: () => Readonly<Record<string, number>> | undefined;
 }
 
 /** How often the event loop is sampled; a sample's lag is its delay beyond this interval. */
@@ -250,6 +252,17 @@ export class DaemonMetrics {
       collect() {
         read((s) => s.collections?.() ?? [], (all) => {
           for (const c of all) if (c.limit !== undefined) this.set({ collection: c.name }, c.limit);
+        });
+      },
+    });
+    new Counter({
+      name: 'stratd_recording_quality_findings_total',
+      help: 'Data-quality findings in the market data the recorder wrote, by kind (gap, duplicate, out-of-order, frozen-book)',
+      labelNames: ['kind'],
+      registers,
+      collect() {
+        read((s) => s.recordingQuality?.(), (counts) => {
+          for (const [kind, n] of Object.entries(counts ?? {})) setCounter(this, { kind }, n);
         });
       },
     });

@@ -113,7 +113,7 @@ async function readWhole(path: string): Promise<{ header: MarketStreamReader['he
 }
 
 /** Writes `dir/name` through a temporary file, synced and renamed into place: readers see all of it or nothing. */
-async function writeAtomically(dir: string, name: string, content: Uint8Array): Promise<string> {
+export async function writeAtomically(dir: string, name: string, content: Uint8Array): Promise<string> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, name);
   const temporary = join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);

@@ -18,6 +18,9 @@ import { DEFAULT_FLUSH_EVERY_MS, DEFAULT_REORDER_MS, checkRecorderOptions } from
 import type { RecordedPart } from './part.js';
 import { RecordingPart } from './part.js';
 import { ReorderBuffer } from './reorder.js';
+import { QualityScanner } from '../quality/scanner.js';
+import type { QualityCounts, QualityFinding } from '../quality/types.js';
+import { zeroCounts } from '../quality/types.js';
 
 export type { RecordedPart } from './part.js';
 
@@ -46,6 +49,8 @@ export interface RecorderStats {
   readonly buffered: number;
   /** Header fields estimated rather than known, by symbol. */
   readonly estimated: Readonly<Record<string, readonly EstimatedField[]>>;
+  /** Data-quality findings in what was written (gaps, duplicates, out-of-order, frozen books), by kind; each is also logged as a warning. */
+  readonly quality: QualityCounts;
   /** Set once writing failed: the recorder stopped recording (the daemon goes on). */
   readonly failure?: string;
 }
@@ -87,6 +92,8 @@ export class Recorder {
   private arrivals = 0;
   private arrivalsAtFlush = 0;
   private failure: string | undefined;
+  private readonly quality = zeroCounts();
+  private readonly scanner: QualityScanner;
   private work: Promise<void> = Promise.resolve();
   private timer: Subscription | undefined;
   private stopping: Promise<RecordingSummary> | undefined;
@@ -102,6 +109,7 @@ export class Recorder {
       ...(options.fundingPeriod === undefined ? {} : { fundingPeriod: options.fundingPeriod }),
     });
     this.buffer = new ReorderBuffer(options.reorderMs ?? DEFAULT_REORDER_MS);
+    this.scanner = new QualityScanner({ channels: this.channels, onFinding: (finding) => this.onQuality(finding) });
     this.headers = new HeaderSource({ symbols: options.symbols, channels: this.channels, market: options.market, ...(options.hints === undefined ? {} : { hints: options.hints }), logger: options.logger });
     this.startedAt = options.time.clock.now();
     this.nextIndex = firstIndex;
@@ -163,6 +171,7 @@ export class Recorder {
       ignored: this.ignored,
       late: this.late,
       buffered: this.buffer.size,
+      quality: { ...this.quality },
       estimated: this.headers.estimated(),
       ...(this.failure === undefined ? {} : { failure: this.failure }),
     };
@@ -188,6 +197,7 @@ export class Recorder {
     this.timer = undefined;
     await this.enqueue(async () => {
       await this.writeDue(true);
+      this.scanner.finish();
       if (this.part === undefined && this.done.length === 0) await this.openPart(this.startedAt);
       await this.closePart();
     });
@@ -256,6 +266,8 @@ export class Recorder {
       return;
     }
     part.writeMarket(event);
+    // The scan sees the event as it came: one the reorder window could not place is out of order.
+    this.scanner.observe(input);
     this.events++;
     this.lastTs = ts;
   }
@@ -290,6 +302,11 @@ export class Recorder {
     this.part = undefined;
     this.done.push(part.summary());
     await part.close();
+  }
+
+  private onQuality(finding: QualityFinding): void {
+    this.quality[finding.kind]++;
+    this.options.logger.warn({ kind: finding.kind, symbol: finding.symbol, stream: finding.stream, from: finding.from, to: finding.to }, `market data quality: ${finding.kind} in ${finding.symbol} ${finding.stream}: ${finding.detail}`);
   }
 
   private fail(error: unknown): void {
