@@ -79,5 +79,8 @@ export function defineStreamStrategy<S extends z.ZodType>(definition: Omit<Strea
 
 export type { BusEvent, CacheView, Intent, KeyValueStore };
 export { decimalParam } from './strategy-params.js';
+export { signalIntents } from './strategy-api-signals.js';
+export type { PositionSize, SignalIntentOptions } from './strategy-api-signals.js';
+export type { ExternalSignal, SignalAction, SignalReceived } from '../model/signal-events.js';
 export { Indicators, KLINE_INTERVALS, PRICE_SOURCES, crossing } from './strategy-api-indicators.js';
 export type { Bands, BandsSpec, Crossing, Indicator, IndicatorSource, LineSpec, PeriodSpec, PriceSource, SeriesSpec } from './strategy-api-indicators.js';
