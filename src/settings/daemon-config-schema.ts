@@ -5,6 +5,7 @@ import { cronExpression } from './daemon-config-cron.js';
 import { parseByteSize } from './byte-size.js';
 import { durationMs, durationOrOffMs } from './duration.js';
 import { notifySchema } from './daemon-config-notify.js';
+import { signalsSchema } from './daemon-config-signals.js';
 import { liveMarketSchema, simMarketSchema } from './daemon-config-live-market.js';
 
 /**
@@ -189,6 +190,8 @@ export const daemonFileSchema = z.strictObject({
   record: recordSchema.optional(),
   /** Notifications to webhooks, Slack, Discord, Telegram (daemon-config-notify.ts). */
   notify: notifySchema.optional(),
+  /** The external-signal endpoint (daemon-config-signals.ts). */
+  signals: signalsSchema.optional(),
   log: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

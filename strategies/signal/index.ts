@@ -8,7 +8,7 @@ import { signalParams } from './params.js';
  * alerts): each verified signal for this instance becomes intents (close the side it exits, open the
  * side it enters), which go through the risk engine and the executor like any strategy's. It keeps no
  * state of its own: the exchange's position decides what a close closes. Size limits are the risk
- * engine's (`limits:` of the instance: a typo in an alert meets maxOrderQty and maxPosition).
+ * engine's (`limits:` of the instance: a typo in an alert meets maxPosition and maxNotional).
  */
 export default defineStrategy({
   name: 'signal',
