@@ -31,6 +31,7 @@ import { UserStreamSession } from '../venue/stream/user-stream-session.js';
 import { isLoopbackHost } from './control-auth.js';
 import { ControlMetrics } from './control-metrics.js';
 import { ensureControlToken } from './control-token.js';
+import { daemonSignals } from './signals/daemon-signals.js';
 import { readHealthTls } from './health-settings.js';
 import type { ControlToken } from './control-token.js';
 import { LiveSettings } from './control-live-settings.js';
@@ -54,7 +55,7 @@ import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { Dashboard } from './dashboard/index.js';
 import { HealthServer } from './health-server.js';
 import { Notifier } from './notify/index.js';
-import type { Caller, HealthReport } from './health-server.js';
+import type { Caller, HealthReport, SignalRoute } from './health-server.js';
 import { planReload } from './reload.js';
 import type { ReloadReport } from './reload.js';
 import { DEFAULT_SIM_CONFIG } from './sim-command.js';
@@ -120,6 +121,8 @@ interface Parts {
   readonly notifier: Notifier | undefined;
   readonly controlMetrics: ControlMetrics;
   readonly dashboard: Dashboard;
+  /** POST /signals, with a `signals:` section. */
+  readonly signals?: SignalRoute | undefined;
 }
 
 /**
@@ -391,7 +394,9 @@ export class Daemon {
       },
     });
     registerTradingGauges(registry, { dayPnl: () => kernel.risk.dayPnl(), positions: () => kernel.cache.positions() });
-    const daemon = new Daemon({ kernel, venue, store, sessions, poller, feed, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier, dashboard }, options);
+    const signals = daemonSignals({ settings: config.signals, stateDir: config.stateDir, env: options.env ?? process.env, keyValue: (ns) => store.keyValue(ns), kernel, strategies: options.strategies, time, registry, logger: logger.child({ component: 'signals' }) });
+    if (!signals.ok) return fail(signals.error);
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, feed, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier, dashboard, signals: signals.value }, options);
     const listening = await daemon.listen(registry, token.value.token, tls.value);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
@@ -421,6 +426,7 @@ export class Daemon {
       status: () => this.status(),
       control: controlRoutes(this),
       dashboard: this.parts.dashboard.routes(),
+      ...(this.parts.signals === undefined ? {} : { signals: this.parts.signals }),
       token,
       clock: time.clock,
       allowedHosts: config.health.allowedHosts,

@@ -5,4 +5,4 @@ export { SIGNAL_JOURNAL_NAMESPACE, SignalJournal } from './signal-journal.js';
 export type { SignalRecord } from './signal-journal.js';
 export { SIGNAL_STRATEGY, SignalDispatch, signalRef } from './signal-dispatch.js';
 export { signalEndpoint } from './signal-endpoint.js';
-export type { SignalHandler, SignalOutcome, SignalRequest } from './signal-endpoint.js';
+export type { SignalOutcome } from './signal-endpoint.js';

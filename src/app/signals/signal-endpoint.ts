@@ -2,22 +2,14 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { SignalsSettings } from '../../settings/daemon-config-signals.js';
 import { AuthThrottle } from '../auth-throttle.js';
-import type { Caller, ControlReply } from '../health-server.js';
-import type { SignalAuthMode, SignalProof } from './signal-auth.js';
+import type { SignalRoute } from '../health-server.js';
+import type { SignalAuthMode } from './signal-auth.js';
 import { authenticateSignal, withinReplayWindow } from './signal-auth.js';
 import type { SignalBody } from './signal-body.js';
 import { bodyToken, parseSignalBody, toSignal } from './signal-body.js';
 import type { SignalDispatch, SignalOrder } from './signal-dispatch.js';
 import type { SignalAnswer, SignalJournal } from './signal-journal.js';
 
-/** A POST /signals as the health server hands it over: the raw body (the signature covers it byte for byte). */
-export interface SignalRequest {
-  readonly rawBody: string;
-  readonly proof: SignalProof;
-  readonly caller: Caller;
-}
-
-export type SignalHandler = (request: SignalRequest) => Promise<ControlReply & { readonly headers?: Readonly<Record<string, string>> }>;
 
 /** Outcomes counted by the endpoint (`stratd_signals_total{outcome}`). */
 export type SignalOutcome = 'placed' | 'pending' | 'denied' | 'failed' | 'nothing' | 'dry-run' | 'unauthorized' | 'stale' | 'invalid' | 'unknown-strategy' | 'repeated' | 'not-ready';
@@ -37,13 +29,13 @@ export interface SignalEndpointOptions {
  * validate, refuse stale timestamps (replays), answer a repeated idempotency key from the journal, then
  * dry-run or trade through the signal strategy; the answer is journaled before it is sent.
  */
-export function signalEndpoint(options: SignalEndpointOptions): SignalHandler {
+export function signalEndpoint(options: SignalEndpointOptions): SignalRoute {
   const { settings, clock, journal, dispatch, logger } = options;
   const throttle = new AuthThrottle({ clock });
   const inFlight = new Map<string, Promise<SignalAnswer>>();
   const count = (outcome: SignalOutcome): void => options.counted?.(outcome);
 
-  return async ({ rawBody, proof, caller }) => {
+  return async ({ rawBody, caller, ...proof }) => {
     const wait = throttle.waitMs(caller.address);
     if (wait > 0) {
       count('unauthorized');
