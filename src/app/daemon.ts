@@ -32,6 +32,8 @@ import { isLoopbackHost } from './control-auth.js';
 import { ControlMetrics } from './control-metrics.js';
 import { ensureControlToken } from './control-token.js';
 import { daemonSignals } from './signals/daemon-signals.js';
+import type { DaemonSignals } from './signals/daemon-signals.js';
+import type { SignalRecord } from './signals/signal-journal.js';
 import { readHealthTls } from './health-settings.js';
 import type { ControlToken } from './control-token.js';
 import { LiveSettings } from './control-live-settings.js';
@@ -55,7 +57,7 @@ import type { SimulatorTaps, VenueConnection } from './daemon-venue.js';
 import { Dashboard } from './dashboard/index.js';
 import { HealthServer } from './health-server.js';
 import { Notifier } from './notify/index.js';
-import type { Caller, HealthReport, SignalRoute } from './health-server.js';
+import type { Caller, HealthReport } from './health-server.js';
 import { planReload } from './reload.js';
 import type { ReloadReport } from './reload.js';
 import { DEFAULT_SIM_CONFIG } from './sim-command.js';
@@ -122,7 +124,7 @@ interface Parts {
   readonly controlMetrics: ControlMetrics;
   readonly dashboard: Dashboard;
   /** POST /signals, with a `signals:` section. */
-  readonly signals?: SignalRoute | undefined;
+  readonly signals?: DaemonSignals | undefined;
 }
 
 /**
@@ -154,6 +156,11 @@ export class Daemon {
   /** The recorder of `record:` (or of `stratd record`), while it runs. */
   get recorder(): Recorder | undefined {
     return this.parts.recorder;
+  }
+
+  /** The journaled external signals with their answers, oldest first (empty without a signals section). */
+  signals(): readonly SignalRecord[] {
+    return this.parts.signals?.journal.all() ?? [];
   }
 
   /** The order journal of the state store (read it; only the executor writes). */
@@ -426,7 +433,7 @@ export class Daemon {
       status: () => this.status(),
       control: controlRoutes(this),
       dashboard: this.parts.dashboard.routes(),
-      ...(this.parts.signals === undefined ? {} : { signals: this.parts.signals }),
+      ...(this.parts.signals === undefined ? {} : { signals: this.parts.signals.route }),
       token,
       clock: time.clock,
       allowedHosts: config.health.allowedHosts,

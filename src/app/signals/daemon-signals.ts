@@ -28,21 +28,26 @@ export interface DaemonSignalsOptions {
 }
 
 /** The daemon's POST /signals route when `signals:` is configured (undefined otherwise), its secret ensured. */
-export function daemonSignals(options: DaemonSignalsOptions): Result<SignalRoute | undefined, string> {
+export interface DaemonSignals {
+  readonly route: SignalRoute;
+  readonly journal: SignalJournal;
+}
+
+export function daemonSignals(options: DaemonSignalsOptions): Result<DaemonSignals | undefined, string> {
   const { settings } = options;
   if (settings === undefined) return ok(undefined);
   const secret = ensureSignalSecret(options.stateDir, options.env);
   if (!secret.ok) return secret;
   const counter = new Counter({ name: 'stratd_signals_total', help: 'External signals by outcome (placed, pending, denied, failed, nothing, dry-run, unauthorized, stale, invalid, unknown-strategy, repeated, not-ready)', labelNames: ['outcome'], registers: [options.registry] });
-  return ok(
-    signalEndpoint({
+  const journal = new SignalJournal(options.keyValue(SIGNAL_JOURNAL_NAMESPACE), settings.keepKeysFor);
+  const route = signalEndpoint({
       settings,
       secret: secret.value,
       clock: options.time.clock,
-      journal: new SignalJournal(options.keyValue(SIGNAL_JOURNAL_NAMESPACE), settings.keepKeysFor),
+      journal,
       dispatch: new SignalDispatch(options.kernel, options.strategies, options.time),
       logger: options.logger,
       counted: (outcome) => counter.inc({ outcome }),
-    }),
-  );
+    });
+  return ok({ route, journal });
 }
