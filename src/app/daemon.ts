@@ -32,6 +32,7 @@ import { isLoopbackHost } from './control-auth.js';
 import { ControlMetrics } from './control-metrics.js';
 import { ensureControlToken } from './control-token.js';
 import { daemonSignals } from './signals/daemon-signals.js';
+import { watchRateAlarms } from './notify/rate-alarms.js';
 import type { DaemonSignals } from './signals/daemon-signals.js';
 import type { SignalRecord } from './signals/signal-journal.js';
 import { readHealthTls } from './health-settings.js';
@@ -254,6 +255,9 @@ export class Daemon {
       // A start that fails later still sends what it has to say (a strategy that failed at start), once, and leaves no retry timer behind.
       cleanup.push(() => notifier.drain());
     }
+    subscriptions.push(
+      watchRateAlarms(venue.client.governor.alarms$, { clock: time.clock, registry, logger: logger.child({ component: 'venue' }), ...(notifier === undefined ? {} : { notify: (n) => notifier.notify(n) }) }),
+    );
     collectDefaultMetrics({ register: registry, prefix: 'stratd_' });
     // prom-client names three gauges `_total`, a suffix Prometheus keeps for counters; their per-type
     // series (stratd_nodejs_active_handles{type} and the like) carry the same information.
