@@ -55,9 +55,11 @@ export class SignalDispatch {
     return this.strategies.get(id);
   }
 
-  /** Whether the kernel takes intents now (started, not stopping). */
-  running(): boolean {
-    return this.kernel.state === 'running';
+  /** Why the strategy cannot take a signal now (the kernel not running, the instance stopped), or undefined. */
+  notReady(id: string): string | undefined {
+    if (this.kernel.state !== 'running') return `the daemon is ${this.kernel.state}`;
+    const state = this.kernel.strategies.status().find((s) => s.id === id)?.state;
+    return state === 'running' ? undefined : `strategy ${id} is ${state ?? 'unknown'}`;
   }
 
   /** The intents the strategy would emit for the signal, each with the risk engine's answer. */

@@ -99,10 +99,10 @@ export function signalEndpoint(options: SignalEndpointOptions): SignalRoute {
     } else if (!strategy.symbols.includes(body.symbol)) {
       outcome = 'invalid';
       answer = { status: 422, body: { id: body.id, strategy: body.strategy, outcome, error: `strategy ${body.strategy} does not trade ${body.symbol} (its symbols: ${strategy.symbols.join(', ')})` } };
-    } else if (!dispatch.running()) {
-      // Not journaled: the sender may send the same key again once the daemon runs.
+    } else if (dispatch.notReady(strategy.id) !== undefined) {
+      // Not journaled: the sender may send the same key again once the strategy runs.
       count('not-ready');
-      return { status: 503, body: { id: body.id, strategy: body.strategy, outcome: 'not-ready', error: 'the daemon is not trading yet (starting, resyncing or stopping): send again' } };
+      return { status: 503, body: { id: body.id, strategy: body.strategy, outcome: 'not-ready', error: `${dispatch.notReady(strategy.id) ?? ''}: send again once it runs` } };
     } else {
       const orders = dryRun ? dispatch.dryRun(strategy, signal) : await dispatch.submit(strategy, signal, settings.answerWithin);
       outcome = dryRun ? 'dry-run' : outcomeOf(orders);

@@ -173,6 +173,18 @@ describe('external signals over loopback', () => {
     const unknown = JSON.stringify({ id: 'x-2', strategy: 'nobody', symbol: BTC, action: 'buy' });
     expect((await post(unknown, signed(unknown))).status).toBe(404);
   });
+
+  it('a stopped signal strategy answers 503 and does not journal the key, so the sender may send it again', async () => {
+    await d.stopStrategy('tv');
+    const body = JSON.stringify({ id: 'alert-5', strategy: 'tv', symbol: BTC, action: 'buy' });
+    const refused = await post(body, signed(body));
+    expect(refused.status).toBe(503);
+    expect(journaled().map((r) => r.key)).not.toContain('alert-5');
+    await d.startStrategy('tv');
+    const again = await post(body, signed(body));
+    expect(again.body).toMatchObject({ outcome: 'placed' });
+    await runUntil(clock, () => longQty() === '2', 'the long position');
+  });
 });
 
 function journaled(): readonly SignalRecord[] {
