@@ -20,9 +20,9 @@ import { instrumentChanges } from './instrument-changes.js';
 import { KernelMetrics } from './kernel-metrics.js';
 import { RiskEngine } from './risk/risk-engine.js';
 import type { DailyLossOverride, ResumeRefused, Resumed } from './risk/risk-engine.js';
-import { StrategyHost } from './strategy-host.js';
-import type { StrategyInstance } from './strategy-instance.js';
-import type { RunnerLimits } from './strategy-runner.js';
+import { StrategyHost } from './strategy/host.js';
+import type { StrategyInstance } from './strategy/instance.js';
+import type { RunnerLimits } from './strategy/runner.js';
 import type { Trigger } from './tick-to-order.js';
 
 const RECONCILE_RETRY_FIRST_MS = 250;

@@ -1,7 +1,7 @@
 import { dec } from '../../src/core/decimal.js';
 import type { Decimal } from '../../src/core/decimal.js';
-import { signalIntents } from '../../src/engine/strategy-api.js';
-import type { ExternalSignal } from '../../src/engine/strategy-api.js';
+import { signalIntents } from '../../src/engine/strategy/api.js';
+import type { ExternalSignal } from '../../src/engine/strategy/api.js';
 import type { PositionSide } from '../../src/model/instrument.js';
 
 const BTC = 'BTC-SWAP-USDT';

@@ -4,7 +4,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { GovernorAlarm } from '../../venue/rate-governor.js';
-import { WarningThrottle } from '../warning-throttle.js';
+import { WarningThrottle } from '../daemon/warning-throttle.js';
 import type { Notification } from './notification.js';
 
 /** A 429 pause is told at most this often (a ban always). */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import { constantTimeEquals } from '../control-auth.js';
+import { constantTimeEquals } from '../control/auth.js';
 
 /** Hex HMAC-SHA256 of `<timestamp>.<body>` with the signal secret. */
 export const SIGNATURE_HEADER = 'x-stratd-signature';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import { decimalParam } from '../../engine/strategy-params.js';
+import { decimalParam } from '../../engine/strategy/params.js';
 import type { ExternalSignal } from '../../model/signal-events.js';
 
 /**

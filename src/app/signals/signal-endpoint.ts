@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import type { SignalsSettings } from '../../settings/daemon-config-signals.js';
-import { AuthThrottle } from '../auth-throttle.js';
-import type { SignalRoute } from '../health-server.js';
+import type { SignalsSettings } from '../../settings/daemon-config/signals.js';
+import { AuthThrottle } from '../control/auth-throttle.js';
+import type { SignalRoute } from '../control/server.js';
 import type { SignalAuthMode } from './signal-auth.js';
 import { authenticateSignal, withinReplayWindow } from './signal-auth.js';
 import type { SignalBody } from './signal-body.js';

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import type { Environment } from '../../settings/secrets.js';
-import { MIN_TOKEN_LENGTH } from '../control-auth.js';
-import { ensureSecretFile } from '../control-token.js';
+import { MIN_TOKEN_LENGTH } from '../control/auth.js';
+import { ensureSecretFile } from '../control/token.js';
 
 /** The environment variable holding the signal secret (else the state directory's signal.secret). */
 export const SIGNAL_SECRET_ENV = 'STRATD_SIGNAL_SECRET';

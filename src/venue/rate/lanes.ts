@@ -1,5 +1,5 @@
 import type { OrderedParams } from '../../core/ordered-params.js';
-import type { EndpointDef } from '../endpoints.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
 
 /**
  * The lanes of the rate governor's queue, most urgent first. When the governor must hold requests (a

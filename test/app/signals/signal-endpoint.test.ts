@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Daemon } from '../../../src/app/daemon.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import type { SignalRecord } from '../../../src/app/signals/index.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signSignal } from '../../../src/app/signals/index.js';
 import type { VirtualClock } from '../../../src/core/virtual-time.js';

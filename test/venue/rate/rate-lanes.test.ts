@@ -1,5 +1,5 @@
 import { VirtualClock } from '../../../src/core/virtual-time.js';
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
 import type { RateBudget, RateCost } from '../../../src/venue/rate-governor.js';
 import { DEFAULT_RATE_BUDGET, RateGovernor } from '../../../src/venue/rate-governor.js';
 import { laneOf } from '../../../src/venue/rate/index.js';

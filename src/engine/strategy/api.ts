@@ -1,0 +1,86 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { z } from 'zod';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { BusEvent } from '../../model/bus-events.js';
+import type { CacheView } from '../../model/cache-view.js';
+import type { Intent } from '../../model/intents.js';
+import type { KeyValueStore } from '../../model/journal.js';
+import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
+
+/**
+ * The strategy API: everything a module under strategies/ may use. A strategy reads the cache, reacts
+ * to events and emits intents; it never holds the exchange client. Both styles run on the same runtime:
+ * a stream strategy is wrapped into handlers (see `streamToHandlers`).
+ */
+
+/** What a running strategy instance is given (read-only). */
+export interface StrategyContext<P> {
+  /** The instance id from the YAML (`strategies[].id`). */
+  readonly id: string;
+  readonly symbols: readonly string[];
+  readonly params: P;
+  readonly cache: CacheView;
+  readonly clock: Clock;
+  /** Schedule own timers here (virtual in backtests, real live). */
+  readonly scheduler: SchedulerLike;
+  readonly logger: Logger;
+  /** The instance's own persistent key-value store (survives restarts). */
+  readonly store: KeyValueStore;
+  /** This instance's open regular orders (all its symbols, or one). */
+  openOrders(symbol?: string): readonly OrderSnapshot[];
+  /** This instance's open plan and TP/SL orders. */
+  openAlgoOrders(symbol?: string): readonly AlgoOrderSnapshot[];
+  /** The client order id an intent with this `key` gets: known before the order exists. */
+  clientOrderIdFor(key: string): string;
+}
+
+/** Handler style: the runtime awaits each handler before delivering the next event. */
+export interface StrategyHandlers {
+  onStart?(): void | Promise<void>;
+  onEvent?(event: BusEvent): void | Promise<void>;
+  /** Last chance to emit clean-up intents (cancel-all), which are still executed. */
+  onStop?(): void | Promise<void>;
+}
+
+export interface HandlerContext<P> extends StrategyContext<P> {
+  emit(intent: Intent): void;
+}
+
+interface DefinitionBase<S extends z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  /** Validates `strategies[].params` at start; defaults belong here. */
+  readonly params: S;
+}
+
+export interface HandlerStrategyDefinition<S extends z.ZodType> extends DefinitionBase<S> {
+  readonly style: 'handlers';
+  create(ctx: HandlerContext<z.output<S>>): StrategyHandlers;
+}
+
+/** RxJS style: a function from the instance's event stream to its intent stream. */
+export interface StreamStrategyDefinition<S extends z.ZodType> extends DefinitionBase<S> {
+  readonly style: 'stream';
+  run(ctx: StrategyContext<z.output<S>>, events$: Observable<BusEvent>): Observable<Intent>;
+}
+
+export type StrategyDefinition<S extends z.ZodType = z.ZodType> = HandlerStrategyDefinition<S> | StreamStrategyDefinition<S>;
+
+/** Declares a handler-style strategy (the default export of strategies/<name>/index.ts). */
+export function defineStrategy<S extends z.ZodType>(definition: Omit<HandlerStrategyDefinition<S>, 'style'>): HandlerStrategyDefinition<S> {
+  return { style: 'handlers', ...definition };
+}
+
+/** Declares an RxJS-style strategy. */
+export function defineStreamStrategy<S extends z.ZodType>(definition: Omit<StreamStrategyDefinition<S>, 'style'>): StreamStrategyDefinition<S> {
+  return { style: 'stream', ...definition };
+}
+
+export type { BusEvent, CacheView, Intent, KeyValueStore };
+export { decimalParam } from './params.js';
+export { signalIntents } from './api-signals.js';
+export type { PositionSize, SignalIntentOptions } from './api-signals.js';
+export type { ExternalSignal, SignalAction, SignalReceived } from '../../model/signal-events.js';
+export { Indicators, KLINE_INTERVALS, PRICE_SOURCES, crossing } from './api-indicators.js';
+export type { Bands, BandsSpec, Crossing, Indicator, IndicatorSource, LineSpec, PeriodSpec, PriceSource, SeriesSpec } from './api-indicators.js';
