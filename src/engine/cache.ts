@@ -112,6 +112,7 @@ export class Cache implements CacheView {
       case 'bus.dropped':
       case 'catalog.changed':
       case 'catalog.synced':
+      case 'signal.received':
         return true;
       default:
         return assertNever(event, 'bus event');

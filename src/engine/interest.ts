@@ -31,6 +31,7 @@ export function interestedIn(event: BusEvent, strategyId: string, symbols: Reado
     case 'command.failed':
     case 'strategy.stopped':
     case 'bus.dropped':
+    case 'signal.received':
       return event.strategyId === strategyId;
     case 'account.balance':
     case 'stream.connected':

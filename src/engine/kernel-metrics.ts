@@ -5,7 +5,7 @@ import { PendingCounts } from './pending-counts.js';
 import { TickToOrder } from './tick-to-order.js';
 
 /** Where an event came from, for `stratd_events_total{source}`. */
-export type EventSource = 'market' | 'stream' | 'rest' | 'job' | 'kernel';
+export type EventSource = 'market' | 'stream' | 'rest' | 'job' | 'kernel' | 'signal';
 
 export interface KernelMetricsOptions {
   /**
@@ -199,6 +199,8 @@ export function sourceOf(event: BusEvent): EventSource {
     case 'timer':
     case 'bus.dropped':
       return 'kernel';
+    case 'signal.received':
+      return 'signal';
     default:
       return assertNever(event, 'bus event');
   }

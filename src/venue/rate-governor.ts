@@ -4,6 +4,8 @@ import type { Clock } from '../core/clock.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import { EpochWindows, SlidingWindow } from '../protocol/sliding-window.js';
+import { LANES, insertByLane } from './rate/index.js';
+import type { RateLane } from './rate/index.js';
 
 export interface RateBudget {
   /** REQUEST_WEIGHT per window (3000 per minute). */
@@ -57,6 +59,8 @@ export const DEFAULT_RATE_BUDGET: RateBudget = {
 export interface RateCost {
   readonly weight: number;
   readonly orders: number;
+  /** Which lane the request waits in when it must wait (default `trade`): see rate/lanes.ts. */
+  readonly lane?: RateLane;
 }
 
 export type GovernorAlarm =
@@ -74,6 +78,8 @@ export interface GovernorSnapshot {
   readonly ordersUsed: number;
   readonly ordersLimit: number;
   readonly queued: number;
+  /** Waiting requests per lane. */
+  readonly queuedByLane: Readonly<Record<RateLane, number>>;
   readonly pausedUntil: number;
   readonly bannedUntil: number | undefined;
   readonly banned: boolean;
@@ -81,12 +87,14 @@ export interface GovernorSnapshot {
 
 interface Waiter {
   readonly cost: RateCost;
+  readonly lane: RateLane;
   readonly resolve: (outcome: Result<void, GovernorRefusal>) => void;
 }
 
 /**
- * Client-side rate governor. Requests queue rather than exceed either budget; the weight budget is
- * shared FIFO, while requests that spend no ORDERS budget (cancels, queries) may pass order requests
+ * Client-side rate governor. Requests queue rather than exceed either budget, in lanes (rate/lanes.ts):
+ * cancels and reduce-only orders before new orders, new orders before market data and downloads, each
+ * lane first come first served. The weight budget is granted in that order, while requests that spend no ORDERS budget (cancels, queries) may pass order requests
  * held back by the order budget. ORDERS are kept within the server's fixed windows on the server
  * clock (the default) or within a sliding window (see `RateBudget.ordersWindows`). Headers from the
  * server correct the local view upward; a 429 pauses everything until the reset time; a 418 halts
@@ -138,7 +146,7 @@ export class RateGovernor {
   /** Waits until the request may be sent within both budgets; refused only while banned. */
   acquire(cost: RateCost): Promise<Result<void, GovernorRefusal>> {
     return new Promise((resolve) => {
-      this.queue.push({ cost, resolve });
+      insertByLane(this.queue, { cost, lane: cost.lane ?? 'trade', resolve });
       this.pump();
     });
   }
@@ -205,6 +213,7 @@ export class RateGovernor {
       ordersUsed: this.orders.used(now),
       ordersLimit: this.ordersLimit(),
       queued: this.queue.length,
+      queuedByLane: Object.fromEntries(LANES.map((lane) => [lane, this.queue.filter((w) => w.lane === lane).length])) as Record<RateLane, number>,
       pausedUntil: this.pausedUntil,
       bannedUntil: this.bannedUntil,
       banned: this.isBanned(now),
@@ -251,7 +260,7 @@ export class RateGovernor {
       const weightReady = this.weightReadyAt(now, weight);
       if (weightReady > now) {
         nextWake = Math.min(nextWake, weightReady);
-        break; // the weight budget is shared by every request: strict FIFO
+        break; // the weight budget is shared by every request: granted in lane order, strictly
       }
       if (orders > 0) {
         const ordersReady = ordersBlocked ? Infinity : this.ordersReadyAt(now, orders);

@@ -10,6 +10,7 @@ import { endpointLabel } from '../protocol/endpoints.js';
 import type { HttpPort, HttpReply } from './http-port.js';
 import { HttpTransportError } from './http-port.js';
 import type { RateGovernor } from './rate-governor.js';
+import { laneOf } from './rate/index.js';
 import { textSigner } from '../protocol/signer.js';
 import type { TimeSync } from './time-sync.js';
 import { VenueError } from './venue-error.js';
@@ -214,6 +215,7 @@ export class RestTransport implements RestCaller {
     const permit = await this.governor.acquire({
       weight: request.weight ?? endpoint.weight,
       orders: endpoint.ordersBudget ? (request.orders ?? 1) : 0,
+      lane: laneOf(endpoint, request),
     });
     if (!permit.ok) {
       return err(new VenueError({ kind: 'banned', endpoint: label, message: 'sending is halted after HTTP 418 (IP ban)', ...(permit.error.until === undefined ? {} : { retryAt: permit.error.until }) }));

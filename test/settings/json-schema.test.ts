@@ -128,6 +128,7 @@ describe('the published config schema', () => {
         'properties.record.properties.rotate.properties.every',
         'properties.notify.properties.reconnectStorm.properties.within',
         'properties.log.properties.summaryEvery',
+        ...['replayWindow', 'answerWithin', 'keepKeysFor'].map((f) => `properties.signals.properties.${f}`),
         ...['every', 'fundingEvery', 'maxBookAge'].map((f) => `properties.sim.properties.live.properties.${f}`),
         // One per sink kind (webhook, slack, discord, telegram).
         ...[0, 1, 2, 3].flatMap((k) => ['timeout', 'retry.properties.initial', 'retry.properties.max'].map((f) => `properties.notify.properties.sinks.items.oneOf.${k}.properties.${f}`)),

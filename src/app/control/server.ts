@@ -41,6 +41,20 @@ export interface ControlReply {
 
 export type ControlHandler = (request: ControlRequest) => Promise<ControlReply>;
 
+/** A POST /signals: the raw body (a signature covers it byte for byte) and what may prove its sender. */
+export interface SignalRouteRequest {
+  readonly rawBody: string;
+  /** The X-Stratd-Signature and X-Stratd-Timestamp headers. */
+  readonly signature?: string;
+  readonly timestamp?: string;
+  /** `?token=` of the URL (the weaker mode for senders that cannot sign). */
+  readonly urlToken?: string;
+  readonly caller: Caller;
+}
+
+/** Authenticates on its own terms (never the bearer token: a signal sender gets no control). */
+export type SignalRoute = (request: SignalRouteRequest) => Promise<ControlReply & { readonly headers?: Readonly<Record<string, string>> }>;
+
 /** The web dashboard under /ui: its static files (no token: they hold no data) and its event stream. */
 export interface DashboardRoutes {
   /** The file served at `path` (under /ui); undefined: 404. */
@@ -61,6 +75,8 @@ export interface HealthServerOptions {
   readonly ready?: () => HealthReport | Promise<HealthReport>;
   /** The JSON of GET /status; absent: no /status. */
   readonly status?: () => unknown;
+  /** POST /signals (external signals); absent: no such endpoint. */
+  readonly signals?: SignalRoute;
   /** POST /control/…; absent: no control endpoint. */
   readonly control?: ControlHandler;
   /** GET /ui (the page) and /ui/events (its pushed updates, behind the token); absent: no dashboard. */
@@ -98,6 +114,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 /** The dashboard's Server-Sent Events (behind the token, like /status). */
 export const DASHBOARD_EVENTS = '/ui/events';
 const JSON_TYPE = 'application/json';
+/** External signals (src/app/signals): their own authentication, no bearer token. */
+export const SIGNALS_PATH = '/signals';
 
 /**
  * The daemon's HTTP face over node:http (or https): `/healthz` (liveness, never behind the token),
@@ -182,6 +200,7 @@ export class HealthServer {
       res.end(req.method === 'HEAD' ? undefined : asset.body);
       return;
     }
+    if (path === SIGNALS_PATH && this.options.signals !== undefined) return this.signal(req, res, caller, this.options.signals);
     const open = this.loopback && (path === '/readyz' || path === '/metrics');
     if (!open && !this.authenticate(req, res, caller, path)) return;
     if (dashboard !== undefined && path === DASHBOARD_EVENTS) {
@@ -217,6 +236,25 @@ export class HealthServer {
       return send(res, 200, registry.contentType, await registry.metrics());
     }
     return sendJson(res, 404, { error: 'not found' });
+  }
+
+  private async signal(req: IncomingMessage, res: ServerResponse, caller: Caller, route: SignalRoute): Promise<void> {
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      return sendJson(res, 405, { error: 'method not allowed' });
+    }
+    const raw = await readBody(req, [JSON_TYPE, 'text/plain']);
+    if (!raw.ok) return sendJson(res, raw.error.status, { error: raw.error.message });
+    const header = (name: string): string | undefined => {
+      const value = req.headers[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const signature = header('x-stratd-signature');
+    const timestamp = header('x-stratd-timestamp');
+    const urlToken = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token') ?? undefined;
+    const reply = await route({ rawBody: raw.value, caller, ...(signature === undefined ? {} : { signature }), ...(timestamp === undefined ? {} : { timestamp }), ...(urlToken === undefined ? {} : { urlToken }) });
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    return sendJson(res, reply.status, reply.body);
   }
 
   /** The bearer token, unless the address is backing off from failures (429); a failure is logged and answered 401. */
@@ -262,8 +300,21 @@ function allowGet(req: IncomingMessage, res: ServerResponse): boolean {
 }
 
 async function readJsonBody(req: IncomingMessage): Promise<Result<unknown, { status: number; message: string }>> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== JSON_TYPE) return err({ status: 415, message: `control requests are ${JSON_TYPE}` });
+  const raw = await readBody(req, [JSON_TYPE]);
+  if (!raw.ok) return raw;
+  const text = raw.value.trim();
+  if (text === '') return ok({});
+  try {
+    return ok(JSON.parse(text) as unknown);
+  } catch {
+    return err({ status: 400, message: 'the body is not JSON' });
+  }
+}
+
+/** The body as text, of one of `types` (else 415), at most MAX_BODY_BYTES (else 413). */
+async function readBody(req: IncomingMessage, types: readonly string[]): Promise<Result<string, { status: number; message: string }>> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!types.includes(type)) return err({ status: 415, message: `${req.url?.startsWith(SIGNALS_PATH) === true ? 'signals' : 'control requests'} are ${types.join(' or ')}` });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -271,13 +322,7 @@ async function readJsonBody(req: IncomingMessage): Promise<Result<unknown, { sta
     if (size > MAX_BODY_BYTES) return err({ status: 413, message: `body over ${MAX_BODY_BYTES} bytes` });
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (text === '') return ok({});
-  try {
-    return ok(JSON.parse(text) as unknown);
-  } catch {
-    return err({ status: 400, message: 'the body is not JSON' });
-  }
+  return ok(Buffer.concat(chunks).toString('utf8'));
 }
 
 function sendReport(res: ServerResponse, report: HealthReport): void {

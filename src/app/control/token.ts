@@ -32,8 +32,18 @@ export function ensureControlToken(stateDir: string, env: Environment): Result<C
   if (!fromEnv.ok) return fromEnv;
   if (fromEnv.value !== undefined) return ok({ token: fromEnv.value, file: undefined });
   const file = controlTokenPath(stateDir);
-  const existing = readTokenFile(file);
-  if (!existing.ok || existing.value !== undefined) return existing.ok ? ok({ token: existing.value ?? '', file }) : existing;
+  const written = ensureSecretFile(stateDir, file, 'control token');
+  return written.ok ? ok({ token: written.value, file }) : written;
+}
+
+/**
+ * The secret in `file`, created first when absent (32 random bytes, hex, mode 0600, never replaced);
+ * `what` names it in errors. A file others may read, or one too short, is refused.
+ */
+export function ensureSecretFile(stateDir: string, file: string, what: string): Result<string, string> {
+  const existing = readTokenFile(file, what);
+  if (!existing.ok) return existing;
+  if (existing.value !== undefined) return ok(existing.value);
   try {
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     // `wx`: a token another start wrote meanwhile is kept, not overwritten.
@@ -44,12 +54,12 @@ export function ensureControlToken(stateDir: string, env: Environment): Result<C
       closeSync(fd);
     }
   } catch (error: unknown) {
-    if (codeOf(error) !== 'EEXIST') return err(`cannot write the control token ${file}: ${messageOf(error)}`);
+    if (codeOf(error) !== 'EEXIST') return err(`cannot write the ${what} ${file}: ${messageOf(error)}`);
   }
-  const written = readTokenFile(file);
+  const written = readTokenFile(file, what);
   if (!written.ok) return written;
-  if (written.value === undefined) return err(`the control token ${file} vanished while it was written`);
-  return ok({ token: written.value, file });
+  if (written.value === undefined) return err(`the ${what} ${file} vanished while it was written`);
+  return ok(written.value);
 }
 
 /**
@@ -59,7 +69,7 @@ export function ensureControlToken(stateDir: string, env: Environment): Result<C
 export function readControlToken(stateDir: string | undefined, env: Environment): Result<string | undefined, string> {
   const fromEnv = tokenFromEnv(env);
   if (!fromEnv.ok || fromEnv.value !== undefined || stateDir === undefined) return fromEnv;
-  return readTokenFile(controlTokenPath(stateDir));
+  return readTokenFile(controlTokenPath(stateDir), 'control token');
 }
 
 function tokenFromEnv(env: Environment): Result<string | undefined, string> {
@@ -70,20 +80,20 @@ function tokenFromEnv(env: Environment): Result<string | undefined, string> {
 }
 
 /** The token in `file`; undefined when there is no such file. */
-function readTokenFile(file: string): Result<string | undefined, string> {
+function readTokenFile(file: string, what: string): Result<string | undefined, string> {
   let fd: number;
   try {
     fd = openSync(file, 'r');
   } catch (error: unknown) {
     if (codeOf(error) === 'ENOENT') return ok(undefined);
-    return err(`cannot read the control token ${file}: ${messageOf(error)}`);
+    return err(`cannot read the ${what} ${file}: ${messageOf(error)}`);
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return err(`the control token ${file} is not a regular file`);
-    if ((stat.mode & 0o077) !== 0) return err(`the control token ${file} may be read by others (mode ${(stat.mode & 0o777).toString(8)}): chmod 600 it, or delete it for a new one`);
+    if (!stat.isFile()) return err(`the ${what} ${file} is not a regular file`);
+    if ((stat.mode & 0o077) !== 0) return err(`the ${what} ${file} may be read by others (mode ${(stat.mode & 0o777).toString(8)}): chmod 600 it, or delete it for a new one`);
     const token = readFileSync(fd, 'utf8').trim();
-    if (token.length < MIN_TOKEN_LENGTH) return err(`the control token ${file} is shorter than ${MIN_TOKEN_LENGTH} characters: delete it for a new one`);
+    if (token.length < MIN_TOKEN_LENGTH) return err(`the ${what} ${file} is shorter than ${MIN_TOKEN_LENGTH} characters: delete it for a new one`);
     return ok(token);
   } finally {
     closeSync(fd);

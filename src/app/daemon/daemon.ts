@@ -31,6 +31,10 @@ import { UserStreamSession } from '../../venue/stream/user-stream-session.js';
 import { isLoopbackHost } from '../control/auth.js';
 import { ControlMetrics } from '../control/metrics.js';
 import { ensureControlToken } from '../control/token.js';
+import { daemonSignals } from '../signals/daemon-signals.js';
+import { watchRateAlarms } from '../notify/rate-alarms.js';
+import type { DaemonSignals } from '../signals/daemon-signals.js';
+import type { SignalRecord } from '../signals/signal-journal.js';
 import { readHealthTls } from '../control/server-settings.js';
 import type { ControlToken } from '../control/token.js';
 import { LiveSettings } from '../control/live-settings.js';
@@ -120,6 +124,8 @@ interface Parts {
   readonly notifier: Notifier | undefined;
   readonly controlMetrics: ControlMetrics;
   readonly dashboard: Dashboard;
+  /** POST /signals, with a `signals:` section. */
+  readonly signals?: DaemonSignals | undefined;
 }
 
 /**
@@ -151,6 +157,11 @@ export class Daemon {
   /** The recorder of `record:` (or of `stratd record`), while it runs. */
   get recorder(): Recorder | undefined {
     return this.parts.recorder;
+  }
+
+  /** The journaled external signals with their answers, oldest first (empty without a signals section). */
+  signals(): readonly SignalRecord[] {
+    return this.parts.signals?.journal.all() ?? [];
   }
 
   /** The order journal of the state store (read it; only the executor writes). */
@@ -244,6 +255,9 @@ export class Daemon {
       // A start that fails later still sends what it has to say (a strategy that failed at start), once, and leaves no retry timer behind.
       cleanup.push(() => notifier.drain());
     }
+    subscriptions.push(
+      watchRateAlarms(venue.client.governor.alarms$, { clock: time.clock, registry, logger: logger.child({ component: 'venue' }), ...(notifier === undefined ? {} : { notify: (n) => notifier.notify(n) }) }),
+    );
     collectDefaultMetrics({ register: registry, prefix: 'stratd_' });
     // prom-client names three gauges `_total`, a suffix Prometheus keeps for counters; their per-type
     // series (stratd_nodejs_active_handles{type} and the like) carry the same information.
@@ -392,7 +406,9 @@ export class Daemon {
       },
     });
     registerTradingGauges(registry, { dayPnl: () => kernel.risk.dayPnl(), positions: () => kernel.cache.positions() });
-    const daemon = new Daemon({ kernel, venue, store, sessions, poller, feed, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier, dashboard }, options);
+    const signals = daemonSignals({ settings: config.signals, stateDir: config.stateDir, env: options.env ?? process.env, keyValue: (ns) => store.keyValue(ns), kernel, strategies: options.strategies, time, registry, logger: logger.child({ component: 'signals' }) });
+    if (!signals.ok) return fail(signals.error);
+    const daemon = new Daemon({ kernel, venue, store, sessions, poller, feed, jobs, live, status, subscriptions, recorder, metrics, controlMetrics, notifier, dashboard, signals: signals.value }, options);
     const listening = await daemon.listen(registry, token.value.token, tls.value);
     if (!listening.ok) return fail(listening.error.message);
     daemon.watchHangup();
@@ -422,6 +438,7 @@ export class Daemon {
       status: () => this.status(),
       control: controlRoutes(this),
       dashboard: this.parts.dashboard.routes(),
+      ...(this.parts.signals === undefined ? {} : { signals: this.parts.signals.route }),
       token,
       clock: time.clock,
       allowedHosts: config.health.allowedHosts,

@@ -65,6 +65,11 @@ export class Notifier {
     this.publish([daemonStopMessage(this.options.time.clock.now(), mode, cancelOpenOrders)]);
   }
 
+  /** A message from outside the kernel's events (the rate governor's alarms). */
+  notify(notification: Notification): void {
+    this.publish([notification]);
+  }
+
   /** Messages not yet delivered, per sink (also the gauge stratd_notify_queued). */
   backlog(): Readonly<Record<string, number>> {
     return Object.fromEntries(this.queues.map((q) => [q.name, q.length]));

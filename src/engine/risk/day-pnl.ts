@@ -97,6 +97,7 @@ export class DayPnl {
       case 'bus.dropped':
       case 'catalog.changed':
       case 'catalog.synced':
+      case 'signal.received':
         return false;
       default:
         return assertNever(event, 'bus event');

@@ -10,6 +10,13 @@ export class OrderRateWindow {
     return this.times.length;
   }
 
+  /** An independent window holding the same times (a dry run records into it). */
+  copy(): OrderRateWindow {
+    const copy = new OrderRateWindow(this.windowMs);
+    copy.times.push(...this.times);
+    return copy;
+  }
+
   record(now: number): void {
     this.prune(now);
     this.times.push(now);

@@ -97,6 +97,11 @@ export class RiskEngine {
     return result;
   }
 
+  /** What `check` would answer, recording nothing (no denial counted, no order rate used): a dry run. */
+  preview(strategyId: string, intent: Intent): Result<readonly ExchangeCommand[], Denial> {
+    return this.evaluate(this.context(strategyId, true), intent);
+  }
+
   /** Follows fills, positions and mark prices for the day's PnL; answers a kill-switch change to publish. */
   onEvent(event: BusEvent): KillSwitchChanged | undefined {
     if (!this.day.onEvent(event)) return undefined;
@@ -200,7 +205,7 @@ export class RiskEngine {
     return this.counters.of(strategyId);
   }
 
-  private context(strategyId: string): RiskContext {
+  private context(strategyId: string, dryRun = false): RiskContext {
     const strategy = this.strategies.get(strategyId);
     if (strategy === undefined) throw new InvariantError('UNKNOWN_STRATEGY', `the risk engine has no budget for strategy ${strategyId}`);
     let strategyRate = this.strategyRates.get(strategyId);
@@ -217,8 +222,8 @@ export class RiskEngine {
       halted: this.halted.has(strategyId),
       journalUnavailable: this.journalUnavailable(),
       killSwitch: this.kill.state,
-      strategyRate,
-      globalRate: this.globalRate,
+      strategyRate: dryRun ? strategyRate.copy() : strategyRate,
+      globalRate: dryRun ? this.globalRate.copy() : this.globalRate,
       strategyIds: this.strategies.keys(),
       ordersOf: this.ordersOf,
       clientOrderId: this.clientOrderId,

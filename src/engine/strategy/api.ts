@@ -85,5 +85,8 @@ export function defineStreamStrategy<S extends z.ZodType>(definition: Omit<Strea
 
 export type { BusEvent, CacheView, Intent, KeyValueStore };
 export { decimalParam } from './params.js';
+export { signalIntents } from './api-signals.js';
+export type { PositionSize, SignalIntentOptions } from './api-signals.js';
+export type { ExternalSignal, SignalAction, SignalReceived } from '../../model/signal-events.js';
 export { Indicators, KLINE_INTERVALS, PRICE_SOURCES, crossing } from './api-indicators.js';
 export type { Bands, BandsSpec, Crossing, Indicator, IndicatorSource, LineSpec, PeriodSpec, PriceSource, SeriesSpec } from './api-indicators.js';

@@ -93,6 +93,7 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
     ...(follower.value === undefined ? {} : { follower: follower.value }),
     log: { level: level.value, summaryEveryMs: top.log.summaryEvery },
     ...(notify.value === undefined ? {} : { notify: notify.value }),
+    ...(top.signals === undefined ? {} : { signals: top.signals }),
     ...(top.record === undefined ? {} : { record: { ...top.record, out: isAbsolute(top.record.out) ? top.record.out : resolve(configDir, top.record.out) } }),
     errorAt: (reason, at) => locatedError(source, reason, at),
   });

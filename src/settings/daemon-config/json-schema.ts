@@ -68,6 +68,7 @@ export const SECTION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   follower: 'the copy-trading follower commands: in paper mode, which key of the simulator config',
   log: 'log level of the JSON lines on standard output (pretty single lines on a terminal), and how often the trade log writes its per-strategy summary line',
   notify: 'notifications (fills, kill switch, strategy stopped or failed, start/stop, reconnect storms, daily summary) to webhooks, Slack, Discord or Telegram; URLs and bot tokens as ${NAME} references or files',
+  signals: 'the external-signal endpoint POST /signals (TradingView alerts, webhooks): replay window, the weaker token mode, dry run',
   record: 'record every market event the sources see (and the account events) for backtests: file, gzip, rotation',
 };
 

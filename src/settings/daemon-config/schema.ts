@@ -6,6 +6,7 @@ import { parseByteSize } from '../byte-size.js';
 import { durationMs, durationOrOffMs } from '../duration.js';
 import { notifySchema } from './notify.js';
 import { protectionsSchema } from './protections.js';
+import { signalsSchema } from './signals.js';
 import { liveMarketSchema, simMarketSchema } from './live-market.js';
 
 /**
@@ -194,6 +195,8 @@ export const daemonFileSchema = z.strictObject({
   record: recordSchema.optional(),
   /** Notifications to webhooks, Slack, Discord, Telegram (daemon-config/notify.ts). */
   notify: notifySchema.optional(),
+  /** The external-signal endpoint (daemon-config/signals.ts). */
+  signals: signalsSchema.optional(),
   log: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

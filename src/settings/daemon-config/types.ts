@@ -4,6 +4,7 @@ import type { SimConfig } from '../../sim/config/sim-config.js';
 import type { ApiCredentials } from '../../venue/credentials.js';
 import type { ConfigError } from '../config-error.js';
 import type { NotifySettings } from './notify.js';
+import type { SignalsSettings } from './signals.js';
 
 /**
  * The daemon's configuration (`stratd run --config FILE`) after validation: durations in milliseconds,
@@ -37,6 +38,8 @@ export interface DaemonConfig {
   readonly record?: RecordSettings;
   /** Notification sinks (their URLs hold secrets); undefined without a notify section. */
   readonly notify?: NotifySettings;
+  /** The external-signal endpoint; undefined without a signals section. */
+  readonly signals?: SignalsSettings;
   /**
    * A ConfigError at a path of this file, with its line and column: for checks made later, such as a
    * strategy's params schema: `errorAt(issue.message, ['strategies', i, 'params', ...issue.path])`.

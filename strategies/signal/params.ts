@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { dec } from '../../src/core/decimal.js';
+import { decimalParam } from '../../src/engine/strategy/api.js';
+
+export const signalParams = z
+  .object({
+    /** Contracts of an opening order whose signal names no quantity. */
+    quantity: decimalParam({ positive: true }).default(dec(1)),
+    /** A buy while short (a sell while long) first closes the opposite side at market. */
+    closeOpposite: z.boolean().default(true),
+  })
+  .strict();
+
+export type SignalParams = z.output<typeof signalParams>;
