@@ -111,6 +111,8 @@ export class Cache implements CacheView {
       case 'bus.dropped':
       case 'catalog.changed':
       case 'catalog.synced':
+      case 'ledger.positionLost':
+      case 'ledger.claimed':
         return true;
       default:
         return assertNever(event, 'bus event');

@@ -30,6 +30,8 @@ export function interestedIn(event: BusEvent, strategyId: string, symbols: Reado
     case 'command.failed':
     case 'strategy.stopped':
     case 'bus.dropped':
+    case 'ledger.positionLost':
+    case 'ledger.claimed':
       return event.strategyId === strategyId;
     case 'account.balance':
     case 'stream.connected':

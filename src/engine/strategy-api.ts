@@ -7,6 +7,9 @@ import type { CacheView } from '../model/cache-view.js';
 import type { Intent } from '../model/intents.js';
 import type { KeyValueStore } from '../model/journal.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../model/orders.js';
+import type { Position } from '../model/account.js';
+import type { PositionSide } from '../model/instrument.js';
+import type { LedgerPosition } from '../model/ledger.js';
 
 /**
  * The strategy API: everything a module under strategies/ may use. A strategy reads the cache, reacts
@@ -33,6 +36,20 @@ export interface StrategyContext<P> {
   openAlgoOrders(symbol?: string): readonly AlgoOrderSnapshot[];
   /** The client order id an intent with this `key` gets: known before the order exists. */
   clientOrderIdFor(key: string): string;
+  /**
+   * This instance's OWN position on a symbol side: what its fills (and claims) built, minus what it
+   * closed or lost; undefined or qty 0 when it holds nothing. Other strategies' and external holdings
+   * on the same symbol are not in it.
+   */
+  position(symbol: string, positionSide: PositionSide): LedgerPosition | undefined;
+  /** The whole account, shared with every other strategy and manual trading. */
+  readonly account: AccountView;
+}
+
+/** The account as the exchange reports it (all strategies' holdings and the external ones together). */
+export interface AccountView {
+  position(symbol: string, positionSide: PositionSide): Position | undefined;
+  positions(): readonly Position[];
 }
 
 /** Handler style: the runtime awaits each handler before delivering the next event. */
@@ -77,7 +94,7 @@ export function defineStreamStrategy<S extends z.ZodType>(definition: Omit<Strea
   return { style: 'stream', ...definition };
 }
 
-export type { BusEvent, CacheView, Intent, KeyValueStore };
+export type { BusEvent, CacheView, Intent, KeyValueStore, LedgerPosition };
 export { decimalParam } from './strategy-params.js';
 export { Indicators, KLINE_INTERVALS, PRICE_SOURCES, crossing } from './strategy-api-indicators.js';
 export type { Bands, BandsSpec, Crossing, Indicator, IndicatorSource, LineSpec, PeriodSpec, PriceSource, SeriesSpec } from './strategy-api-indicators.js';

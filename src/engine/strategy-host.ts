@@ -3,6 +3,8 @@ import type { Logger } from '../core/logger.js';
 import type { BusEvent } from '../model/bus-events.js';
 import type { CacheView } from '../model/cache-view.js';
 import type { Intent } from '../model/intents.js';
+import type { PositionSide } from '../model/instrument.js';
+import type { LedgerPosition } from '../model/ledger.js';
 import type { KeyValueStore } from '../model/journal.js';
 import { interestedIn } from './interest.js';
 import type { HandlerContext, StrategyHandlers } from './strategy-api.js';
@@ -22,6 +24,8 @@ export interface StrategyHostOptions {
   /** `trigger`: the market event the instance was handling when it emitted, when its arrival is known. */
   readonly onIntent: (strategyId: string, intent: Intent, trigger: Trigger | undefined) => void;
   readonly owns: (clientOrderId: string, strategyId: string) => boolean;
+  /** The instance's own ledger position (the kernel's ledgers). */
+  readonly ownPosition: (strategyId: string, symbol: string, positionSide: PositionSide) => LedgerPosition | undefined;
   readonly clientOrderIdFor: (strategyId: string, key: string) => string;
   readonly publish: (event: BusEvent) => void;
 }
@@ -57,6 +61,8 @@ export class StrategyHost {
       openOrders: (symbol) => cache.openOrders(symbol).filter((o) => this.options.owns(o.clientOrderId, instance.id)),
       openAlgoOrders: (symbol) => cache.openAlgoOrders(symbol).filter((o) => this.options.owns(o.clientOrderId, instance.id)),
       clientOrderIdFor: (key) => this.options.clientOrderIdFor(instance.id, key),
+      position: (symbol, positionSide) => this.options.ownPosition(instance.id, symbol, positionSide),
+      account: { position: (symbol, positionSide) => cache.position(symbol, positionSide), positions: () => cache.positions() },
       emit: (intent) => {
         // A stopped or failed instance emits nothing more (its own timers may still fire).
         const state = runner.state;

@@ -1,10 +1,11 @@
 import type { AccountEvent } from './account-events.js';
 import type { CatalogEvent } from './catalog-events.js';
 import type { KernelEvent } from './kernel-events.js';
+import type { LedgerEvent } from './ledger.js';
 import type { MarketEvent } from './market-events.js';
 
 /** Everything on the event bus: one readonly discriminated union on `type`. */
-export type BusEvent = MarketEvent | AccountEvent | KernelEvent | CatalogEvent;
+export type BusEvent = MarketEvent | AccountEvent | KernelEvent | CatalogEvent | LedgerEvent;
 export type BusEventType = BusEvent['type'];
 
 export function isMarketEvent(event: BusEvent): event is MarketEvent {

@@ -96,6 +96,8 @@ export class DayPnl {
       case 'bus.dropped':
       case 'catalog.changed':
       case 'catalog.synced':
+      case 'ledger.positionLost':
+      case 'ledger.claimed':
         return false;
       default:
         return assertNever(event, 'bus event');

@@ -8,6 +8,7 @@ import type { ExchangeCommand } from '../../model/commands.js';
 import type { Denial, DenialCode } from '../../model/denials.js';
 import type { Intent } from '../../model/intents.js';
 import type { KillSwitchChanged } from '../../model/kernel-events.js';
+import type { PositionSide } from '../../model/instrument.js';
 import type { GlobalRiskLimits } from '../../model/risk-limits.js';
 import { DayPnl } from './day-pnl.js';
 import type { Checked } from './denial.js';
@@ -36,6 +37,8 @@ export interface RiskEngineOptions {
   readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
   /** Why the order journal cannot be written now (opening orders wait), or undefined. */
   readonly journalUnavailable?: () => string | undefined;
+  /** The strategy's own ledger holding (closing intents close at most that); absent: the account's. */
+  readonly ownPosition?: (strategyId: string, symbol: string, positionSide: PositionSide) => Decimal | undefined;
 }
 
 /**
@@ -52,6 +55,7 @@ export class RiskEngine {
   private readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   private readonly submitted: ((clientOrderId: string) => ExchangeCommand | undefined) | undefined;
   private readonly journalUnavailable: () => string | undefined;
+  private readonly ownPosition: RiskEngineOptions['ownPosition'];
   private readonly kill = new KillSwitch();
   private readonly day: DayPnl;
   private readonly halted = new Set<string>();
@@ -68,6 +72,7 @@ export class RiskEngine {
     this.clientOrderId = options.clientOrderId;
     this.submitted = options.submitted;
     this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
+    this.ownPosition = options.ownPosition;
     this.day = new DayPnl(options.cache, options.clock.now());
   }
 
@@ -158,6 +163,7 @@ export class RiskEngine {
       ordersOf: this.ordersOf,
       clientOrderId: this.clientOrderId,
       ...(this.submitted === undefined ? {} : { submitted: this.submitted }),
+      ...(this.ownPosition === undefined ? {} : { ownPosition: this.ownPosition }),
     });
   }
 
