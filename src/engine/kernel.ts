@@ -27,7 +27,7 @@ import { orphanedProtection } from './ledger/orphaned-protection.js';
 import { ledgerStatus } from './ledger/ledger-status.js';
 import type { LedgerStatusRow } from './ledger/ledger-status.js';
 import { strategyOfClientOrderId } from './execution/client-order-ids.js';
-import type { LedgerEvent, PositionLost } from '../model/ledger.js';
+import type { PositionClaimed, PositionLost } from '../model/ledger.js';
 import { RiskEngine } from './risk/risk-engine.js';
 import type { DailyLossOverride, ResumeRefused, Resumed } from './risk/risk-engine.js';
 import { StrategyHost } from './strategy-host.js';
@@ -115,6 +115,7 @@ export class Kernel {
       onWritten: (command, stamps) => this.metrics.tickToOrder.observe(command.type, stamps),
       onJournalHealth: (state) => this.metrics.journalHealth(state),
     });
+    const accountScoped = new Set(options.strategies.filter((s) => s.definition.positionScope === 'account').map((s) => s.id));
     this.risk = new RiskEngine({
       cache: this.cache,
       clock: time.clock,
@@ -124,7 +125,7 @@ export class Kernel {
       clientOrderId: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
       submitted: (clientOrderId) => this.executor.submittedCommand(clientOrderId),
       journalUnavailable: () => this.executor.journalHealth.unavailable,
-      ownPosition: (strategyId, symbol, positionSide) => this.ledgers.position(strategyId, symbol, positionSide)?.qty ?? dec(0),
+      ownPosition: (strategyId, symbol, positionSide) => (accountScoped.has(strategyId) ? undefined : (this.ledgers.position(strategyId, symbol, positionSide)?.qty ?? dec(0))),
     });
     const strategyIds = options.strategies.map((s) => s.id);
     this.ledgers = new Ledgers({
@@ -369,7 +370,7 @@ export class Kernel {
    * Operator (control plane) claim: what the external ledger holds on a symbol side (or `qty` of it)
    * becomes the strategy's. The claim is journaled with the ledgers and published on the bus.
    */
-  claim(strategyId: string, symbol: string, positionSide: PositionSide, qty?: Decimal): Result<LedgerEvent, ClaimRefused> {
+  claim(strategyId: string, symbol: string, positionSide: PositionSide, qty?: Decimal): Result<PositionClaimed, ClaimRefused> {
     const claimed = this.ledgers.claim(strategyId, symbol, positionSide, qty, 'operator');
     if (claimed.ok) this.ingest(claimed.value);
     return claimed;

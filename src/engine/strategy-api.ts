@@ -69,6 +69,12 @@ interface DefinitionBase<S extends z.ZodType> {
   readonly description: string;
   /** Validates `strategies[].params` at start; defaults belong here. */
   readonly params: S;
+  /**
+   * `own` (default): the strategy manages its own ledger: closing intents close at most what its fills
+   * built. `account`: a guard that manages every position on its symbols, whoever opened it (its
+   * closing fills are taken from the owners' ledgers, who get a `ledger.positionLost`).
+   */
+  readonly positionScope?: 'own' | 'account';
 }
 
 export interface HandlerStrategyDefinition<S extends z.ZodType> extends DefinitionBase<S> {

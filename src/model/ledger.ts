@@ -26,8 +26,11 @@ export interface LedgerPosition {
   readonly updateTime: number;
 }
 
-/** What took a strategy's position away: a liquidation order, an auto-deleverage, or something else that was not its own fill. */
-export type PositionLossCause = 'liquidation' | 'adl' | 'unattributed';
+/**
+ * What took a strategy's position away: a liquidation order, an auto-deleverage, a guard strategy
+ * acting on the whole account (`guard`), or something else that was not its own fill.
+ */
+export type PositionLossCause = 'liquidation' | 'adl' | 'guard' | 'unattributed';
 
 /**
  * A position (or part of it) vanished without a fill of the owning strategy: the ledger has been

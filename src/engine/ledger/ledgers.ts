@@ -136,7 +136,11 @@ export class Ledgers {
       }
     }
     const excess = this.book.bookFill(owner, fill, multiplier);
-    if (excess.gt(0)) this.log.warn({ strategy: owner, symbol: fill.symbol, side: fill.positionSide, excess: excess.toFixed(), order: fill.clientOrderId }, 'a strategy closed more than its ledger held');
+    if (excess.gt(0)) {
+      // A guard (or a strategy closing beyond its ledger) closed what others held: theirs shrink, they are told.
+      const account = this.options.cache.position(fill.symbol, fill.positionSide)?.qty ?? dec(0);
+      events.push(...this.lose(fill.symbol, fill.positionSide, excess, account.gt(excess) ? account : excess, fill.price, 'guard', fill.time, fill.clientOrderId));
+    }
     this.save();
     return events;
   }

@@ -13,7 +13,7 @@ import type { RiskContext } from './risk-context.js';
  */
 export function availableToClose(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude?: string): Decimal {
   const account = accountAvailable(ctx, symbol, positionSide, exclude);
-  if (!ctx.ledgered) return account;
+  if (!ctx.ledgered(symbol, positionSide)) return account;
   // On its own ledger: what the strategy holds minus its own closing orders, within the account's room.
   const own = ownAvailable(ctx, symbol, positionSide, exclude);
   return own.lt(account) ? own : account;

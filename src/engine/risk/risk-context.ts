@@ -31,7 +31,10 @@ export interface RiskContextParts {
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   /** The command that placed an order still on its way (not in the cache yet); undefined when unknown. */
   readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
-  /** The strategy's own ledger holding of a symbol side: closing orders close at most that. Absent: the account's. */
+  /**
+   * The strategy's own ledger holding of a symbol side: closing orders close at most that. Absent, or
+   * undefined for a strategy that acts on the whole account (a guard): the account's.
+   */
   readonly ownPosition?: (strategyId: string, symbol: string, positionSide: PositionSide) => Decimal | undefined;
 }
 
@@ -83,13 +86,13 @@ export class RiskContext {
     const account = this.cache.position(symbol, positionSide)?.qty;
     if (this.parts.ownPosition === undefined || account === undefined) return account;
     const own = this.parts.ownPosition(this.strategyId, symbol, positionSide);
-    if (own === undefined) return undefined;
+    if (own === undefined) return account;
     return own.lt(account) ? own : account;
   }
 
-  /** Whether the strategy trades on its own ledger (closing orders reserve only what it holds). */
-  get ledgered(): boolean {
-    return this.parts.ownPosition !== undefined;
+  /** Whether the strategy trades on its own ledger of the symbol side (closing orders reserve only what it holds). */
+  ledgered(symbol: string, positionSide: PositionSide): boolean {
+    return this.parts.ownPosition?.(this.strategyId, symbol, positionSide) !== undefined;
   }
 
   /** Whether a client order id is in use by a live order. */
