@@ -1,6 +1,6 @@
-import { klineSeriesOf, openingAccount } from '../src/app/backtest-flags.js';
-import { prepareRun } from '../src/app/run-command.js';
-import { runBacktest } from '../src/backtest/backtest-runner.js';
+import { klineSeriesOf, openingAccount } from '../src/app/commands/backtest-flags.js';
+import { prepareRun } from '../src/app/commands/run.js';
+import { runBacktest } from '../src/backtest/runner.js';
 import type { BenchResult } from './bench-result.js';
 import { bareReadParse } from './data-only-replay.bench.js';
 

@@ -3,7 +3,7 @@ import { Agent, request } from 'node:http';
 import { toobit, version as ccxtVersion } from 'ccxt';
 import { Decimal } from '../src/core/decimal.js';
 import { systemTime } from '../src/core/system-time.js';
-import { loadSimConfig } from '../src/app/sim-command.js';
+import { loadSimConfig } from '../src/app/commands/sim.js';
 import { SimulatedExchange } from '../src/sim/simulated-exchange.js';
 import { ExchangeClient } from '../src/venue/exchange-client.js';
 import { createGotHttp } from '../src/venue/got-http.js';

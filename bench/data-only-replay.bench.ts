@@ -4,11 +4,11 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
-import { runBacktest } from '../src/backtest/backtest-runner.js';
-import type { BacktestOptions } from '../src/backtest/backtest-types.js';
-import { PreparedRecording } from '../src/backtest/prepared/index.js';
-import { defineStrategy } from '../src/engine/strategy-api.js';
-import type { StrategyInstance } from '../src/engine/strategy-instance.js';
+import { runBacktest } from '../src/backtest/runner.js';
+import type { BacktestOptions } from '../src/backtest/types.js';
+import { PreparedRecording } from '../src/recording/prepared/index.js';
+import { defineStrategy } from '../src/engine/strategy/api.js';
+import type { StrategyInstance } from '../src/engine/strategy/instance.js';
 
 /** Lines read, gunzipped and JSON.parse'd per second: the floor any replay of the JSONL form pays. */
 export async function bareReadParse(path: string): Promise<{ events: number; perSecond: number }> {

@@ -1,4 +1,4 @@
-import { parseRecordings, runBacktest } from '../src/backtest/backtest-runner.js';
+import { parseRecordings, runBacktest } from '../src/backtest/runner.js';
 import { SAMPLE } from './backtest-replay.bench.js';
 import type { BenchResult } from './bench-result.js';
 import { benchDataOnly, idleStrategy } from './data-only-replay.bench.js';

@@ -1,6 +1,6 @@
 import { Decimal } from '../src/core/decimal.js';
 import { systemTime } from '../src/core/system-time.js';
-import { loadSimConfig } from '../src/app/sim-command.js';
+import { loadSimConfig } from '../src/app/commands/sim.js';
 import type { LimitVerdict } from '../src/sim/server/rate-limits.js';
 import { SimulatedExchange } from '../src/sim/simulated-exchange.js';
 import { ExchangeClient } from '../src/venue/exchange-client.js';

@@ -4,7 +4,7 @@ import type { SimConfig } from '../src/sim/config/sim-config.js';
 import { simConfigSchema } from '../src/sim/config/sim-config.js';
 import { SimulatedExchange } from '../src/sim/simulated-exchange.js';
 import { ExchangeClient } from '../src/venue/exchange-client.js';
-import { signText } from '../src/venue/signer.js';
+import { signText } from '../src/protocol/signer.js';
 import type { BenchResult } from './bench-result.js';
 
 const SYMBOL = 'BTC-SWAP-USDT';

@@ -4,7 +4,7 @@ import { sleep } from '../src/core/clock.js';
 import { systemTime } from '../src/core/system-time.js';
 import { createGotHttp } from '../src/venue/got-http.js';
 import { CannedReplyServer } from './canned-reply-server.js';
-import { signText } from '../src/venue/signer.js';
+import { signText } from '../src/protocol/signer.js';
 
 const ORDER_PATH = '/api/v2/futures/order';
 

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const { publishedConfigSchema } = await import(new URL('../dist/src/app/validate-command.js', import.meta.url).href);
+const { publishedConfigSchema } = await import(new URL('../dist/src/app/commands/validate.js', import.meta.url).href);
 const target = fileURLToPath(new URL('../schema/stratd-config.schema.json', import.meta.url));
 writeFileSync(target, await publishedConfigSchema());
 process.stdout.write(`wrote ${target}\n`);

@@ -5,7 +5,7 @@ import type { MarketStreamHeader } from '../sim/market-stream/format.js';
 import type { SimInstrument } from '../sim/market-stream/instruments.js';
 import { instrumentGrids } from '../sim/market-stream/instruments.js';
 import type { StepGrid } from '../sim/market-stream/ticks.js';
-import type { RecordingFeed } from './recording-feed.js';
+import type { RecordingFeed } from '../recording/feed.js';
 
 /** The bar model's settings (`stratd backtest --slippage-bps`). */
 export interface BarModel {

@@ -1,6 +1,6 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Decimal } from '../core/decimal.js';
-import type { EquityRow } from './backtest-types.js';
+import type { EquityRow } from './types.js';
 
 export interface EquitySample {
   readonly equity: Decimal;

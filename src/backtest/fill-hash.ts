@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FillRecord } from './backtest-types.js';
+import type { FillRecord } from './types.js';
 
 /**
  * The fields of a fill that another run of the same orders on the same market must reproduce: no

@@ -1,5 +1,5 @@
-import type { HandlerContext, StrategyDefinition, StrategyHandlers } from '../engine/strategy-api.js';
-import type { StrategyInstance } from '../engine/strategy-instance.js';
+import type { HandlerContext, StrategyDefinition, StrategyHandlers } from '../engine/strategy/api.js';
+import type { StrategyInstance } from '../engine/strategy/instance.js';
 import { streamToHandlers } from '../engine/stream-handlers.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../model/orders.js';
-import type { AlgoRow, OrderRow } from './backtest-types.js';
+import type { AlgoRow, OrderRow } from './types.js';
 
 /** Every order the engine accepted for the account, in the order it first appeared, with its latest state. */
 export class OrderLog {

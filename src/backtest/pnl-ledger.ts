@@ -1,6 +1,6 @@
 import type { Decimal } from '../core/decimal.js';
 import { dec } from '../core/decimal.js';
-import type { FillRecord } from './backtest-types.js';
+import type { FillRecord } from './types.js';
 import type { FillShare } from './position-book.js';
 import { PositionBook } from './position-book.js';
 

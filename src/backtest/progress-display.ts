@@ -1,6 +1,6 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { Clock } from '../core/clock.js';
-import type { BacktestProgress } from './backtest-types.js';
+import type { BacktestProgress } from './types.js';
 
 export interface ProgressDisplayOptions {
   /** A terminal: a live bar on `stream`. Otherwise plain lines through `line`, every `lineEveryMs`. */

@@ -1,6 +1,6 @@
 import { InvariantError } from '../core/errors.js';
 import type { VirtualClock } from '../core/virtual-time.js';
-import type { RecordingFeed } from './recording-feed.js';
+import type { RecordingFeed } from '../recording/feed.js';
 
 /** Lets every pending promise continuation run: one turn of the event loop (no time is read or waited for). */
 export function macrotask(): Promise<void> {

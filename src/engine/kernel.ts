@@ -30,9 +30,9 @@ import { strategyOfClientOrderId } from './execution/client-order-ids.js';
 import type { PositionClaimed, PositionLost } from '../model/ledger.js';
 import { RiskEngine } from './risk/risk-engine.js';
 import type { DailyLossOverride, ResumeRefused, Resumed } from './risk/risk-engine.js';
-import { StrategyHost } from './strategy-host.js';
-import type { StrategyInstance } from './strategy-instance.js';
-import type { RunnerLimits } from './strategy-runner.js';
+import { StrategyHost } from './strategy/host.js';
+import type { StrategyInstance } from './strategy/instance.js';
+import type { RunnerLimits } from './strategy/runner.js';
 import type { Trigger } from './tick-to-order.js';
 
 const RECONCILE_RETRY_FIRST_MS = 250;

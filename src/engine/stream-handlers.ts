@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import type { Subscription } from 'rxjs';
-import type { HandlerContext, StrategyHandlers, StreamStrategyDefinition } from './strategy-api.js';
+import type { HandlerContext, StrategyHandlers, StreamStrategyDefinition } from './strategy/api.js';
 import type { BusEvent } from '../model/bus-events.js';
 import type { z } from 'zod';
 

@@ -1,7 +1,7 @@
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import { ConfigError } from './config-error.js';
-import type { LogLevel } from './daemon-config-types.js';
+import type { LogLevel } from './daemon-config/types.js';
 import type { Environment } from './secrets.js';
 
 const LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Result } from '../core/result.js';
-import { endpointLabel } from './endpoints.js';
+import { endpointLabel } from '../protocol/endpoints.js';
 import type { RestCaller, RestRequest } from './rest-transport.js';
 import type { VenueError } from './venue-error.js';
 import { parseWire } from './wire/schema.js';

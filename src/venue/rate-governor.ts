@@ -3,7 +3,7 @@ import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
-import { EpochWindows, SlidingWindow } from './sliding-window.js';
+import { EpochWindows, SlidingWindow } from '../protocol/sliding-window.js';
 
 export interface RateBudget {
   /** REQUEST_WEIGHT per window (3000 per minute). */

@@ -5,18 +5,18 @@ import { encodeParams } from '../core/ordered-params.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { ApiCredentials } from './credentials.js';
-import type { EndpointDef } from './endpoints.js';
-import { endpointLabel } from './endpoints.js';
+import type { EndpointDef } from '../protocol/endpoints.js';
+import { endpointLabel } from '../protocol/endpoints.js';
 import type { HttpPort, HttpReply } from './http-port.js';
 import { HttpTransportError } from './http-port.js';
 import type { RateGovernor } from './rate-governor.js';
-import { textSigner } from './signer.js';
+import { textSigner } from '../protocol/signer.js';
 import type { TimeSync } from './time-sync.js';
 import { VenueError } from './venue-error.js';
-import type { JsonWireValue } from './wire/json-writer.js';
-import { writeWireJson } from './wire/json-writer.js';
+import type { JsonWireValue } from '../protocol/json-writer.js';
+import { writeWireJson } from '../protocol/json-writer.js';
 import type { SkippedRows } from './wire/tolerant-list.js';
-import { parseWireJson } from './wire-json.js';
+import { parseWireJson } from '../protocol/wire-json.js';
 import { redactSecretText, replyExcerpt } from '../core/secret-text.js';
 
 export interface RestRequest {

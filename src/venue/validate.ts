@@ -1,6 +1,6 @@
 import type { Decimal } from '../core/decimal.js';
-import type { EndpointDef } from './endpoints.js';
-import { endpointLabel } from './endpoints.js';
+import type { EndpointDef } from '../protocol/endpoints.js';
+import { endpointLabel } from '../protocol/endpoints.js';
 import { invalidRequest } from './venue-error.js';
 import type { VenueError } from './venue-error.js';
 

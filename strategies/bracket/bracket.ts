@@ -1,5 +1,5 @@
 import type { Decimal } from '../../src/core/decimal.js';
-import type { BusEvent, HandlerContext, Intent } from '../../src/engine/strategy-api.js';
+import type { BusEvent, HandlerContext, Intent } from '../../src/engine/strategy/api.js';
 import type { ExchangeCommand } from '../../src/model/commands.js';
 import type { PositionSide } from '../../src/model/instrument.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../src/model/orders.js';

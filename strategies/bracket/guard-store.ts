@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Decimal } from '../../src/core/decimal.js';
 import { parseDecimal } from '../../src/core/decimal.js';
-import type { KeyValueStore } from '../../src/engine/strategy-api.js';
+import type { KeyValueStore } from '../../src/engine/strategy/api.js';
 import type { PositionSide } from '../../src/model/instrument.js';
 import type { StopKind } from './stop-targets.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { dec } from '../../src/core/decimal.js';
 import type { Decimal } from '../../src/core/decimal.js';
-import type { BusEvent, HandlerContext } from '../../src/engine/strategy-api.js';
-import { decimalParam, defineStrategy } from '../../src/engine/strategy-api.js';
+import type { BusEvent, HandlerContext } from '../../src/engine/strategy/api.js';
+import { decimalParam, defineStrategy } from '../../src/engine/strategy/api.js';
 
 const params = z
   .object({

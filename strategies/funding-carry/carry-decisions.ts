@@ -1,7 +1,7 @@
 import { Decimal, dec } from '../../src/core/decimal.js';
 import type { PositionSide } from '../../src/model/instrument.js';
 import type { Intent } from '../../src/model/intents.js';
-import type { StrategyContext } from '../../src/engine/strategy-api.js';
+import type { StrategyContext } from '../../src/engine/strategy/api.js';
 import type { CarryState } from './carry-state.js';
 import type { CarryParams } from './params.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dec } from '../../src/core/decimal.js';
-import { decimalParam } from '../../src/engine/strategy-api.js';
+import { decimalParam } from '../../src/engine/strategy/api.js';
 
 export const carryParams = z
   .object({

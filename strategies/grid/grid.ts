@@ -1,6 +1,6 @@
 import type { Decimal } from '../../src/core/decimal.js';
 import { dec } from '../../src/core/decimal.js';
-import type { BusEvent, HandlerContext } from '../../src/engine/strategy-api.js';
+import type { BusEvent, HandlerContext } from '../../src/engine/strategy/api.js';
 import type { DenialCode } from '../../src/model/denials.js';
 import type { OrderSnapshot } from '../../src/model/orders.js';
 import { isOpenStatus } from '../../src/model/orders.js';

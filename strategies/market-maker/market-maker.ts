@@ -1,6 +1,6 @@
 import type { Decimal } from '../../src/core/decimal.js';
 import { dec } from '../../src/core/decimal.js';
-import type { BusEvent, HandlerContext, Intent } from '../../src/engine/strategy-api.js';
+import type { BusEvent, HandlerContext, Intent } from '../../src/engine/strategy/api.js';
 import type { ExchangeCommand } from '../../src/model/commands.js';
 import type { DenialCode } from '../../src/model/denials.js';
 import type { PositionSide, Side } from '../../src/model/instrument.js';

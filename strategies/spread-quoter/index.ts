@@ -5,8 +5,8 @@ import type { Intent } from '../../src/model/intents.js';
 import type { Side } from '../../src/model/instrument.js';
 import type { OrderSnapshot } from '../../src/model/orders.js';
 import { isOpenStatus } from '../../src/model/orders.js';
-import type { BusEvent, StrategyContext } from '../../src/engine/strategy-api.js';
-import { decimalParam, defineStreamStrategy } from '../../src/engine/strategy-api.js';
+import type { BusEvent, StrategyContext } from '../../src/engine/strategy/api.js';
+import { decimalParam, defineStreamStrategy } from '../../src/engine/strategy/api.js';
 
 const params = z
   .object({

@@ -1,13 +1,13 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allowedHosts, bearerMatches, constantTimeEquals, hostAllowed, isLoopbackHost } from '../../src/app/control-auth.js';
-import { ensureControlToken, readControlToken } from '../../src/app/control-token.js';
-import { Daemon } from '../../src/app/daemon.js';
+import { allowedHosts, bearerMatches, constantTimeEquals, hostAllowed, isLoopbackHost } from '../../src/app/control/auth.js';
+import { ensureControlToken, readControlToken } from '../../src/app/control/token.js';
+import { Daemon } from '../../src/app/daemon/daemon.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
-import type { DaemonConfig } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
+import type { DaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 import { paperYaml } from './daemon/daemon-harness.js';
 
 /** The control token (file or environment), the Host check and the constant-time comparisons (nothing binds here). */

@@ -1,16 +1,16 @@
 import { Writable } from 'node:stream';
 import { z } from 'zod';
-import { LiveSettings, setLogLevel } from '../../src/app/control-live-settings.js';
-import type { StrategyControl } from '../../src/app/control-live-settings.js';
-import type { ReloadPlan } from '../../src/app/reload.js';
-import { createLogger } from '../../src/app/logger.js';
+import { LiveSettings, setLogLevel } from '../../src/app/control/live-settings.js';
+import type { StrategyControl } from '../../src/app/control/live-settings.js';
+import type { ReloadPlan } from '../../src/app/daemon/reload.js';
+import { createLogger } from '../../src/app/logging/logger.js';
 import { dec } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
-import type { HandlerContext, StrategyHandlers } from '../../src/engine/strategy-api.js';
-import { defineStrategy, defineStreamStrategy } from '../../src/engine/strategy-api.js';
-import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
-import type { RunnerState } from '../../src/engine/strategy-runner.js';
-import type { DaemonConfig } from '../../src/settings/daemon-config.js';
+import type { HandlerContext, StrategyHandlers } from '../../src/engine/strategy/api.js';
+import { defineStrategy, defineStreamStrategy } from '../../src/engine/strategy/api.js';
+import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
+import type { RunnerState } from '../../src/engine/strategy/runner.js';
+import type { DaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 import { EMPTY } from 'rxjs';
 
 /** Reloadable settings: limits read live, params swapped under a restarted instance, the log level. */

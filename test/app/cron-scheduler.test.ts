@@ -1,6 +1,6 @@
 import { createTask, parse } from 'node-cron';
-import { CronJobs, nextCronSlot } from '../../src/app/cron-scheduler.js';
-import type { JobOutcome } from '../../src/app/cron-scheduler.js';
+import { CronJobs, nextCronSlot } from '../../src/app/daemon/cron-scheduler.js';
+import type { JobOutcome } from '../../src/app/daemon/cron-scheduler.js';
 import { InvariantError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';

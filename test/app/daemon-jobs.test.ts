@@ -1,4 +1,4 @@
-import { daemonJobs, JOURNAL_RETENTION_MS } from '../../src/app/daemon-jobs.js';
+import { daemonJobs, JOURNAL_RETENTION_MS } from '../../src/app/daemon/jobs.js';
 import { dec } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { Kernel } from '../../src/engine/kernel.js';

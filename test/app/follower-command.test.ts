@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { registerFollowerCommands } from '../../src/app/follower-command.js';
+import { registerFollowerCommands } from '../../src/app/commands/follower.js';
 import { ConfigError } from '../../src/settings/config-error.js';
 import type { ExchangeClient } from '../../src/venue/exchange-client.js';
 import type { RunningSim } from '../sim/e2e/sim-harness.js';

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { Registry } from 'prom-client';
-import type { ConnectionLimits } from '../../src/app/connection-guard.js';
-import { HealthServer } from '../../src/app/health-server.js';
+import type { ConnectionLimits } from '../../src/app/control/connection-guard.js';
+import { HealthServer } from '../../src/app/control/server.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
 import { waitFor } from '../venue/stream/session-harness.js';

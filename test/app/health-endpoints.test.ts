@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
-import { HealthServer } from '../../src/app/health-server.js';
-import type { ControlRequest, HealthReport } from '../../src/app/health-server.js';
+import { HealthServer } from '../../src/app/control/server.js';
+import type { ControlRequest, HealthReport } from '../../src/app/control/server.js';
 import { dec } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Registry } from 'prom-client';
-import { Daemon } from '../../src/app/daemon.js';
-import { HealthServer } from '../../src/app/health-server.js';
+import { Daemon } from '../../src/app/daemon/daemon.js';
+import { HealthServer } from '../../src/app/control/server.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 import { paperYaml } from './daemon/daemon-harness.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createLogger, scrubber } from '../../src/app/logger.js';
+import { createLogger, scrubber } from '../../src/app/logging/logger.js';
 
 /** Every line the logger writes, as text. */
 function capture(): { sink: Writable; lines: string[] } {

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveStrategies } from '../../src/app/daemon-strategies.js';
-import { planReload, sameValue } from '../../src/app/reload.js';
+import { resolveStrategies } from '../../src/app/daemon/strategies.js';
+import { planReload, sameValue } from '../../src/app/daemon/reload.js';
 import { dec } from '../../src/core/decimal.js';
-import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
-import type { DaemonConfig } from '../../src/settings/daemon-config.js';
+import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
+import type { DaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 import { SIM_YML } from './daemon/daemon-harness.js';
 
 /** The reload diff: which changes a running daemon takes (params, risk, log level) and which need a restart. */

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { installSignalHandlers } from '../../src/app/shutdown.js';
+import { installSignalHandlers } from '../../src/app/daemon/shutdown.js';
 import { silentLogger } from '../../src/core/logger.js';
 
 function gate(): { readonly promise: Promise<void>; readonly open: () => void; readonly fail: (e: Error) => void } {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { download } from '../../src/backtest/download/downloader.js';
-import type { DownloadRequest } from '../../src/backtest/download/download-plan.js';
+import { download } from '../../src/recording/download/downloader.js';
+import type { DownloadRequest } from '../../src/recording/download/plan.js';
 import { systemTime } from '../../src/core/system-time.js';
 import { ExchangeClient } from '../../src/venue/exchange-client.js';
 

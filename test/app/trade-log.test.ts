@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { Subject } from 'rxjs';
 import { prettyFactory } from 'pino-pretty';
-import { prettyOptions } from '../../src/app/log-pretty.js';
-import { createLogger } from '../../src/app/logger.js';
-import { TradeLog } from '../../src/app/trade-log.js';
-import { startTradeSummaries } from '../../src/app/trade-summary.js';
+import { prettyOptions } from '../../src/app/logging/pretty.js';
+import { createLogger } from '../../src/app/logging/logger.js';
+import { TradeLog } from '../../src/app/trade-log/trade-log.js';
+import { startTradeSummaries } from '../../src/app/trade-log/summary.js';
 import { dec } from '../../src/core/decimal.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
 import { Cache } from '../../src/engine/cache.js';

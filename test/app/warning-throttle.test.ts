@@ -1,4 +1,4 @@
-import { WarningThrottle } from '../../src/app/warning-throttle.js';
+import { WarningThrottle } from '../../src/app/daemon/warning-throttle.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
 
 describe('warning throttle', () => {

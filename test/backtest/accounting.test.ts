@@ -1,6 +1,6 @@
 import { dec } from '../../src/core/decimal.js';
-import { runBacktest } from '../../src/backtest/backtest-runner.js';
-import { equityCsv } from '../../src/backtest/csv.js';
+import { runBacktest } from '../../src/backtest/runner.js';
+import { equityCsv } from '../../src/report/csv.js';
 import type { Intent } from '../../src/model/intents.js';
 import type { MarketEvent } from '../../src/sim/market-stream/events.js';
 import { ACCOUNT, BTC, depth, mark, marketBuy, once, scripted, standardMarket, T0, tempDir, writeRecording } from './backtest-support.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { registerBacktestCommand } from '../../src/app/backtest-command.js';
+import { registerBacktestCommand } from '../../src/app/commands/backtest.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { ConfigError } from '../../src/settings/config-error.js';
 import { header, T0, tempDir, writeGenerated } from './backtest-support.js';

@@ -1,6 +1,6 @@
 import { dec } from '../../src/core/decimal.js';
-import { runBacktest } from '../../src/backtest/backtest-runner.js';
-import type { BacktestResult } from '../../src/backtest/backtest-runner.js';
+import { runBacktest } from '../../src/backtest/runner.js';
+import type { BacktestResult } from '../../src/backtest/runner.js';
 import type { BarEvent, MarketEvent } from '../../src/sim/market-stream/events.js';
 import type { MarketStreamHeader } from '../../src/sim/market-stream/format.js';
 import { barPath } from '../../src/sim/market-stream/bar-path.js';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dec } from '../../src/core/decimal.js';
-import { runBacktest } from '../../src/backtest/backtest-runner.js';
-import type { BacktestResult } from '../../src/backtest/backtest-runner.js';
-import { OUTPUT_FILES, writeBacktestOutputs } from '../../src/backtest/outputs.js';
-import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
+import { runBacktest } from '../../src/backtest/runner.js';
+import type { BacktestResult } from '../../src/backtest/runner.js';
+import { OUTPUT_FILES, writeBacktestOutputs } from '../../src/report/outputs.js';
+import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
 import { MarketStreamReader } from '../../src/sim/market-stream/reader.js';
 import { MarketStreamWriter } from '../../src/sim/market-stream/writer.js';
 import breakout from '../../strategies/breakout/index.js';

@@ -1,5 +1,5 @@
-import { runBacktest } from '../../src/backtest/backtest-runner.js';
-import type { BacktestResult } from '../../src/backtest/backtest-runner.js';
+import { runBacktest } from '../../src/backtest/runner.js';
+import type { BacktestResult } from '../../src/backtest/runner.js';
 import type { MarketEvent } from '../../src/sim/market-stream/events.js';
 import type { LatencyModel } from '../../src/sim/port/port-latency.js';
 import type { Scripted } from './backtest-support.js';

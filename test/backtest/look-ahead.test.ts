@@ -1,4 +1,4 @@
-import { runBacktest } from '../../src/backtest/backtest-runner.js';
+import { runBacktest } from '../../src/backtest/runner.js';
 import { isAccountEvent, isMarketEvent } from '../../src/model/bus-events.js';
 import type { MarketEvent } from '../../src/sim/market-stream/events.js';
 import type { LatencyModel } from '../../src/sim/port/port-latency.js';

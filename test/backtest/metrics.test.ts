@@ -1,5 +1,5 @@
 import { dec } from '../../src/core/decimal.js';
-import { csvLine } from '../../src/backtest/csv.js';
+import { csvLine } from '../../src/report/csv.js';
 import { drawdowns, performanceOf, periodsPerYear } from '../../src/backtest/metrics.js';
 
 const curve = (values: readonly string[], partialLast = false) => values.map((v, i) => ({ equity: dec(v), partial: partialLast && i === values.length - 1 }));

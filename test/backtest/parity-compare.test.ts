@@ -1,7 +1,7 @@
 import { dec } from '../../src/core/decimal.js';
-import type { FillRecord, OrderRow } from '../../src/backtest/backtest-types.js';
+import type { FillRecord, OrderRow } from '../../src/backtest/types.js';
 import type { OrderSnapshot } from '../../src/model/orders.js';
-import { compareRuns, compareSequences, fillRow, formatParityReport } from '../../src/backtest/parity-compare.js';
+import { compareRuns, compareSequences, fillRow, formatParityReport } from '../../src/parity/compare.js';
 
 function fill(time: number, price: string, over: Partial<FillRecord> = {}): FillRecord {
   return {

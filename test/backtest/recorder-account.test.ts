@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { Subject } from 'rxjs';
-import { readAccountStream } from '../../src/backtest/recorder-account-reader.js';
+import { readAccountStream } from '../../src/recording/recorder/account-reader.js';
 import { Decimal, dec, decText } from '../../src/core/decimal.js';
 import type { AccountEvent } from '../../src/model/account-events.js';
 import type { BusEvent } from '../../src/model/bus-events.js';

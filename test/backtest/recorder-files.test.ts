@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Recorder } from '../../src/backtest/recorder.js';
-import type { Recorder as RecorderType, RecordingSummary } from '../../src/backtest/recorder.js';
-import { readAccountStream } from '../../src/backtest/recorder-account-reader.js';
+import { Recorder } from '../../src/recording/recorder/recorder.js';
+import type { Recorder as RecorderType, RecordingSummary } from '../../src/recording/recorder/recorder.js';
+import { readAccountStream } from '../../src/recording/recorder/account-reader.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { MarketEvent as ModelMarketEvent } from '../../src/model/market-events.js';
 import { BTC, ETH, T0, VirtualClock, mark, marketView, openRecorder, readBack, steadyMarket, tempDir } from './recorder-fixtures.js';

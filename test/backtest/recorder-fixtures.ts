@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Recorder } from '../../src/backtest/recorder.js';
-import type { RecorderOptions, RecorderMarketView } from '../../src/backtest/recorder-options.js';
-import { hintsFromSimInstruments } from '../../src/backtest/recorder-instruments.js';
+import { Recorder } from '../../src/recording/recorder/recorder.js';
+import type { RecorderOptions, RecorderMarketView } from '../../src/recording/recorder/options.js';
+import { hintsFromSimInstruments } from '../../src/recording/recorder/instruments.js';
 import { dec } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
@@ -14,7 +14,7 @@ import { BTC_SWAP_USDT, ETH_SWAP_USDT } from '../../src/sim/market-stream/instru
 import type { MarketStreamWarning } from '../../src/sim/market-stream/stream-error.js';
 import { MarketStreamReader } from '../../src/sim/market-stream/reader.js';
 import type { MarketStreamHeader } from '../../src/sim/market-stream/format.js';
-import { instrumentOf } from '../../src/sim/port/sim-instruments.js';
+import { instrumentOf } from '../../src/sim/port/instruments.js';
 
 /** Shared by the recorder tests: a temp directory, model instruments and events, reading back. */
 

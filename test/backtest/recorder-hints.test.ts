@@ -1,4 +1,4 @@
-import { loadInstrumentHints } from '../../src/backtest/recorder-venue-hints.js';
+import { loadInstrumentHints } from '../../src/recording/recorder/venue-hints.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { BTC_SWAP_USDT, ETH_SWAP_USDT } from '../../src/sim/market-stream/instruments.js';
 import type { RunningSim } from '../sim/e2e/sim-harness.js';

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { runBacktest } from '../../src/backtest/backtest-runner.js';
-import type { BacktestOptions } from '../../src/backtest/backtest-runner.js';
-import { lastEventTime } from '../../src/backtest/recording-span.js';
+import { runBacktest } from '../../src/backtest/runner.js';
+import type { BacktestOptions } from '../../src/backtest/runner.js';
+import { lastEventTime } from '../../src/recording/span.js';
 import { ETH_SWAP_USDT } from '../../src/sim/market-stream/instruments.js';
 import type { MarketEvent } from '../../src/sim/market-stream/events.js';
 import { ACCOUNT, BTC, header, mark, scripted, standardMarket, T0, tempDir, trade, writeGenerated, writeRecording } from './backtest-support.js';

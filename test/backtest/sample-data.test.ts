@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { registerBacktestCommand } from '../../src/app/backtest-command.js';
+import { registerBacktestCommand } from '../../src/app/commands/backtest.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { OUTPUT_FILES } from '../../src/backtest/outputs.js';
+import { OUTPUT_FILES } from '../../src/report/outputs.js';
 import { MarketStreamReader } from '../../src/sim/market-stream/reader.js';
 import { tempDir } from './backtest-support.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { klineSeriesOf, openingAccount } from '../../src/app/backtest-flags.js';
-import { prepareRun } from '../../src/app/run-command.js';
-import { runBacktest } from '../../src/backtest/backtest-runner.js';
+import { klineSeriesOf, openingAccount } from '../../src/app/commands/backtest-flags.js';
+import { prepareRun } from '../../src/app/commands/run.js';
+import { runBacktest } from '../../src/backtest/runner.js';
 
 /**
  * `npm run backtest` (config/default.yml on data/sample-market.jsonl.gz) gives these results. Speed

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { preparedDirOf } from '../../src/backtest/prepared/index.js';
+import { preparedDirOf } from '../../src/recording/prepared/index.js';
 import { tempDir, writeGenerated } from './backtest-support.js';
 
 /** The built CLI (worker threads load compiled JS; npm test builds before jest). */

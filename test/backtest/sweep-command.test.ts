@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { registerSweepCommand } from '../../src/app/sweep-command.js';
+import { registerSweepCommand } from '../../src/app/commands/sweep.js';
 import { ConfigError } from '../../src/settings/config-error.js';
 import { tempDir, writeGenerated } from './backtest-support.js';
 

@@ -1,6 +1,6 @@
-import { parseSweepGrid } from '../../src/backtest/sweep-grid.js';
-import type { SweepBase } from '../../src/backtest/sweep-grid.js';
-import { valuesOf } from '../../src/backtest/sweep-types.js';
+import { parseSweepGrid } from '../../src/sweep/grid.js';
+import type { SweepBase } from '../../src/sweep/grid.js';
+import { valuesOf } from '../../src/sweep/types.js';
 import type { ConfigError } from '../../src/settings/config-error.js';
 import { parseYamlText } from '../../src/settings/yaml-source.js';
 import quoter from '../../strategies/spread-quoter/index.js';

@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
-import { parseJsonlRecordings, runBacktest } from '../../src/backtest/backtest-runner.js';
-import type { ParsedRecording } from '../../src/backtest/parsed-recording.js';
-import { openSharedRecording, shareRecording } from '../../src/backtest/sweep-recording.js';
-import { throughputLines, workerThroughput } from '../../src/backtest/sweep-throughput.js';
+import { parseJsonlRecordings, runBacktest } from '../../src/backtest/runner.js';
+import type { ParsedRecording } from '../../src/recording/parsed-recording.js';
+import { openSharedRecording, shareRecording } from '../../src/sweep/recording.js';
+import { throughputLines, workerThroughput } from '../../src/sweep/throughput.js';
 import { dec } from '../../src/core/decimal.js';
 import type { MarketEvent } from '../../src/sim/market-stream/events.js';
 import quoter from '../../strategies/spread-quoter/index.js';

@@ -1,9 +1,9 @@
-import { runBacktest } from '../../src/backtest/backtest-runner.js';
-import { parseSweepGrid } from '../../src/backtest/sweep-grid.js';
-import type { SweepPlan } from '../../src/backtest/sweep-grid.js';
-import { rankedTable, rankRows, sweepCsv } from '../../src/backtest/sweep-output.js';
-import { runSweep } from '../../src/backtest/sweep-runner.js';
-import type { SweepProgress } from '../../src/backtest/sweep-types.js';
+import { runBacktest } from '../../src/backtest/runner.js';
+import { parseSweepGrid } from '../../src/sweep/grid.js';
+import type { SweepPlan } from '../../src/sweep/grid.js';
+import { rankedTable, rankRows, sweepCsv } from '../../src/sweep/output.js';
+import { runSweep } from '../../src/sweep/runner.js';
+import type { SweepProgress } from '../../src/sweep/types.js';
 import { dec } from '../../src/core/decimal.js';
 import { parseYamlText } from '../../src/settings/yaml-source.js';
 import quoter from '../../strategies/spread-quoter/index.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { dec } from '../../src/core/decimal.js';
-import type { SweepJob } from '../../src/backtest/sweep-types.js';
+import type { SweepJob } from '../../src/sweep/types.js';
 import { ACCOUNT, BTC } from './backtest-support.js';
 
 export const GRID = `strategies:

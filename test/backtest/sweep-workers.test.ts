@@ -1,10 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { preparedDirOf } from '../../src/backtest/prepared/index.js';
-import { parseSweepGrid } from '../../src/backtest/sweep-grid.js';
-import type { SweepPlan } from '../../src/backtest/sweep-grid.js';
-import { runSweep } from '../../src/backtest/sweep-runner.js';
+import { preparedDirOf } from '../../src/recording/prepared/index.js';
+import { parseSweepGrid } from '../../src/sweep/grid.js';
+import type { SweepPlan } from '../../src/sweep/grid.js';
+import { runSweep } from '../../src/sweep/runner.js';
 import { parseYamlText } from '../../src/settings/yaml-source.js';
 import quoter from '../../strategies/spread-quoter/index.js';
 import { tempDir, writeGenerated } from './backtest-support.js';

@@ -1,8 +1,8 @@
 import { dec } from '../../src/core/decimal.js';
 import type { Decimal } from '../../src/core/decimal.js';
-import { CatalogClient } from '../../src/catalog/catalog-client.js';
-import type { Product, User } from '../../src/catalog/catalog-schemas.js';
-import type { ProductStatus, UserRole } from '../../src/catalog/catalog-types.js';
+import { CatalogClient } from '../../src/catalog/client.js';
+import type { Product, User } from '../../src/catalog/schemas.js';
+import type { ProductStatus, UserRole } from '../../src/protocol/catalog/types.js';
 import { VenueError } from '../../src/venue/venue-error.js';
 import type { SkippedRows } from '../../src/venue/wire/tolerant-list.js';
 import { CatalogFixture, failure, list, single } from '../support/catalog-fixture.js';

@@ -1,8 +1,8 @@
-import { CatalogClient } from '../../src/catalog/catalog-client.js';
-import type { CatalogSyncOptions, CatalogSyncReport, CatalogSyncResult } from '../../src/catalog/catalog-sync.js';
-import { CatalogSync } from '../../src/catalog/catalog-sync.js';
-import { PRODUCT_STATUSES } from '../../src/catalog/catalog-types.js';
-import type { ProductStatus } from '../../src/catalog/catalog-types.js';
+import { CatalogClient } from '../../src/catalog/client.js';
+import type { CatalogSyncOptions, CatalogSyncReport, CatalogSyncResult } from '../../src/catalog/sync.js';
+import { CatalogSync } from '../../src/catalog/sync.js';
+import { PRODUCT_STATUSES } from '../../src/protocol/catalog/types.js';
+import type { ProductStatus } from '../../src/protocol/catalog/types.js';
 import { dec } from '../../src/core/decimal.js';
 import type { Result } from '../../src/core/result.js';
 import { silentLogger } from '../../src/core/logger.js';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareRun } from '../../src/app/run-command.js';
-import { loadSimConfig } from '../../src/app/sim-command.js';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
+import { prepareRun } from '../../src/app/commands/run.js';
+import { loadSimConfig } from '../../src/app/commands/sim.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 import type { Stage } from './dockerfile-parse.js';
 import { assignments, execForm, parseDockerfile } from './dockerfile-parse.js';
 import { CONTAINER_CONFIG_DIR, DOCKER_DIR, ROOT, hostPathOf, readCompose, readEnvFile } from './deploy-files.js';

@@ -48,12 +48,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('deploy/systemd/stratd.service', () => {
   it('is Type=notify with a watchdog, restarts on failure and stops with SIGTERM within TimeoutStopSec', () => {
     expect(value('Type')).toBe('notify');
-    // The daemon's messages come from a systemd-notify child (src/app/sd-notify-transport.ts).
+    // The daemon's messages come from a systemd-notify child (src/app/systemd/transport.ts).
     expect(value('NotifyAccess')).toBe('all');
     expect(value('WatchdogSec')).toBe('30');
     expect(value('Restart')).toBe('on-failure');
     expect(value('RestartSec')).toMatch(/^\d+s?$/);
-    // Exit code 2 is a config or usage mistake (src/app/cli.ts): a restart would fail the same way.
+    // Exit code 2 is a config or usage mistake (src/app/commands/cli.ts): a restart would fail the same way.
     expect(value('RestartPreventExitStatus')).toBe('2');
     expect(value('KillSignal')).toBe('SIGTERM');
     // Above the daemon's default shutdown.timeout (10 s), so a clean stop is not cut short.

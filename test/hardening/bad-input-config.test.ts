@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { prepareRun } from '../../src/app/run-command.js';
+import { prepareRun } from '../../src/app/commands/run.js';
 import { ConfigError } from '../../src/settings/config-error.js';
 import { defaultYaml } from '../app/daemon/daemon-harness.js';
 import { runs } from './bad-input-support.js';

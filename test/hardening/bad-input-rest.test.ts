@@ -5,14 +5,14 @@ import { VirtualClock } from '../../src/core/virtual-time.js';
 import type { ExchangeFailure, ExchangeFailureKind } from '../../src/model/exchange-port.js';
 import type { Result } from '../../src/core/result.js';
 import { callParsed } from '../../src/venue/call-parsed.js';
-import type { EndpointDef } from '../../src/venue/endpoints.js';
-import { ENDPOINTS } from '../../src/venue/endpoints.js';
+import type { EndpointDef } from '../../src/protocol/endpoints.js';
+import { ENDPOINTS } from '../../src/protocol/endpoints.js';
 import type { ExchangeClient } from '../../src/venue/exchange-client.js';
 import type { HttpReply, HttpRequest } from '../../src/venue/http-port.js';
 import { VenueExchangePort } from '../../src/venue/port/venue-exchange-port.js';
 import type { VenueError } from '../../src/venue/venue-error.js';
 import { parseWire } from '../../src/venue/wire/schema.js';
-import { parseWireJson } from '../../src/venue/wire-json.js';
+import { parseWireJson } from '../../src/protocol/wire-json.js';
 import { completes, pathOf, ScriptedHttp, scriptedClient, STATUSES, v2, venueErrorProblem } from './bad-input-http.js';
 import {
   BALANCE_ROWS,

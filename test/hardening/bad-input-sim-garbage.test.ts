@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { VirtualClock } from '../../src/core/virtual-time.js';
 import { garble } from '../../src/sim/server/garbage.js';
 import { callParsed } from '../../src/venue/call-parsed.js';
-import { ENDPOINTS } from '../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../src/protocol/endpoints.js';
 import { parseUserStreamFrame } from '../../src/venue/parsers/user-stream-frames.js';
 import { LIVE_EXAMPLES } from '../sim/user-stream/fixtures.js';
 import { completes, ScriptedHttp, scriptedClient, v2 } from './bad-input-http.js';

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
-import type { LoadDaemonConfigOptions } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
+import type { LoadDaemonConfigOptions } from '../../src/settings/daemon-config/daemon-config.js';
 import { MAX_CONFIG_BYTES } from '../../src/settings/bounded-file.js';
 import { readYamlFile } from '../../src/settings/yaml-source.js';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
-import type { DaemonConfig } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
+import type { DaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 import type { ConfigError } from '../../src/settings/config-error.js';
 
 /** `sim.market: live` (paper on the live market): its keys, their defaults, and located mistakes. */

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigError } from '../../src/settings/config-error.js';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
-import type { DaemonConfig } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
+import type { DaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 import type { Environment } from '../../src/settings/secrets.js';
 
 /** `notify:` of the daemon's YAML: sinks, their secrets (variables or files), events, and located mistakes. */

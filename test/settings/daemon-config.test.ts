@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
-import type { DaemonConfig, LoadDaemonConfigOptions } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
+import type { DaemonConfig, LoadDaemonConfigOptions } from '../../src/settings/daemon-config/daemon-config.js';
 import type { ConfigError } from '../../src/settings/config-error.js';
 
 const SIM_YML = join(process.cwd(), 'config', 'sim.yml');

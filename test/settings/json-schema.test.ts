@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { publishedConfigSchema } from '../../src/app/validate-command.js';
-import { daemonConfigJsonSchema, DURATION_PATTERN, SECRET_REFERENCE, SECTION_DESCRIPTIONS } from '../../src/settings/daemon-config-json-schema.js';
-import { isVariableReference } from '../../src/settings/daemon-config-env.js';
-import { daemonFileSchema } from '../../src/settings/daemon-config-schema.js';
+import { publishedConfigSchema } from '../../src/app/commands/validate.js';
+import { daemonConfigJsonSchema, DURATION_PATTERN, SECRET_REFERENCE, SECTION_DESCRIPTIONS } from '../../src/settings/daemon-config/json-schema.js';
+import { isVariableReference } from '../../src/settings/daemon-config/env.js';
+import { daemonFileSchema } from '../../src/settings/daemon-config/schema.js';
 import { parseDuration } from '../../src/settings/duration.js';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 
 /** `log.summaryEvery`: the trade log's per-strategy summary line; a duration, `0`/`off` for none, default 1 minute. */
 const SIM_YML = join(process.cwd(), 'config', 'sim.yml');

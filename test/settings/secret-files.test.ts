@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { knownSecrets, scrubSecrets } from '../../src/core/secret-text.js';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 import type { Environment } from '../../src/settings/secrets.js';
 
 /**

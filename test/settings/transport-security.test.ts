@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDaemonConfig } from '../../src/settings/daemon-config.js';
+import { loadDaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 import type { ConfigError } from '../../src/settings/config-error.js';
-import type { DaemonConfig } from '../../src/settings/daemon-config.js';
+import type { DaemonConfig } from '../../src/settings/daemon-config/daemon-config.js';
 
 /**
  * Live mode sends the API key header, the catalog's bearer token and the listen key: never in clear to

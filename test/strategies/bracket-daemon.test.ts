@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Daemon } from '../../src/app/daemon.js';
+import type { Daemon } from '../../src/app/daemon/daemon.js';
 import { dec } from '../../src/core/decimal.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
 import type { OrderV2 } from '../../src/venue/parsers/order-v2.js';

@@ -1,5 +1,5 @@
 import { dec } from '../../src/core/decimal.js';
-import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
+import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
 import breakout from '../../strategies/breakout/index.js';
 import trend from '../../strategies/trend/index.js';
 import { ACCOUNT, BTC, KernelRig, World } from '../engine/kernel/kernel-support.js';

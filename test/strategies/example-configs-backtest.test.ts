@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { registerBacktestCommand } from '../../src/app/backtest-command.js';
+import { registerBacktestCommand } from '../../src/app/commands/backtest.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { tempDir } from '../backtest/backtest-support.js';
 

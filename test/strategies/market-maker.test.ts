@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { prepareRun } from '../../src/app/run-command.js';
+import { prepareRun } from '../../src/app/commands/run.js';
 import { dec } from '../../src/core/decimal.js';
-import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
+import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
 import type { ExchangeCommand } from '../../src/model/commands.js';
 import type { OrderView } from '../../src/sim/engine/types.js';
 import { ladder } from '../../strategies/market-maker/ladder.js';

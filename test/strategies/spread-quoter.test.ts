@@ -1,5 +1,5 @@
 import { dec } from '../../src/core/decimal.js';
-import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
+import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
 import type { OrderView } from '../../src/sim/engine/types.js';
 import spreadQuoter from '../../strategies/spread-quoter/index.js';
 import { ACCOUNT, BTC, KernelRig, World } from '../engine/kernel/kernel-support.js';

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { tap } from 'rxjs';
-import { prepareRun } from '../../src/app/run-command.js';
+import { prepareRun } from '../../src/app/commands/run.js';
 import { dec } from '../../src/core/decimal.js';
-import type { StrategyDefinition } from '../../src/engine/strategy-api.js';
-import type { StrategyInstance } from '../../src/engine/strategy-instance.js';
+import type { StrategyDefinition } from '../../src/engine/strategy/api.js';
+import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
 import type { Intent } from '../../src/model/intents.js';
 import type { KlineUpdated } from '../../src/model/market-events.js';
 import type { RiskLimits } from '../../src/model/risk-limits.js';

@@ -1,6 +1,6 @@
 import { dec } from '../../src/core/decimal.js';
 import type { ExchangeClient } from '../../src/venue/exchange-client.js';
-import type { StopCategory } from '../../src/venue/wire/enums.js';
+import type { StopCategory } from '../../src/protocol/wire-enums.js';
 import { outcomeOf } from '../support/skipped-rows.js';
 import { clientFor, TEST_KEY, v2 } from '../support/client.js';
 import { FixtureVenue, paramsOf } from '../support/fixture-venue.js';

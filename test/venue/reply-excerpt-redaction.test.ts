@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../src/app/logger.js';
+import { createLogger } from '../../src/app/logging/logger.js';
 import { systemTime } from '../../src/core/system-time.js';
 import { ExchangeClient } from '../../src/venue/exchange-client.js';
 

@@ -1,9 +1,9 @@
 import { orderedParams } from '../../src/core/ordered-params.js';
 import { dec } from '../../src/core/decimal.js';
 import { VirtualClock } from '../../src/core/virtual-time.js';
-import { ENDPOINTS } from '../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../src/protocol/endpoints.js';
 import { ExchangeClient } from '../../src/venue/exchange-client.js';
-import { signText, textSigner } from '../../src/venue/signer.js';
+import { signText, textSigner } from '../../src/protocol/signer.js';
 
 // API-NOTES §1.5: the docs' published example secret and vectors.
 const SECRET = '30lfjDT51iOG1kYZnDoLNynOyMdIcmQyO1XYfxzYOmQfx9tjiI98Pzio4uhZ0Uk2';

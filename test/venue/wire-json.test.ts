@@ -1,4 +1,4 @@
-import { parseWireJson } from '../../src/venue/wire-json.js';
+import { parseWireJson } from '../../src/protocol/wire-json.js';
 
 describe('wire JSON: 64-bit ids as numbers', () => {
   test('unsafe integers keep their digits, safe numbers stay numbers, in one reply', () => {

@@ -1,6 +1,6 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Logger } from '../../core/logger.js';
-import type { NotifySinkSettings } from '../../settings/daemon-config-notify.js';
+import type { NotifySinkSettings } from '../../settings/daemon-config/notify.js';
 import type { HttpPort } from '../../venue/http-port.js';
 import { HttpTransportError } from '../../venue/http-port.js';
 import type { Notification } from './notification.js';

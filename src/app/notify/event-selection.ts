@@ -2,7 +2,7 @@ import { dec } from '../../core/decimal.js';
 import type { Decimal } from '../../core/decimal.js';
 import type { BusEvent } from '../../model/bus-events.js';
 import type { Fill } from '../../model/orders.js';
-import type { NotifySettings } from '../../settings/daemon-config-notify.js';
+import type { NotifySettings } from '../../settings/daemon-config/notify.js';
 import type { DayFigures } from './message-text.js';
 import { dailySummaryMessage, fillMessage, killSwitchMessage, reconnectStormMessage, strategyStoppedMessage } from './message-text.js';
 import type { Notification } from './notification.js';

@@ -1,4 +1,4 @@
-import type { NotifyEventKind } from '../../settings/daemon-config-notify.js';
+import type { NotifyEventKind } from '../../settings/daemon-config/notify.js';
 
 /** One message for the sinks: what happened, when, a line of text for people and the figures for machines. */
 export interface Notification {

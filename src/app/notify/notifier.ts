@@ -3,7 +3,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { BusEvent } from '../../model/bus-events.js';
-import type { NotifySettings } from '../../settings/daemon-config-notify.js';
+import type { NotifySettings } from '../../settings/daemon-config/notify.js';
 import type { HttpPort } from '../../venue/http-port.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { EventSelection } from './event-selection.js';

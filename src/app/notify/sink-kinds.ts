@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HttpReply, HttpRequest } from '../../venue/http-port.js';
-import type { NotifySinkSettings } from '../../settings/daemon-config-notify.js';
+import type { NotifySinkSettings } from '../../settings/daemon-config/notify.js';
 import type { Notification } from './notification.js';
 
 /**

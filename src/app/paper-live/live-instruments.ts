@@ -1,6 +1,6 @@
 import type { SimInstrument } from '../../sim/market-stream/instruments.js';
-import { headerInstrument } from '../../backtest/recorder-instruments.js';
-import { tiersOf } from '../../backtest/recorder-venue-hints.js';
+import { headerInstrument } from '../../recording/recorder/instruments.js';
+import { tiersOf } from '../../recording/recorder/venue-hints.js';
 import type { MarketApi } from '../../venue/api/market.js';
 import { toInstrument } from '../../venue/port/instrument-mapping.js';
 

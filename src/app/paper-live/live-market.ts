@@ -1,10 +1,10 @@
 import type { Subscription } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import { StreamEventMapper } from '../../backtest/recorder-event-mapping.js';
+import { StreamEventMapper } from '../../recording/recorder/event-mapping.js';
 import { LiveMarketFeed } from '../../sim/live-feed.js';
 import type { SimInstrument } from '../../sim/market-stream/instruments.js';
-import type { LiveMarketSettings } from '../../settings/daemon-config-types.js';
+import type { LiveMarketSettings } from '../../settings/daemon-config/types.js';
 import { ExchangeClient } from '../../venue/exchange-client.js';
 import type { HttpPort } from '../../venue/http-port.js';
 import type { ChannelName, PollChannel } from '../../venue/sources/market-poller.js';

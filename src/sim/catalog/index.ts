@@ -12,12 +12,12 @@ export type {
   UserChanges,
   UserDraft,
   UserListQuery,
-} from './catalog-records.js';
-export { CATALOG_DEFAULT_LIMIT, PRODUCT_DEFAULTS } from './catalog-records.js';
-export type { CatalogErrorCode, CatalogFailure, CatalogResult } from './catalog-failure.js';
-export type { CatalogSeed, SeedProduct, SeedUser } from './catalog-seed.js';
-export { EMPTY_CATALOG_SEED, SAMPLE_CATALOG_SEED } from './catalog-seed.js';
-export type { CatalogHttpReply, CatalogHttpRequest } from './catalog-http.js';
-export { CATALOG_PATH_PREFIX } from './catalog-http.js';
-export type { CatalogRouter, CatalogRouterOptions } from './catalog-router.js';
-export { createCatalogRouter } from './catalog-router.js';
+} from './records.js';
+export { CATALOG_DEFAULT_LIMIT, PRODUCT_DEFAULTS } from './records.js';
+export type { CatalogErrorCode, CatalogFailure, CatalogResult } from './failure.js';
+export type { CatalogSeed, SeedProduct, SeedUser } from './seed.js';
+export { EMPTY_CATALOG_SEED, SAMPLE_CATALOG_SEED } from './seed.js';
+export type { CatalogHttpReply, CatalogHttpRequest } from './http.js';
+export { CATALOG_PATH_PREFIX } from './http.js';
+export type { CatalogRouter, CatalogRouterOptions } from './router.js';
+export { createCatalogRouter } from './router.js';

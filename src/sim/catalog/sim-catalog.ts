@@ -1,10 +1,10 @@
 import type { Clock } from '../../core/clock.js';
 import { InvariantError } from '../../core/errors.js';
 import { err, ok } from '../../core/result.js';
-import type { CatalogPage } from '../../catalog/catalog-pages.js';
-import type { CatalogFailure, CatalogResult } from './catalog-failure.js';
-import { duplicateEmail, duplicateSku, notFound } from './catalog-failure.js';
-import { paginate } from './catalog-paging.js';
+import type { CatalogPage } from '../../catalog/pages.js';
+import type { CatalogFailure, CatalogResult } from './failure.js';
+import { duplicateEmail, duplicateSku, notFound } from './failure.js';
+import { paginate } from './paging.js';
 import type {
   BulkStockOutcome,
   CatalogProduct,
@@ -16,11 +16,11 @@ import type {
   UserChanges,
   UserDraft,
   UserListQuery,
-} from './catalog-records.js';
-import { CATALOG_DEFAULT_LIMIT, PRODUCT_DEFAULTS } from './catalog-records.js';
-import { checkProductChanges, checkProductDraft, checkProductQuery, checkStockRows, checkUserChanges, checkUserDraft, checkUserFields, checkUserQuery } from './catalog-rules.js';
-import type { CatalogSeed, SeedUser } from './catalog-seed.js';
-import { SAMPLE_CATALOG_SEED } from './catalog-seed.js';
+} from './records.js';
+import { CATALOG_DEFAULT_LIMIT, PRODUCT_DEFAULTS } from './records.js';
+import { checkProductChanges, checkProductDraft, checkProductQuery, checkStockRows, checkUserChanges, checkUserDraft, checkUserFields, checkUserQuery } from './rules.js';
+import type { CatalogSeed, SeedUser } from './seed.js';
+import { SAMPLE_CATALOG_SEED } from './seed.js';
 
 export interface SimCatalogOptions {
   readonly clock: Clock;

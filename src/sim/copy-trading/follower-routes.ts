@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '../../venue/endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimResult } from '../engine/types.js';
 import type { RouteContext, RouteReply, SimRoute } from '../server/route-types.js';
 import { routeError, routeOk } from '../server/route-types.js';

@@ -1,5 +1,5 @@
 import { err, ok } from '../../core/result.js';
-import type { EndpointName } from '../../venue/endpoints.js';
+import type { EndpointName } from '../../protocol/endpoints.js';
 import type { RouteContext, RouteReply } from '../server/route-types.js';
 import { routeOk } from '../server/route-types.js';
 import type { KlineInterval } from './intervals.js';

@@ -1,5 +1,5 @@
-import { klineInterval } from '../../venue/parsers/market-params.js';
-import type { KlineInterval } from '../../venue/parsers/market-params.js';
+import { klineInterval } from '../../protocol/market-params.js';
+import type { KlineInterval } from '../../protocol/market-params.js';
 
 export type { KlineInterval };
 

@@ -1,6 +1,6 @@
 import { invariant } from '../../core/errors.js';
-import type { EndpointDef, EndpointName } from '../../venue/endpoints.js';
-import { depthWeight, ENDPOINTS, tickerWeight } from '../../venue/endpoints.js';
+import type { EndpointDef, EndpointName } from '../../protocol/endpoints.js';
+import { depthWeight, ENDPOINTS, tickerWeight } from '../../protocol/endpoints.js';
 import type { RequestParams, SimRoute } from '../server/route-types.js';
 import { routeOk } from '../server/route-types.js';
 import { BOOK_HANDLERS, depthLimit } from './book-routes.js';

@@ -1,5 +1,5 @@
 import { dec } from '../../core/decimal.js';
-import type { LongShortPeriod } from '../../venue/parsers/market-params.js';
+import type { LongShortPeriod } from '../../protocol/market-params.js';
 import type { Candle } from './candle.js';
 import { quoteTotal } from './candle.js';
 import type { GridText } from './grid-text.js';

@@ -1,5 +1,5 @@
-import type { EndpointName } from '../../venue/endpoints.js';
-import { longShortPeriod } from '../../venue/parsers/market-params.js';
+import type { EndpointName } from '../../protocol/endpoints.js';
+import { longShortPeriod } from '../../protocol/market-params.js';
 import { routeOk } from '../server/route-types.js';
 import type { MarketHandler } from './route-handler.js';
 import { idParam, intParam, limitParam, publicErrors, requiredText, textParam } from './route-params.js';

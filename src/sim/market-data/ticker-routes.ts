@@ -1,6 +1,6 @@
 import { err, ok } from '../../core/result.js';
-import type { EndpointName } from '../../venue/endpoints.js';
-import { realtimeInterval } from '../../venue/parsers/market-params.js';
+import type { EndpointName } from '../../protocol/endpoints.js';
+import { realtimeInterval } from '../../protocol/market-params.js';
 import type { RouteContext, RouteReply } from '../server/route-types.js';
 import { routeOk } from '../server/route-types.js';
 import type { MarketDataService } from './market-data-service.js';

@@ -1,5 +1,5 @@
 import { dec } from '../../core/decimal.js';
-import type { RealtimeInterval } from '../../venue/parsers/market-params.js';
+import type { RealtimeInterval } from '../../protocol/market-params.js';
 import { quoteTotal } from './candle.js';
 import type { CandleSeries } from './candle-series.js';
 import { bucketOf, DAY_MS } from './intervals.js';

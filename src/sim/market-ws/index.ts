@@ -1,2 +1,2 @@
-export { MARKET_WS_PATH, MarketWsServer } from './market-ws-server.js';
-export type { MarketWsServerOptions } from './market-ws-server.js';
+export { MARKET_WS_PATH, MarketWsServer } from './server.js';
+export type { MarketWsServerOptions } from './server.js';

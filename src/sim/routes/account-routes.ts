@@ -1,6 +1,6 @@
 import { dec } from '../../core/decimal.js';
 import { ok } from '../../core/result.js';
-import { ENDPOINTS } from '../../venue/endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { TransferCommand } from '../engine/types.js';
 import type { RouteContext, RouteReply, SimRoute } from '../server/route-types.js';

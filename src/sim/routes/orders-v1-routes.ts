@@ -1,5 +1,5 @@
 import { err, ok } from '../../core/result.js';
-import { ENDPOINTS } from '../../venue/endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { AccountRef, AlgoOrderView, SimResult } from '../engine/types.js';
 import type { RouteContext, SimRoute } from '../server/route-types.js';

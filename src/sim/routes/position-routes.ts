@@ -1,5 +1,5 @@
 import { ok } from '../../core/result.js';
-import { ENDPOINTS } from '../../venue/endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { AlgoOrderView, PositionStopsCommand } from '../engine/types.js';
 import type { ClosedPositionView } from '../engine/position-history.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ENDPOINTS } from '../../venue/endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { RouteContext, RouteReply, SimRoute } from '../server/route-types.js';
 import { routeOk } from '../server/route-types.js';

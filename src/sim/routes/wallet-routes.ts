@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '../../venue/endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { SimReject } from '../engine/types.js';
 import type { RouteContext, SimRoute } from '../server/route-types.js';

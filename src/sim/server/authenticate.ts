@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import type { EndpointDef } from '../../venue/endpoints.js';
-import { signText } from '../../venue/signer.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
+import { signText } from '../../protocol/signer.js';
 import { serverErrors } from './exchange-errors.js';
 import type { Keyring } from './keyring.js';
 import type { Caller, KeyAccountType, RequestParams, RouteError } from './route-types.js';

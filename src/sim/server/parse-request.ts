@@ -1,7 +1,7 @@
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import { ENDPOINTS } from '../../venue/endpoints.js';
-import type { EndpointDef } from '../../venue/endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
 import { serverErrors } from './exchange-errors.js';
 import type { RawRequest } from './raw-request.js';
 import { classifyBody, NO_BODY } from './request-body.js';

@@ -1,7 +1,7 @@
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import type { WireStyle } from '../../venue/endpoints.js';
-import { parseWireJson } from '../../venue/wire-json.js';
+import type { WireStyle } from '../../protocol/endpoints.js';
+import { parseWireJson } from '../../protocol/wire-json.js';
 import { serverErrors } from './exchange-errors.js';
 import type { RouteError } from './route-types.js';
 

@@ -1,4 +1,4 @@
-import { endpointLabel } from '../../venue/endpoints.js';
+import { endpointLabel } from '../../protocol/endpoints.js';
 import { authenticate } from './authenticate.js';
 import { serverErrors } from './exchange-errors.js';
 import type { Keyring } from './keyring.js';

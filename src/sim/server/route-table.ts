@@ -1,4 +1,4 @@
-import { endpointLabel } from '../../venue/endpoints.js';
+import { endpointLabel } from '../../protocol/endpoints.js';
 import type { SimRoute } from './route-types.js';
 
 export interface RouteMatch {

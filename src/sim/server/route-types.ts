@@ -1,4 +1,4 @@
-import type { EndpointDef } from '../../venue/endpoints.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
 
 /**
  * The contract between the simulator's HTTP face (server/) and the handlers of each endpoint group

@@ -1,4 +1,4 @@
-import type { WireStyle } from '../../venue/endpoints.js';
+import type { WireStyle } from '../../protocol/endpoints.js';
 import { statusOfCode } from './exchange-errors.js';
 import { garble } from './garbage.js';
 import type { RouteReply } from './route-types.js';

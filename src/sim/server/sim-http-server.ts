@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 import type { TimeSource } from '../../core/clock.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { bearerMatches } from '../../core/secret-compare.js';
-import { endpointLabel } from '../../venue/endpoints.js';
+import { endpointLabel } from '../../protocol/endpoints.js';
 import type { FaultSettingsInput } from '../config/fault-settings.js';
 import { faultSettingsSchema } from '../config/fault-settings.js';
 import type { SimConfig } from '../config/sim-config.js';

@@ -1,6 +1,6 @@
 import { invariant } from '../../core/errors.js';
-import { ENDPOINTS } from '../../venue/endpoints.js';
-import type { EndpointDef } from '../../venue/endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
 import type { RouteContext, RouteReply, SimRoute } from '../server/route-types.js';
 import { routeError, routeOk } from '../server/route-types.js';
 import type { ListenKeyRegistry } from './listen-key-registry.js';

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import { WebSocket } from 'ws';
 import type { TimeSource } from '../../core/clock.js';
-import { SlidingWindow } from '../../venue/sliding-window.js';
+import { SlidingWindow } from '../../protocol/sliding-window.js';
 import { rawText } from '../../venue/stream/web-socket.js';
 import type { SocketMetrics } from './socket-metrics.js';
 

@@ -1,6 +1,6 @@
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import { ENDPOINTS } from '../endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { RestCaller } from '../rest-transport.js';
 import { VenueError } from '../venue-error.js';
 import { WalletApi } from './wallet.js';

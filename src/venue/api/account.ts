@@ -3,8 +3,8 @@ import { orderedParams } from '../../core/ordered-params.js';
 import type { Result } from '../../core/result.js';
 import { err } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
-import { ENDPOINTS, endpointLabel } from '../endpoints.js';
-import type { EndpointDef } from '../endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
 import {
   accountLeverageListSchema,
   ackSchema,
@@ -34,8 +34,8 @@ import type { Check } from '../validate.js';
 import { firstViolation, limitInRange, positive, positiveLeverage, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
-import type { AccountType, Category, MarginType, PositionSide } from '../wire/enums.js';
-import { accountType, marginType as marginTypeEnum, positionSide } from '../wire/enums.js';
+import type { AccountType, Category, MarginType, PositionSide } from '../../protocol/wire-enums.js';
+import { accountType, marginType as marginTypeEnum, positionSide } from '../../protocol/wire-enums.js';
 
 export interface SubAccountQuery {
   readonly userId?: string;

@@ -1,6 +1,6 @@
 import { Decimal } from '../../core/decimal.js';
-import { ENDPOINTS, endpointLabel } from '../endpoints.js';
-import type { EndpointDef } from '../endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
 import type { Check } from '../validate.js';
 import { firstViolation } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';

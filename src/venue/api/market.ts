@@ -3,8 +3,8 @@ import { orderedParams } from '../../core/ordered-params.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
-import { depthWeight, ENDPOINTS, endpointLabel, tickerWeight } from '../endpoints.js';
-import type { EndpointDef } from '../endpoints.js';
+import { depthWeight, ENDPOINTS, endpointLabel, tickerWeight } from '../../protocol/endpoints.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
 import { exchangeInfoSchema } from '../parsers/exchange-info.js';
 import type { ExchangeInfo } from '../parsers/exchange-info.js';
 import {
@@ -48,8 +48,8 @@ import type {
   RiskLimitLevel,
   Ticker24h,
 } from '../parsers/market.js';
-import { DEPTH_LIMITS, klineInterval, longShortPeriod, realtimeInterval } from '../parsers/market-params.js';
-import type { KlineInterval, LongShortPeriod, RealtimeInterval } from '../parsers/market-params.js';
+import { DEPTH_LIMITS, klineInterval, longShortPeriod, realtimeInterval } from '../../protocol/market-params.js';
+import type { KlineInterval, LongShortPeriod, RealtimeInterval } from '../../protocol/market-params.js';
 import type { RequestTrace, RestCaller } from '../rest-transport.js';
 import { tracedCaller } from '../rest-transport.js';
 import type { Check } from '../validate.js';

@@ -3,8 +3,8 @@ import { orderedParams } from '../../core/ordered-params.js';
 import type { Result } from '../../core/result.js';
 import { err } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
-import { ENDPOINTS, endpointLabel } from '../endpoints.js';
-import type { EndpointDef } from '../endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
 import {
   batchResultV1Schema,
   conditionalOrderV1ListSchema,
@@ -23,8 +23,8 @@ import type { Check } from '../validate.js';
 import { atLeastOneId, firstViolation, limitInRange, positive, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
-import type { Category, OrderSide } from '../wire/enums.js';
-import type { JsonWireValue } from '../wire/json-writer.js';
+import type { Category, OrderSide } from '../../protocol/wire-enums.js';
+import type { JsonWireValue } from '../../protocol/json-writer.js';
 import type {
   BatchOrderV1,
   CancelQueryV1,

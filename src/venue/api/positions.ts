@@ -3,7 +3,7 @@ import { orderedParams } from '../../core/ordered-params.js';
 import type { Result } from '../../core/result.js';
 import { err } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
-import { ENDPOINTS, endpointLabel } from '../endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
 import type { RegularOrderV1 } from '../parsers/order-v1.js';
 import { autoAddMarginSchema, closedPositionListSchema, commissionRateSchema, flashCloseSchema, leverageV2Schema, positionMarginSchema, reversePositionSchema, todayPnlSchema, tradingStopSchema } from '../parsers/positions.js';
 import type { AutoAddMarginResult, ClosedPosition, CommissionRate, LeverageV2Result, PositionMarginResult, TodayPnl, TradingStopResult } from '../parsers/positions.js';
@@ -11,8 +11,8 @@ import type { RestCaller } from '../rest-transport.js';
 import { firstViolation, limitInRange, positive, positiveLeverage, requireText } from '../validate.js';
 import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
-import type { Category, PositionSide, TriggerBy } from '../wire/enums.js';
-import { positionSide } from '../wire/enums.js';
+import type { Category, PositionSide, TriggerBy } from '../../protocol/wire-enums.js';
+import { positionSide } from '../../protocol/wire-enums.js';
 import { categoryQuery } from './orders-v2.js';
 
 export interface TradingStop {

@@ -2,13 +2,13 @@ import { orderedParams } from '../../core/ordered-params.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
-import { ENDPOINTS } from '../endpoints.js';
-import type { EndpointDef } from '../endpoints.js';
+import { ENDPOINTS } from '../../protocol/endpoints.js';
+import type { EndpointDef } from '../../protocol/endpoints.js';
 import { emptyObject, listenKeySchema } from '../parsers/user-stream.js';
 import type { RestTransport } from '../rest-transport.js';
 import { requireText } from '../validate.js';
 import type { VenueError } from '../venue-error.js';
-import type { Category } from '../wire/enums.js';
+import type { Category } from '../../protocol/wire-enums.js';
 import { knownSecrets } from '../../core/secret-text.js';
 
 /**

@@ -3,7 +3,7 @@ import { orderedParams } from '../../core/ordered-params.js';
 import type { Result } from '../../core/result.js';
 import { err } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
-import { ENDPOINTS, endpointLabel } from '../endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
 import {
   apiKeyCheckSchema,
   depositAddressSchema,

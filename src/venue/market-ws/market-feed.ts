@@ -11,8 +11,8 @@ import { SharedTrackers } from '../sources/shared-trackers.js';
 import type { BackoffOptions } from '../stream/backoff.js';
 import type { WebSocketLike } from '../stream/web-socket.js';
 import type { SkippedRowsSink } from '../wire/tolerant-list.js';
-import type { MarketWsStats } from './market-ws-session.js';
-import { MarketWsSession } from './market-ws-session.js';
+import type { MarketWsStats } from './session.js';
+import { MarketWsSession } from './session.js';
 import type { WsChannel } from './ws-channels.js';
 import { wsChannelFor } from './ws-channels.js';
 

@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
-import { SlidingWindow } from '../sliding-window.js';
+import { SlidingWindow } from '../../protocol/sliding-window.js';
 
 /**
  * Keeps a socket's outbound messages under the exchange's inbound limit (API-NOTES §7: 5 a second,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { BookSnapshot, BookTickerUpdated, IndexPriceUpdated, KlineInterval, MarkPriceUpdated, MarketEvent, Ticker24hUpdated } from '../../model/market-events.js';
-import { klineCloseTime } from '../parsers/market-params.js';
+import { klineCloseTime } from '../../protocol/market-params.js';
 import type { KlineCandle } from '../sources/kline-tracker.js';
 import type { PollChannel } from '../sources/poll-channel.js';
 import { channelKey } from '../sources/poll-channel.js';
@@ -8,8 +8,8 @@ import type { SharedChannelState } from '../sources/shared-trackers.js';
 import { parseWire } from '../wire/schema.js';
 import type { SkippedRowsSink } from '../wire/tolerant-list.js';
 import { LocalBook } from './local-book.js';
-import type { Envelope } from './market-ws-wire.js';
-import { depthFrameDataSchema, wsBookTickerSchema, wsIndexSchema, wsKlinesSchema, wsMarkPriceSchema, wsTickersSchema, wsTradesSchema } from './market-ws-wire.js';
+import type { Envelope } from './wire.js';
+import { depthFrameDataSchema, wsBookTickerSchema, wsIndexSchema, wsKlinesSchema, wsMarkPriceSchema, wsTickersSchema, wsTradesSchema } from './wire.js';
 
 /** Kline intervals the socket offers (API-NOTES §6.4 RULE: the WS page's 12; 3m and 8h stay polled). */
 export const WS_KLINE_INTERVALS: readonly KlineInterval[] = ['1m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '12h', '1d', '1w', '1M'];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountType, marginType, positionSide } from '../wire/enums.js';
+import { accountType, marginType, positionSide } from '../../protocol/wire-enums.js';
 import { codeField, decimal, epochMs, id64, intLike, optDecimal, coinName } from '../wire/schema.js';
 import { tolerantList } from '../wire/tolerant-list.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { symbolStatus } from '../wire/enums.js';
+import { symbolStatus } from '../../protocol/wire-enums.js';
 import { boolLike, decimal, epochMs, id64, intLike, optDecimal, text } from '../wire/schema.js';
 import { tolerantList } from '../wire/tolerant-list.js';
 

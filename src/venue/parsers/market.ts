@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { boolLike, decimal, epochMs, id64, intLike, optDecimal, text } from '../wire/schema.js';
 import { tolerantList } from '../wire/tolerant-list.js';
-import type { KlineInterval } from './market-params.js';
-import { klineCloseTime } from './market-params.js';
+import type { KlineInterval } from '../../protocol/market-params.js';
+import { klineCloseTime } from '../../protocol/market-params.js';
 
 /**
  * Public market-data payloads (document 001 "Market data shapes", API-NOTES §5.2–5.6). Terse wire

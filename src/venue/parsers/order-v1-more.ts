@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sideV1 } from '../wire/enums.js';
+import { sideV1 } from '../../protocol/wire-enums.js';
 import { boolLike, codeField, decimal, epochMs, id64, intLike, optDecimal, text } from '../wire/schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orderStatus, orderTypeV1, priceTypeV1, sideV1, timeInForce, triggerBy } from '../wire/enums.js';
+import { orderStatus, orderTypeV1, priceTypeV1, sideV1, timeInForce, triggerBy } from '../../protocol/wire-enums.js';
 import { codeField, decimal, epochMs, id64, intLike, optDecimal, text } from '../wire/schema.js';
 import { tolerantList } from '../wire/tolerant-list.js';
 

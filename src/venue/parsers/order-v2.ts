@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fallbackType, orderSide, orderStatus, orderTypeV2, positionSide, stopOrderType, stopType, timeInForce, triggerBy } from '../wire/enums.js';
+import { fallbackType, orderSide, orderStatus, orderTypeV2, positionSide, stopOrderType, stopType, timeInForce, triggerBy } from '../../protocol/wire-enums.js';
 import { boolLike, decimal, epochMs, id64, intLike, optDecimal, text } from '../wire/schema.js';
 import { tolerantList } from '../wire/tolerant-list.js';
 

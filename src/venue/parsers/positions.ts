@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { positionSide, triggerBy } from '../wire/enums.js';
+import { positionSide, triggerBy } from '../../protocol/wire-enums.js';
 import { codeField, decimal, epochMs, intLike, optDecimal, optText } from '../wire/schema.js';
 import { regularOrderV1Schema } from './order-v1.js';
 

@@ -5,7 +5,7 @@ import { accountInfoSchema, balanceItems, positionInfoSchema, positionItem } fro
 import type { FrameContext, StreamAccountItem, UserStreamFrame, UserStreamFrameError } from '../stream/frames/frame-types.js';
 import { executionReportSchema, orderItem, ticketItem, ticketSchema } from '../stream/frames/order-frames.js';
 import { planItem, planReportSchema, willExpireNotice, willExpireSchema } from '../stream/frames/plan-frames.js';
-import { parseWireJson } from '../wire-json.js';
+import { parseWireJson } from '../../protocol/wire-json.js';
 import { parseWire } from '../wire/schema.js';
 import { redactSecretText } from '../../core/secret-text.js';
 

@@ -6,7 +6,7 @@ import { err, ok } from '../../core/result.js';
 import type { AlgoKind, AlgoOrderSnapshot, AlgoStatus, OrderSnapshot, TrailingStop } from '../../model/orders.js';
 import type { TpSlOrderV1 } from '../parsers/order-v1.js';
 import type { OrderV2 } from '../parsers/order-v2.js';
-import type { OrderStatus as WireStatus } from '../wire/enums.js';
+import type { OrderStatus as WireStatus } from '../../protocol/wire-enums.js';
 import { regularStatus, sideOfV1, timeInForceOf } from '../wire/to-model.js';
 
 /** Wire rows → model snapshots. A row that does not fit gives the reason as text (the caller decides the failure kind). */

@@ -15,7 +15,7 @@ import type {
 import type { AccountSnapshot, CallTrace, ExchangeFailure, ExchangePort, PortResult } from '../../model/exchange-port.js';
 import type { Category, Instrument } from '../../model/instrument.js';
 import type { AlgoOrderSnapshot, Fill, OrderSnapshot } from '../../model/orders.js';
-import { ENDPOINTS, endpointLabel } from '../endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
 import type { AlgoOrdersApi } from '../api/algo-orders.js';
 import type { OrdersV1Api } from '../api/orders-v1.js';
 import type { OrdersV2Api } from '../api/orders-v2.js';
@@ -24,7 +24,7 @@ import type { FuturesBalanceFlow } from '../parsers/account.js';
 import type { TpSlOrderV1 } from '../parsers/order-v1.js';
 import type { OrderV2 } from '../parsers/order-v2.js';
 import type { VenueError } from '../venue-error.js';
-import type { StopCategory } from '../wire/enums.js';
+import type { StopCategory } from '../../protocol/wire-enums.js';
 import { toBalance, toFill, toPosition } from './account-mapping.js';
 import { categoriesOf, categoryOf } from './category.js';
 import {

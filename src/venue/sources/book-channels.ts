@@ -1,7 +1,7 @@
 import { err, ok } from '../../core/result.js';
 import type { BookSnapshot, BookTickerUpdated, Ticker24hUpdated } from '../../model/market-events.js';
 import type { MarketApi } from '../api/market.js';
-import { ENDPOINTS, endpointLabel } from '../endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
 import type { ChannelSource } from './channel-source.js';
 import { missingRow } from './channel-source.js';
 

@@ -1,7 +1,7 @@
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import type { MarketApi } from '../api/market.js';
-import { ENDPOINTS, endpointLabel } from '../endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
 import type { VenueError } from '../venue-error.js';
 import { missingRow } from './channel-source.js';
 

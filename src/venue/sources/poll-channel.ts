@@ -1,5 +1,5 @@
 import type { KlineInterval } from '../../model/market-events.js';
-import { DEPTH_LIMITS, klineInterval } from '../parsers/market-params.js';
+import { DEPTH_LIMITS, klineInterval } from '../../protocol/market-params.js';
 
 export type ChannelName = 'depth' | 'trades' | 'klines' | 'bookTicker' | 'ticker24h' | 'markPrice' | 'index' | 'fundingRate' | 'openInterest';
 

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { err, ok } from '../../core/result.js';
 import type { FundingRateUpdated, IndexPriceUpdated, MarkPriceUpdated, OpenInterestUpdated } from '../../model/market-events.js';
 import type { MarketApi } from '../api/market.js';
-import { ENDPOINTS, endpointLabel } from '../endpoints.js';
+import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
 import type { ChannelSource } from './channel-source.js';
 import { missingRow } from './channel-source.js';
 import type { IndexTokens } from './index-tokens.js';

@@ -2,7 +2,7 @@ import type { Decimal } from '../../core/decimal.js';
 import { assertNever } from '../../core/errors.js';
 import type { PositionSide, Side, TimeInForce } from '../../model/instrument.js';
 import type { OrderStatus } from '../../model/orders.js';
-import type { OrderStatus as WireStatus, SideV1, TimeInForce as WireTimeInForce } from './enums.js';
+import type { OrderStatus as WireStatus, SideV1, TimeInForce as WireTimeInForce } from '../../protocol/wire-enums.js';
 
 /** Wire vocabulary → the kernel's: one mapping for REST rows and user-stream frames alike. */
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Daemon } from '../../../src/app/daemon.js';
-import { prepareRun, timeScaleOf } from '../../../src/app/run-command.js';
+import { Daemon } from '../../../src/app/daemon/daemon.js';
+import { prepareRun, timeScaleOf } from '../../../src/app/commands/run.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { ScaledTime } from '../../../src/core/scaled-time.js';
 import { ConfigError } from '../../../src/settings/config-error.js';

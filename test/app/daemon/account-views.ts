@@ -1,4 +1,4 @@
-import type { Daemon } from '../../../src/app/daemon.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import type { Decimal } from '../../../src/core/decimal.js';
 import type { PositionSide } from '../../../src/model/instrument.js';
 import type { ExchangeClient } from '../../../src/venue/exchange-client.js';

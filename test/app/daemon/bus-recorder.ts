@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import type { Daemon } from '../../../src/app/daemon.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
 
 /** Every event on the daemon's bus from now on (after the cache applied it). */

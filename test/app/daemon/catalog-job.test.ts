@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CronJobs } from '../../../src/app/cron-scheduler.js';
-import type { Daemon } from '../../../src/app/daemon.js';
-import { daemonJobs } from '../../../src/app/daemon-jobs.js';
-import { CatalogSync } from '../../../src/catalog/catalog-sync.js';
+import type { CronJobs } from '../../../src/app/daemon/cron-scheduler.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
+import { daemonJobs } from '../../../src/app/daemon/jobs.js';
+import { CatalogSync } from '../../../src/catalog/sync.js';
 import { dec } from '../../../src/core/decimal.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
@@ -16,7 +16,7 @@ import { NEVER, paperYaml, startDaemon, writeConfig } from './daemon-harness.js'
 import { Probe } from './probe-strategy.js';
 
 /**
- * Catalog sync as the daemon's job runs it: the catalogSync job of daemon-jobs.ts, on the running
+ * Catalog sync as the daemon's job runs it: the catalogSync job of daemon/jobs.ts, on the running
  * daemon's kernel and its catalog client (the embedded simulator's catalog in paper mode). The daemon
  * does not expose its own CronJobs, so the job is built here from the same wiring function with a
  * CatalogSync of the test's own (mirroring into an in-memory store) and run by hand.

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prepareRun } from '../../../src/app/run-command.js';
+import { prepareRun } from '../../../src/app/commands/run.js';
 import type { ConfigError } from '../../../src/settings/config-error.js';
 import type { Environment } from '../../../src/settings/secrets.js';
 import { defaultYaml, liveYaml, writeConfig } from './daemon-harness.js';

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { registerControlCommands } from '../../../src/app/control-commands.js';
+import { registerControlCommands } from '../../../src/app/commands/control.js';
 import { ConfigError } from '../../../src/settings/config-error.js';
 import type { Environment } from '../../../src/settings/secrets.js';
 

@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Daemon } from '../../../src/app/daemon.js';
-import { prepareRun } from '../../../src/app/run-command.js';
+import { Daemon } from '../../../src/app/daemon/daemon.js';
+import { prepareRun } from '../../../src/app/commands/run.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { Logger } from '../../../src/core/logger.js';
 import type { VirtualClock } from '../../../src/core/virtual-time.js';
-import type { StrategyInstance } from '../../../src/engine/strategy-instance.js';
+import type { StrategyInstance } from '../../../src/engine/strategy/instance.js';
 import type { Environment } from '../../../src/settings/secrets.js';
 import { ExchangeClient } from '../../../src/venue/exchange-client.js';
 import type { RunningSim } from '../../sim/e2e/sim-harness.js';

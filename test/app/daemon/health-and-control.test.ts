@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Daemon } from '../../../src/app/daemon.js';
-import type { DaemonStatus } from '../../../src/app/control-status.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
+import type { DaemonStatus } from '../../../src/app/control/status.js';
 import type { Decimal } from '../../../src/core/decimal.js';
 import { dec } from '../../../src/core/decimal.js';
 import type { VirtualClock } from '../../../src/core/virtual-time.js';

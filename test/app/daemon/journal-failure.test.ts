@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DaemonStatus } from '../../../src/app/control-status.js';
-import { Daemon } from '../../../src/app/daemon.js';
-import { prepareRun } from '../../../src/app/run-command.js';
+import type { DaemonStatus } from '../../../src/app/control/status.js';
+import { Daemon } from '../../../src/app/daemon/daemon.js';
+import { prepareRun } from '../../../src/app/commands/run.js';
 import { dec } from '../../../src/core/decimal.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { VirtualClock } from '../../../src/core/virtual-time.js';

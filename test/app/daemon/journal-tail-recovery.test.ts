@@ -1,8 +1,8 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Daemon } from '../../../src/app/daemon.js';
-import { prepareRun } from '../../../src/app/run-command.js';
+import { Daemon } from '../../../src/app/daemon/daemon.js';
+import { prepareRun } from '../../../src/app/commands/run.js';
 import type { Decimal } from '../../../src/core/decimal.js';
 import { dec } from '../../../src/core/decimal.js';
 import { silentLogger } from '../../../src/core/logger.js';

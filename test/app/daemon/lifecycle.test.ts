@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Daemon } from '../../../src/app/daemon.js';
-import { prepareRun } from '../../../src/app/run-command.js';
+import { Daemon } from '../../../src/app/daemon/daemon.js';
+import { prepareRun } from '../../../src/app/commands/run.js';
 import { dec } from '../../../src/core/decimal.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { VirtualClock } from '../../../src/core/virtual-time.js';
-import type { DaemonConfig } from '../../../src/settings/daemon-config.js';
+import type { DaemonConfig } from '../../../src/settings/daemon-config/daemon-config.js';
 import type { Environment } from '../../../src/settings/secrets.js';
 import type { RunningSim } from '../../sim/e2e/sim-harness.js';
 import { BTC, MINUTE, startSim, value } from '../../sim/e2e/sim-harness.js';

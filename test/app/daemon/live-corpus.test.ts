@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Daemon } from '../../../src/app/daemon.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import { corpusFile } from '../../venue/corpus/corpus.js';
 import { CorpusServer } from './corpus-server.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Daemon } from '../../../src/app/daemon.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import { dec } from '../../../src/core/decimal.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import { BTC, BTC_USDC, T0, value } from '../../sim/e2e/sim-harness.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { dec } from '../../../src/core/decimal.js';
-import type { BusEvent, HandlerContext } from '../../../src/engine/strategy-api.js';
-import { defineStrategy } from '../../../src/engine/strategy-api.js';
-import type { StrategyInstance } from '../../../src/engine/strategy-instance.js';
+import type { BusEvent, HandlerContext } from '../../../src/engine/strategy/api.js';
+import { defineStrategy } from '../../../src/engine/strategy/api.js';
+import type { StrategyInstance } from '../../../src/engine/strategy/instance.js';
 import type { Intent } from '../../../src/model/intents.js';
 import type { RiskLimits } from '../../../src/model/risk-limits.js';
 

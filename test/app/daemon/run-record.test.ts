@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Daemon } from '../../../src/app/daemon.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import { MarketStreamReader } from '../../../src/sim/market-stream/reader.js';
 import type { MarketEvent } from '../../../src/sim/market-stream/events.js';

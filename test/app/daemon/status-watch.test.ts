@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Daemon } from '../../../src/app/daemon.js';
-import { controlCall } from '../../../src/app/control-client.js';
-import { watchStatus } from '../../../src/app/status-watch.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
+import { controlCall } from '../../../src/app/control/client.js';
+import { watchStatus } from '../../../src/app/commands/status-watch.js';
 import { ok } from '../../../src/core/result.js';
 import { dec } from '../../../src/core/decimal.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';

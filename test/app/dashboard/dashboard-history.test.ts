@@ -1,5 +1,5 @@
 import { Subject } from 'rxjs';
-import { DashboardHistory } from '../../../src/app/dashboard/index.js';
+import { DashboardHistory } from '../../../src/app/control/dashboard/index.js';
 import { dec } from '../../../src/core/decimal.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import type { Balance } from '../../../src/model/account.js';

@@ -5,7 +5,7 @@ import { dec } from '../../../src/core/decimal.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
-import type { NotifySettings, NotifySinkSettings } from '../../../src/settings/daemon-config-notify.js';
+import type { NotifySettings, NotifySinkSettings } from '../../../src/settings/daemon-config/notify.js';
 import { createGotHttp } from '../../../src/venue/got-http.js';
 import type { HttpPort } from '../../../src/venue/http-port.js';
 import { parseMetrics, sample } from '../daemon/metrics-scrape.js';

@@ -1,8 +1,8 @@
 import { dec } from '../../../src/core/decimal.js';
 import { InvariantError } from '../../../src/core/errors.js';
 import { Cache } from '../../../src/engine/cache.js';
-import { crossing, Indicators } from '../../../src/engine/strategy-api-indicators.js';
-import type { Indicator } from '../../../src/engine/strategy-api-indicators.js';
+import { crossing, Indicators } from '../../../src/engine/strategy/api-indicators.js';
+import type { Indicator } from '../../../src/engine/strategy/api-indicators.js';
 import type { Decimal } from '../../../src/core/decimal.js';
 import type { KlineInterval, KlineUpdated } from '../../../src/model/market-events.js';
 

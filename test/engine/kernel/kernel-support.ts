@@ -6,11 +6,11 @@ import { silentLogger } from '../../../src/core/logger.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import { Kernel } from '../../../src/engine/kernel.js';
 import type { KernelOptions } from '../../../src/engine/kernel.js';
-import type { HandlerContext } from '../../../src/engine/strategy-api.js';
-import { defineStrategy } from '../../../src/engine/strategy-api.js';
-import type { StrategyDefinition } from '../../../src/engine/strategy-api.js';
-import type { StrategyInstance } from '../../../src/engine/strategy-instance.js';
-import type { RunnerLimits } from '../../../src/engine/strategy-runner.js';
+import type { HandlerContext } from '../../../src/engine/strategy/api.js';
+import { defineStrategy } from '../../../src/engine/strategy/api.js';
+import type { StrategyDefinition } from '../../../src/engine/strategy/api.js';
+import type { StrategyInstance } from '../../../src/engine/strategy/instance.js';
+import type { RunnerLimits } from '../../../src/engine/strategy/runner.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
 import type { Intent } from '../../../src/model/intents.js';
 import type { OrderJournal } from '../../../src/model/journal.js';
@@ -19,11 +19,11 @@ import type { GlobalRiskLimits, RiskLimits } from '../../../src/model/risk-limit
 import type { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
 import type { OrderView } from '../../../src/sim/engine/types.js';
 import type { PriceLevel } from '../../../src/sim/market-stream/events.js';
-import { SimExchangePort } from '../../../src/sim/port/sim-exchange-port.js';
+import { SimExchangePort } from '../../../src/sim/port/exchange-port.js';
 import { StateStore } from '../../../src/store/state-store.js';
 import { ACCOUNT, BTC, depth, engine, mark, PARENT, standardBook, T0, trade } from '../../sim/engine/engine-support.js';
 import { drain, FaultyPort } from '../execution/execution-support.js';
-import { modelMarketEvent } from '../../../src/sim/port/sim-market-events.js';
+import { modelMarketEvent } from '../../../src/sim/port/market-events.js';
 
 export { ACCOUNT, BTC, drain, T0 };
 /** Listed by the engine, but not among the test strategies' symbols unless asked. */

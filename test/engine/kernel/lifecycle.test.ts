@@ -1,5 +1,5 @@
 import { dec } from '../../../src/core/decimal.js';
-import type { StrategyInstance } from '../../../src/engine/strategy-instance.js';
+import type { StrategyInstance } from '../../../src/engine/strategy/instance.js';
 import type { OrderSnapshot } from '../../../src/model/orders.js';
 import spreadQuoter from '../../../strategies/spread-quoter/index.js';
 import { BTC, KernelRig, limitBuy, limitSell, scripted, World } from './kernel-support.js';

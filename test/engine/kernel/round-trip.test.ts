@@ -1,7 +1,7 @@
 import { filter, map, merge, of, take } from 'rxjs';
 import { z } from 'zod';
-import { defineStreamStrategy } from '../../../src/engine/strategy-api.js';
-import type { StrategyInstance } from '../../../src/engine/strategy-instance.js';
+import { defineStreamStrategy } from '../../../src/engine/strategy/api.js';
+import type { StrategyInstance } from '../../../src/engine/strategy/instance.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
 import type { Intent } from '../../../src/model/intents.js';
 import { BTC, closeLong, KernelRig, limitSell, marketBuy, ofType, scripted, World } from './kernel-support.js';

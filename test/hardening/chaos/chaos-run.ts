@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Subject } from 'rxjs';
-import type { Daemon } from '../../../src/app/daemon.js';
+import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
 import type { FaultSettingsInput } from '../../../src/sim/config/fault-settings.js';
@@ -11,7 +11,7 @@ import type { MetricSample } from '../../app/daemon/metrics-scrape.js';
 import { runSettled } from '../../app/daemon/virtual-steps.js';
 import { BTC, BTC_USDC, ETH, MINUTE, T0, simConfig } from '../../sim/e2e/sim-harness.js';
 import { chaosYaml } from './chaos-config.js';
-import type { MarketWsStats } from '../../../src/venue/market-ws/market-ws-session.js';
+import type { MarketWsStats } from '../../../src/venue/market-ws/session.js';
 import { ExchangeTruth, orderRow, positionRow } from './exchange-truth.js';
 
 /** The faults of issue 8's chaos suite, all at once. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { CRASH_POINTS_VARIABLE } from '../../../src/app/crash-points.js';
+import { CRASH_POINTS_VARIABLE } from '../../../src/app/daemon/crash-points.js';
 import { systemTime } from '../../../src/core/system-time.js';
 import { isPlacing } from '../../../src/engine/execution/order-tracker.js';
 import { SimulatedExchange } from '../../../src/sim/simulated-exchange.js';

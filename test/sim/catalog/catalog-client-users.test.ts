@@ -1,7 +1,7 @@
 import { VirtualClock } from '../../../src/core/virtual-time.js';
-import { CatalogClient } from '../../../src/catalog/catalog-client.js';
-import type { User } from '../../../src/catalog/catalog-schemas.js';
-import type { UserQuery } from '../../../src/catalog/catalog-types.js';
+import { CatalogClient } from '../../../src/catalog/client.js';
+import type { User } from '../../../src/catalog/schemas.js';
+import type { UserQuery } from '../../../src/protocol/catalog/types.js';
 import type { VenueError } from '../../../src/venue/venue-error.js';
 import { createCatalogRouter, SimCatalog } from '../../../src/sim/catalog/index.js';
 import { CatalogLoopback } from './catalog-loopback.js';

@@ -1,7 +1,7 @@
 import { dec } from '../../../src/core/decimal.js';
 import { InvariantError } from '../../../src/core/errors.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
-import type { ProductStatus, UserRole } from '../../../src/catalog/catalog-types.js';
+import type { ProductStatus, UserRole } from '../../../src/protocol/catalog/types.js';
 import type { CatalogFailure, CatalogResult } from '../../../src/sim/catalog/index.js';
 import { EMPTY_CATALOG_SEED, SAMPLE_CATALOG_SEED, SimCatalog } from '../../../src/sim/catalog/index.js';
 

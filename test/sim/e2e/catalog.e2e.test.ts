@@ -1,5 +1,5 @@
 import { dec } from '../../../src/core/decimal.js';
-import { CatalogClient } from '../../../src/catalog/catalog-client.js';
+import { CatalogClient } from '../../../src/catalog/client.js';
 import type { RunningSim } from './sim-harness.js';
 import { failure, startSim, value } from './sim-harness.js';
 

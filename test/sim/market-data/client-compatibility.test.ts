@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { EndpointName } from '../../../src/venue/endpoints.js';
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
+import type { EndpointName } from '../../../src/protocol/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
 import { exchangeInfoSchema } from '../../../src/venue/parsers/exchange-info.js';
 import {
   bookTickersSchema,

@@ -1,7 +1,7 @@
 import { Decimal, dec } from '../../../src/core/decimal.js';
 import type { TradeEvent } from '../../../src/sim/market-stream/events.js';
 import { indexKlinesSchema, klinesSchema, markPriceKlinesSchema } from '../../../src/venue/parsers/market.js';
-import type { KlineInterval } from '../../../src/venue/parsers/market-params.js';
+import type { KlineInterval } from '../../../src/protocol/market-params.js';
 import type { FedMarket } from './market-fixture.js';
 import { HOUR, INSTRUMENTS, MINUTE, MONTH_END, call, errorOf, feedMarket, okData, parsedBy, pricesOf, tradesOf } from './market-fixture.js';
 

@@ -5,7 +5,7 @@ import type { AccountEvent } from '../../../src/model/account-events.js';
 import type { PlaceOrderCommand } from '../../../src/model/commands.js';
 import type { ExchangeFailure } from '../../../src/model/exchange-port.js';
 import type { LatencyModel } from '../../../src/sim/port/port-latency.js';
-import { SimExchangePort } from '../../../src/sim/port/sim-exchange-port.js';
+import { SimExchangePort } from '../../../src/sim/port/exchange-port.js';
 import { ACCOUNT, BTC, engine, mark, PARENT, standardBook, T0, trade } from '../engine/engine-support.js';
 
 function setup(latency?: LatencyModel): { clock: VirtualClock; ex: ReturnType<typeof engine>['ex']; port: SimExchangePort; events: AccountEvent[] } {

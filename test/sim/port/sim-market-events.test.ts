@@ -1,6 +1,6 @@
 import { dec } from '../../../src/core/decimal.js';
 import type { BookSnapshot, TradePrinted } from '../../../src/model/market-events.js';
-import { modelMarketEvent } from '../../../src/sim/port/sim-market-events.js';
+import { modelMarketEvent } from '../../../src/sim/port/market-events.js';
 import type { DepthEvent, TradeEvent } from '../../../src/sim/market-stream/events.js';
 
 const depth: DepthEvent = {

@@ -3,8 +3,8 @@ import { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
 import type { Category } from '../../../src/sim/engine/types.js';
 import { tradingRoutes } from '../../../src/sim/routes/index.js';
 import type { RouteReply, SimRoute } from '../../../src/sim/server/route-types.js';
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
-import type { EndpointName } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
+import type { EndpointName } from '../../../src/protocol/endpoints.js';
 import { parseWire } from '../../../src/venue/wire/schema.js';
 import { requestParams } from './fixtures.js';
 

@@ -1,7 +1,7 @@
 import { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
 import { tradingRoutes } from '../../../src/sim/routes/index.js';
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
-import type { EndpointName } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
+import type { EndpointName } from '../../../src/protocol/endpoints.js';
 
 /** The brief's set: ENDPOINTS from subAccountList through batchCancelAlgoOrders. */
 function tradingEndpointNames(): EndpointName[] {

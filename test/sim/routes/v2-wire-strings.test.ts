@@ -1,4 +1,4 @@
-import type { EndpointName } from '../../../src/venue/endpoints.js';
+import type { EndpointName } from '../../../src/protocol/endpoints.js';
 import { PARENT, RouteHarness } from './harness.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import type { KeyringEntry } from '../../../src/sim/server/index.js';
 import type { Echo, TestServer } from './harness.js';

@@ -1,7 +1,7 @@
 import type { TimeSource } from '../../../src/core/clock.js';
 import { orderedParams } from '../../../src/core/ordered-params.js';
 import { systemTime } from '../../../src/core/system-time.js';
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
 import { ExchangeClient } from '../../../src/venue/exchange-client.js';
 import type { ExchangeClientOptions } from '../../../src/venue/exchange-client.js';
 import type { FaultSettings } from '../../../src/sim/config/fault-settings.js';

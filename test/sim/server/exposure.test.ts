@@ -1,4 +1,4 @@
-import { exposureWarning } from '../../../src/app/sim-command.js';
+import { exposureWarning } from '../../../src/app/commands/sim.js';
 import { ADMIN_TOKEN, send, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 

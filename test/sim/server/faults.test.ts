@@ -1,5 +1,5 @@
 import { VirtualClock } from '../../../src/core/virtual-time.js';
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
 import type { FaultSettings } from '../../../src/sim/config/fault-settings.js';
 import type { TestServer } from './harness.js';
 import { ADMIN_TOKEN, apiKeyHeader, json, send, sendUnanswered, signedTarget, startTestServer, TRADER, until } from './harness.js';

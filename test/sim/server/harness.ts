@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import type { TimeSource } from '../../../src/core/clock.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
-import { depthWeight, ENDPOINTS } from '../../../src/venue/endpoints.js';
-import type { EndpointDef } from '../../../src/venue/endpoints.js';
-import { signText } from '../../../src/venue/signer.js';
+import { depthWeight, ENDPOINTS } from '../../../src/protocol/endpoints.js';
+import type { EndpointDef } from '../../../src/protocol/endpoints.js';
+import { signText } from '../../../src/protocol/signer.js';
 import type { KeyringEntry, RouteContext, SimHttpServerOptions, SimRoute } from '../../../src/sim/server/index.js';
 import { routeError, routeOk, SimHttpServer } from '../../../src/sim/server/index.js';
 

@@ -1,5 +1,5 @@
 import { VirtualClock } from '../../../src/core/virtual-time.js';
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
 import type { KeyringEntry } from '../../../src/sim/server/index.js';
 import type { TestServer } from './harness.js';
 import { apiKeyHeader, JSON_TYPE, json, send, sign, signedTarget, startTestServer, TRADER, TRADER2 } from './harness.js';

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import { signatureMatches } from '../../../src/sim/server/authenticate.js';
 import { NO_BODY } from '../../../src/sim/server/request-body.js';

@@ -2,8 +2,8 @@ import { VirtualClock } from '../../../src/core/virtual-time.js';
 import { NO_FAULTS } from '../../../src/sim/config/fault-settings.js';
 import type { Caller, RequestParams, RouteContext, RouteReply, SimRoute } from '../../../src/sim/server/route-types.js';
 import { ListenKeyRegistry, USER_DATA_STREAM_ENDPOINTS, listenKeyRoutes } from '../../../src/sim/user-stream/index.js';
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
-import type { HttpMethod } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
+import type { HttpMethod } from '../../../src/protocol/endpoints.js';
 import { emptyObject, listenKeySchema } from '../../../src/venue/parsers/user-stream.js';
 import { T0, USER } from './fixtures.js';
 

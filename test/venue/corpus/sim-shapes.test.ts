@@ -1,7 +1,7 @@
 import { orderedParams } from '../../../src/core/ordered-params.js';
 import { dec } from '../../../src/core/decimal.js';
-import { ENDPOINTS } from '../../../src/venue/endpoints.js';
-import type { EndpointDef } from '../../../src/venue/endpoints.js';
+import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
+import type { EndpointDef } from '../../../src/protocol/endpoints.js';
 import type { ExchangeClient } from '../../../src/venue/exchange-client.js';
 import type { RunningSim } from '../../sim/e2e/sim-harness.js';
 import { BTC, MINUTE, startSim, value } from '../../sim/e2e/sim-harness.js';

@@ -1,8 +1,8 @@
 import type { Subscription } from 'rxjs';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { MarketEvent } from '../../../src/model/market-events.js';
-import type { MarketWsSessionOptions } from '../../../src/venue/market-ws/market-ws-session.js';
-import { MarketWsSession } from '../../../src/venue/market-ws/market-ws-session.js';
+import type { MarketWsSessionOptions } from '../../../src/venue/market-ws/session.js';
+import { MarketWsSession } from '../../../src/venue/market-ws/session.js';
 import type { WsChannel } from '../../../src/venue/market-ws/ws-channels.js';
 import { wsChannelFor } from '../../../src/venue/market-ws/ws-channels.js';
 import type { PollChannel } from '../../../src/venue/sources/poll-channel.js';

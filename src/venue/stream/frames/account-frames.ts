@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dec } from '../../../core/decimal.js';
 import type { BalanceUpdated, PositionUpdated } from '../../../model/account-events.js';
-import { marginType, positionSide } from '../../wire/enums.js';
+import { marginType, positionSide } from '../../../protocol/wire-enums.js';
 import { decimal, epochMs, optDecimal } from '../../wire/schema.js';
 import { tolerantList } from '../../wire/tolerant-list.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dec } from '../../../core/decimal.js';
 import type { OrderUpdated } from '../../../model/account-events.js';
 import type { PositionSide, Side, TimeInForce } from '../../../model/instrument.js';
-import { orderSide, orderStatus, timeInForce } from '../../wire/enums.js';
+import { orderSide, orderStatus, timeInForce } from '../../../protocol/wire-enums.js';
 import { regularStatus, timeInForceOf } from '../../wire/to-model.js';
 import { boolLike, decimal, epochMs, id64, optDecimal, optText, text } from '../../wire/schema.js';
 import type { ExecutionDetail, FillTicket, FrameContext } from './frame-types.js';

@@ -3,7 +3,7 @@ import { dec } from '../../../core/decimal.js';
 import type { AlgoOrderUpdated } from '../../../model/account-events.js';
 import type { AlgoKind, TrailingStop } from '../../../model/orders.js';
 import { sideOfV1 } from '../../wire/to-model.js';
-import { sideV1 } from '../../wire/enums.js';
+import { sideV1 } from '../../../protocol/wire-enums.js';
 import { decimal, epochMs, id64, intLike, optDecimal, text } from '../../wire/schema.js';
 import type { ListenKeyWillExpire } from './frame-types.js';
 

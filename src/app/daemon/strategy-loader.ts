@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { z } from 'zod';
+import type { Result } from '../../core/result.js';
+import { err, ok } from '../../core/result.js';
+import type { StrategyDefinition } from '../../engine/strategy/api.js';
+import { ConfigError } from '../../settings/config-error.js';
+
+/** strategies/ of the package: next to dist/src when built, next to src when run from source (tests). */
+const BUILT_STRATEGIES = fileURLToPath(new URL('../../../strategies/', import.meta.url));
+const NAME = /^[a-z0-9][a-z0-9-]*$/;
+
+/**
+ * Where a strategy module lives: a bare name is a folder of the package's strategies/ (compiled .js,
+ * or .ts when running from source); a path (./x, ../x, /x) is the user's own module, relative to the
+ * config file.
+ */
+export function strategyModulePath(module: string, configDir: string): string | undefined {
+  if (NAME.test(module)) {
+    for (const candidate of [`${module}/index.js`, `${module}/index.ts`]) {
+      const file = resolve(BUILT_STRATEGIES, candidate);
+      if (existsSync(file)) return file;
+    }
+    return undefined;
+  }
+  const file = isAbsolute(module) ? module : resolve(configDir, module);
+  for (const candidate of [file, `${file}.js`, resolve(file, 'index.js')]) if (existsSync(candidate)) return candidate;
+  return undefined;
+}
+
+/** Imports a strategy module and checks that its default export is a strategy definition. */
+export async function loadStrategy(module: string, configDir: string, at: ConfigError['location']): Promise<Result<StrategyDefinition, ConfigError>> {
+  const file = strategyModulePath(module, configDir);
+  if (file === undefined) {
+    return err(new ConfigError(`unknown strategy module "${module}" (not a folder of strategies/ nor a file)`, at));
+  }
+  let loaded: unknown;
+  try {
+    loaded = await import(pathToFileURL(file).href);
+  } catch (error: unknown) {
+    return err(new ConfigError(`strategy module "${module}" failed to load: ${error instanceof Error ? error.message : String(error)}`, at));
+  }
+  const definition = (loaded as { default?: unknown }).default;
+  if (!isDefinition(definition)) {
+    return err(new ConfigError(`strategy module "${module}" has no default export made with defineStrategy or defineStreamStrategy`, at));
+  }
+  return ok(definition);
+}
+
+function isDefinition(value: unknown): value is StrategyDefinition {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { style?: unknown; params?: unknown; create?: unknown; run?: unknown; name?: unknown };
+  const schema = v.params as z.ZodType | undefined;
+  return (
+    typeof v.name === 'string' &&
+    typeof schema?.safeParse === 'function' &&
+    ((v.style === 'handlers' && typeof v.create === 'function') || (v.style === 'stream' && typeof v.run === 'function'))
+  );
+}

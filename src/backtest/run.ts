@@ -1,0 +1,397 @@
+import type { Subscription } from 'rxjs';
+import type { Decimal } from '../core/decimal.js';
+import { dec } from '../core/decimal.js';
+import { InvariantError } from '../core/errors.js';
+import { silentLogger } from '../core/logger.js';
+import { VirtualClock } from '../core/virtual-time.js';
+import { Kernel } from '../engine/kernel.js';
+import type { BusEvent } from '../model/bus-events.js';
+import type { Category } from '../model/instrument.js';
+import { SimExchange } from '../sim/engine/sim-exchange.js';
+import type { AccountEvent as SimAccountEvent } from '../sim/engine/types.js';
+import type { MarketEvent as SimMarketEvent } from '../sim/market-stream/events.js';
+import type { SimInstrument } from '../sim/market-stream/instruments.js';
+import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
+import type { LatencyModel } from '../sim/port/port-latency.js';
+import { SimExchangePort } from '../sim/port/exchange-port.js';
+import { modelMarketEvent } from '../sim/port/market-events.js';
+import { KlineBuilder } from './kline-builder.js';
+import { BarFeed, barModelNote, DEFAULT_BAR_MODEL, hasBars } from './bar-fill-model.js';
+import { algoSnapshotOf, fillOf, orderSnapshotOf } from '../sim/port/snapshots.js';
+import { MemoryJournal } from '../store/memory-journal.js';
+import { MemoryKeyValueStores } from '../store/memory-kv.js';
+import { BacktestError } from '../recording/error.js';
+import type { BacktestOptions, BacktestResult, FillRecord, ObservedMarketEvent } from './types.js';
+import { EquityCurve } from './equity-curve.js';
+import type { EquitySample } from './equity-curve.js';
+import { fillSequenceHash } from './fill-hash.js';
+import { FundingWatch } from './funding-watch.js';
+import { HandlerTracker } from './handler-tracker.js';
+import { OrderLog } from './order-log.js';
+import { PnlLedger } from './pnl-ledger.js';
+import type { RecordingFeed } from '../recording/feed.js';
+import type { BacktestSummary, OwnerFigures } from './summary.js';
+import { ANNUALIZATION, money, ownerFigures } from './summary.js';
+import { UncountedKernelMetrics } from './uncounted-metrics.js';
+import { macrotask, VirtualDriver } from './virtual-driver.js';
+
+export const DEFAULT_BACKTEST_LATENCY: LatencyModel = { orderLatencyMs: 50, ackLatencyMs: 50 };
+export const DEFAULT_EQUITY_INTERVAL_MS = 60_000;
+export const PROGRESS_EVERY_EVENTS = 50_000;
+
+const DAY_MS = 86_400_000;
+const CATEGORIES: readonly Category[] = ['USDT', 'USDC'];
+
+/**
+ * One backtest: a virtual clock, the simulator's engine fed by the recordings, the in-process port with
+ * its latency model, and the kernel of `stratd run` (strategies, risk engine, executor, cache, an
+ * in-memory journal). The engine's market events reach the kernel at their own time; account events
+ * through the port, after the ack latency; commands reach the engine after the order latency.
+ */
+export class BacktestRun {
+  private readonly clock: VirtualClock;
+  private readonly engine: SimExchange;
+  private readonly port: SimExchangePort;
+  private readonly kernel: Kernel;
+  private readonly driver: VirtualDriver;
+  private readonly strategyIds: readonly string[];
+  private readonly instruments: ReadonlyMap<string, SimInstrument>;
+  private readonly ledger: PnlLedger;
+  private readonly funding: FundingWatch;
+  private readonly orders = new OrderLog();
+  private readonly fills: FillRecord[] = [];
+  private readonly equity: EquityCurve;
+  private readonly intervalMs: number;
+  private readonly latency: LatencyModel;
+  private readonly denied = new Map<string, number>();
+  private readonly rejected = new Map<string, number>();
+  /** Latest warm-up event per kind and symbol, handed to the kernel before it starts. */
+  private readonly warmed = new Map<string, SimMarketEvent>();
+  private readonly klines: KlineBuilder;
+  private warming = true;
+  /** The recordings hold bars: klines are built from them, not from the (synthetic or sparse) trades. */
+  private readonly bars: boolean;
+  private events = 0;
+  private lastEventTime: number | undefined;
+
+  private constructor(
+    private readonly options: BacktestOptions,
+    private readonly feed: RecordingFeed,
+    private readonly startTime: number,
+    private readonly warnings: readonly MarketStreamWarning[],
+  ) {
+    const { account } = options;
+    this.clock = new VirtualClock(startTime);
+    this.latency = options.latency ?? DEFAULT_BACKTEST_LATENCY;
+    // A daemon's view has the klines its poller read: none are built from trades then.
+    this.klines = new KlineBuilder(options.marketView === undefined ? (options.klines ?? []) : []);
+    this.bars = feed instanceof BarFeed;
+    this.intervalMs = options.equityIntervalMs ?? DEFAULT_EQUITY_INTERVAL_MS;
+    this.instruments = new Map(feed.instruments.map((i) => [i.symbol, i]));
+    this.strategyIds = options.strategies.map((s) => s.id).sort();
+    this.engine = new SimExchange({
+      instruments: feed.instruments,
+      users: [{ userId: account.userId, email: `${account.userId}@backtest.stratd.local`, balances: { FUTURES: account.futures } }],
+      startTime,
+      feed,
+    });
+    // Even without latency a command is a round trip: the market events already arrived are handled first.
+    this.port = new SimExchangePort({ engine: this.engine, userId: account.userId, time: this.clock, latency: this.latency, roundTrips: true });
+    // A backtest keeps nothing: its journal and the strategies' stores live in memory, no database.
+    const stores = new MemoryKeyValueStores();
+    const tracker = new HandlerTracker();
+    const symbols = [...new Set([...feed.instruments.map((i) => i.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
+    this.kernel = new Kernel({
+      time: this.clock,
+      port: this.port,
+      journal: new MemoryJournal(),
+      keyValue: (id) => stores.keyValue(id),
+      logger: options.logger ?? silentLogger,
+      metrics: new UncountedKernelMetrics(),
+      globalLimits: options.risk,
+      strategies: options.strategies.map((s) => tracker.track(s)),
+      symbols,
+      orphans: options.orphans ?? 'adopt',
+      ...(options.tickMs === undefined ? {} : { tickMs: options.tickMs }),
+    });
+    const unlatent = this.latency.orderLatencyMs <= 0 && this.latency.ackLatencyMs <= 0;
+    this.driver = new VirtualDriver({
+      clock: this.clock,
+      engine: this.engine,
+      feed,
+      mustYield: () => tracker.pending > 0 || (unlatent && this.kernel.executor.pendingCount() > 0),
+      instantReplies: unlatent,
+    });
+    this.ledger = new PnlLedger(this.strategyIds);
+    this.funding = new FundingWatch(this.engine, account.userId, this.ledger);
+    this.equity = new EquityCurve(this.intervalMs, () => this.sample());
+    this.port.accountEvents$.subscribe((event) => this.kernel.ingest(event));
+    this.kernel.events$.subscribe((event) => this.onKernelEvent(event));
+    this.engine.onMarketEvent((event) => this.onMarketEvent(event));
+    this.engine.onAccountEvent((event) => this.onAccountEvent(event));
+  }
+
+  /** Checks the options against the recordings and positions the feed at the start (warm-up applied). */
+  static async prepare(options: BacktestOptions, recorded: RecordingFeed, warnings: readonly MarketStreamWarning[]): Promise<BacktestRun> {
+    const { from, to } = options;
+    // A downloaded history holds bars: the engine matches on the bar model's path through each of them.
+    const feed = hasBars(recorded.headers) ? new BarFeed(recorded, options.barModel ?? DEFAULT_BAR_MODEL) : recorded;
+    if (from !== undefined && to !== undefined && to < from) throw new BacktestError('BAD_RANGE', `--to ${to} is before --from ${from}`);
+    const listed = new Set(feed.instruments.map((i) => i.symbol));
+    for (const strategy of options.strategies) {
+      for (const symbol of strategy.symbols) {
+        if (!listed.has(symbol)) throw new BacktestError('UNKNOWN_SYMBOL', `strategy ${strategy.id} trades ${symbol}, which no recording contains (they hold ${[...listed].join(', ')})`);
+      }
+    }
+    await feed.load(Number.NEGATIVE_INFINITY);
+    const first = feed.peekTime();
+    const startTime = from ?? first ?? Math.min(...feed.headers.map((h) => h.header.startTime));
+    if (feed instanceof BarFeed) checkBarIntervals(options, feed);
+    const run = new BacktestRun(options, feed, startTime, warnings);
+    await run.warmUp();
+    return run;
+  }
+
+  /** Events before `from` move the engine's market only; the kernel gets the latest of each kind at the start. */
+  private async warmUp(): Promise<void> {
+    for (;;) {
+      if (!this.feed.covers(Number.NEGATIVE_INFINITY)) await this.feed.load(Number.NEGATIVE_INFINITY);
+      const next = this.feed.peekTime();
+      if (next === undefined || next >= this.startTime) break;
+      this.engine.applyMarketEvent(this.feed.next());
+    }
+    this.warming = false;
+    if (this.options.marketView !== undefined) return;
+    const latest = [...this.warmed.entries()].sort(([a, x], [b, y]) => x.ts - y.ts || (a < b ? -1 : a > b ? 1 : 0));
+    for (const [, event] of latest) {
+      const model = modelMarketEvent(event);
+      if (model !== undefined) this.kernel.ingest(model);
+    }
+    this.warmed.clear();
+  }
+
+  async execute(): Promise<BacktestResult> {
+    // Without `to`, the run ends with the last event: nothing scheduled after it runs.
+    const limit = (): number => this.options.to ?? (this.feed.exhausted() ? (this.lastEventTime ?? this.startTime) : Number.POSITIVE_INFINITY);
+    this.equity.start(this.clock);
+    const daily = this.scheduleDailyReset();
+    // Start-up takes port round trips: it may run past `to` (the strategies then see no market at all).
+    const started = await this.driver.until(this.kernel.start(), () => Number.POSITIVE_INFINITY);
+    if (!started.ok) throw new BacktestError('START_FAILED', `the kernel could not start against the simulated exchange: ${started.error.code} ${started.error.message}`);
+    // As in the daemon, the sources' events reach the kernel once it has started.
+    const view = this.options.marketView === undefined ? undefined : this.replayView(this.options.marketView);
+    let reported = 0;
+    for (;;) {
+      // Instants of market data alone are handled without a promise each; the others take a `step`.
+      const now = this.driver.stepNow(limit);
+      if (now === 'waiting') await this.driver.finishInstant();
+      else if (now === 'none' && !(await this.driver.step(limit))) break;
+      if (this.events - reported >= PROGRESS_EVERY_EVENTS) {
+        reported = this.events;
+        this.progress(false);
+        await macrotask();
+      }
+    }
+    const endTime = Math.max(this.clock.now(), this.options.to ?? this.lastEventTime ?? this.startTime);
+    this.clock.advanceTo(endTime);
+    this.engine.advanceTo(endTime);
+    this.equity.stop();
+    daily.stop();
+    view?.stop();
+    await this.driver.until(this.kernel.stop({ cancelOpenOrders: false }), () => Number.POSITIVE_INFINITY);
+    this.port.close();
+    this.equity.finish(this.clock.now());
+    this.progress(true);
+    return this.result(endTime);
+  }
+
+  private progress(done: boolean): void {
+    this.options.onProgress?.({ events: this.events, time: this.clock.now(), startTime: this.startTime, done });
+  }
+
+  // ---------------------------------------------------------------- sources
+
+  private onMarketEvent(event: SimMarketEvent): void {
+    if (event.type === 'funding') {
+      const instrument = this.instruments.get(event.symbol);
+      if (instrument !== undefined) this.funding.onFunding(event, instrument.category);
+    }
+    if (this.warming) {
+      if (event.type !== 'bar') this.warmed.set(`${event.type}/${event.symbol}`, event);
+      // Warm-up trades (or bars) shape the klines forming at the start; klines closed before it are not replayed.
+      if (event.type === 'trade' && !this.bars) {
+        this.klines.advance(event.ts);
+        const trade = modelMarketEvent(event);
+        if (trade?.type === 'market.trade') this.klines.trade(trade);
+      } else if (event.type === 'bar' && event.source === 'contract') {
+        this.klines.advance(event.ts);
+        this.klines.bar(event);
+      }
+      return;
+    }
+    if (event.ts > this.clock.now()) throw new InvariantError('LOOK_AHEAD', `market event of ${event.ts} applied at ${this.clock.now()}`);
+    this.events++;
+    this.lastEventTime = event.ts;
+    if (this.options.marketView !== undefined) return;
+    for (const kline of this.klines.advance(event.ts)) this.kernel.ingest(kline);
+    if (event.type === 'bar') {
+      if (event.source === 'contract') this.klines.bar(event);
+      return;
+    }
+    const model = modelMarketEvent(event);
+    if (model === undefined) return;
+    this.kernel.ingest(model);
+    if (model.type === 'market.trade' && !this.bars) this.klines.trade(model);
+  }
+
+  /** Hands the kernel each event of a daemon's view at its arrival time (those before now at once), in order. */
+  private replayView(view: readonly ObservedMarketEvent[]): { stop(): void } {
+    let index = 0;
+    let timer: Subscription | undefined;
+    const deliverDue = (): void => {
+      const now = this.clock.now();
+      // Each was the reply to a poll, which the simulator answers after pulling its market up to now.
+      this.engine.advanceTo(now);
+      for (let next = view[index]; next !== undefined && next.at <= now; next = view[++index]) this.kernel.ingest(next.event);
+      const next = view[index];
+      timer = next === undefined ? undefined : this.clock.schedule(deliverDue, next.at - now);
+    };
+    deliverDue();
+    return { stop: () => timer?.unsubscribe() };
+  }
+
+  private onAccountEvent(event: SimAccountEvent): void {
+    if (event.userId !== this.options.account.userId) return;
+    if (event.type === 'trade') {
+      const view = event.trade;
+      const fill: FillRecord = { ...fillOf(view), strategy: this.ownerOf(view.clientOrderId), isClose: view.isClose };
+      this.fills.push(fill);
+      this.ledger.onFill(fill, dec(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
+    } else if (event.type === 'order') {
+      this.orders.onOrder(orderSnapshotOf(event.order, event.time), event.time, this.ownerOf(event.order.clientOrderId));
+    } else if (event.type === 'plan') {
+      this.orders.onAlgo(algoSnapshotOf(event.plan, event.time), event.time, this.ownerOf(event.plan.clientOrderId));
+    }
+  }
+
+  private onKernelEvent(event: BusEvent): void {
+    if (event.type === 'intent.denied') this.denied.set(event.strategyId, (this.denied.get(event.strategyId) ?? 0) + 1);
+    else if (event.type === 'command.failed') this.rejected.set(event.strategyId, (this.rejected.get(event.strategyId) ?? 0) + 1);
+  }
+
+  private ownerOf(clientOrderId: string): string {
+    return this.kernel.executor.ownerOf(clientOrderId) ?? '';
+  }
+
+  /** The daemon's dailyReset job (00:00 UTC): a new PnL day for the kill switch. */
+  private scheduleDailyReset(): { stop(): void } {
+    let timer: Subscription | undefined;
+    const fire = (): void => {
+      const now = this.clock.now();
+      this.kernel.startNewDay();
+      this.kernel.ingest({ type: 'job.finished', time: now, job: 'dailyReset', ok: true, detail: '' });
+      timer = this.clock.schedule(fire, DAY_MS - (now % DAY_MS));
+    };
+    timer = this.clock.schedule(fire, DAY_MS - (this.startTime % DAY_MS));
+    return { stop: () => timer?.unsubscribe() };
+  }
+
+  // ---------------------------------------------------------------- figures
+
+  private markOf = (symbol: string): Decimal | undefined => {
+    const price = this.engine.markPrice(symbol) ?? this.engine.lastPrice(symbol);
+    return price === undefined ? undefined : dec(price);
+  };
+
+  private accountUnrealized(): Decimal {
+    let total = dec(0);
+    for (const category of CATEGORIES) {
+      for (const p of this.engine.positions({ userId: this.options.account.userId, category })) total = total.add(p.unrealizedPnl);
+    }
+    return total;
+  }
+
+  private sample(): EquitySample {
+    let equity = this.accountUnrealized();
+    for (const category of CATEGORIES) equity = equity.add(this.engine.futuresBalance({ userId: this.options.account.userId, category }).balance);
+    const strategyPnl = this.strategyIds.map((id) => this.ledger.book(id)?.pnl(this.markOf) ?? dec(0));
+    return { equity, strategyPnl };
+  }
+
+  private initialEquity(): Decimal {
+    return Object.values(this.options.account.futures).reduce<Decimal>((sum, amount) => sum.add(amount ?? '0'), dec(0));
+  }
+
+  private result(endTime: number): BacktestResult {
+    const initialEquity = this.initialEquity();
+    const rows = this.equity.rows;
+    const finalTime = this.clock.now();
+    const common = { initialEquity, startTime: this.startTime, endTime: finalTime, intervalMs: this.intervalMs };
+    const total = ownerFigures({
+      ...common,
+      book: this.ledger.total,
+      orders: this.orders.size,
+      denied: sumOf(this.denied),
+      rejected: sumOf(this.rejected),
+      unrealizedPnl: this.accountUnrealized(),
+      curve: rows.map((r) => ({ equity: r.equity, partial: r.partial })),
+    });
+    const strategies: Record<string, OwnerFigures> = {};
+    this.strategyIds.forEach((id, i) => {
+      const book = this.ledger.book(id);
+      if (book === undefined) return;
+      strategies[id] = ownerFigures({
+        ...common,
+        book,
+        orders: this.orders.countBy(id),
+        denied: this.denied.get(id) ?? 0,
+        rejected: this.rejected.get(id) ?? 0,
+        unrealizedPnl: book.unrealizedPnl(this.markOf),
+        curve: rows.map((r) => ({ equity: initialEquity.add(r.strategyPnl[i] ?? 0), partial: r.partial })),
+      });
+    });
+    const { account } = this.options;
+    const balances: Record<string, string> = {};
+    for (const category of CATEGORIES) {
+      const amount = account.futures[category];
+      if (amount !== undefined) balances[category] = amount;
+    }
+    const summary: BacktestSummary = {
+      format: 'stratd-backtest-summary',
+      version: 1,
+      recordings: this.feed.counts(),
+      range: { from: this.startTime, to: endTime, fromIso: new Date(this.startTime).toISOString(), toIso: new Date(endTime).toISOString() },
+      latency: { orderLatencyMs: this.latency.orderLatencyMs, ackLatencyMs: this.latency.ackLatencyMs },
+      account: { userId: account.userId, balances, initialEquity: money(initialEquity) },
+      equityIntervalMs: this.intervalMs,
+      annualization: ANNUALIZATION,
+      events: this.events,
+      fillsSha256: fillSequenceHash(this.fills),
+      ...(this.bars ? { fillModel: barModelNote(this.options.barModel ?? DEFAULT_BAR_MODEL) } : {}),
+      warnings: this.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
+      total,
+      strategies,
+    };
+    return { summary, fills: this.fills, orders: this.orders.rows(), algoOrders: this.orders.algoRows(), equity: rows, strategyIds: this.strategyIds, warnings: this.warnings };
+  }
+}
+
+/** Klines are built from whole bars: each series of a bar-level symbol must be a whole number of its bars. */
+function checkBarIntervals(options: BacktestOptions, feed: BarFeed): void {
+  if (options.marketView !== undefined) return;
+  const builder = new KlineBuilder(options.klines ?? []);
+  for (const { header } of feed.headers) {
+    const barMs = header.barMs;
+    if (barMs === undefined) continue;
+    for (const symbol of header.symbols) {
+      const bad = builder.unbuildable(symbol, barMs)[0];
+      if (bad !== undefined) throw new BacktestError('BAR_INTERVAL', `the recording holds ${barMs / 60_000}-minute bars of ${symbol}; klines of ${bad.interval} cannot be built from them (download a shorter interval)`);
+    }
+  }
+}
+
+function sumOf(counts: ReadonlyMap<string, number>): number {
+  let n = 0;
+  for (const value of counts.values()) n += value;
+  return n;
+}

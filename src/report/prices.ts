@@ -1,0 +1,149 @@
+import { dec } from '../core/decimal.js';
+import type { KlineInterval, TradePrinted } from '../model/market-events.js';
+import type { MarketEvent } from '../sim/market-stream/events.js';
+import { readMarketStream } from '../sim/market-stream/reader.js';
+import { buildableIntervals, KlineBuilder } from '../backtest/kline-builder.js';
+import type { RecordingReplay } from '../recording/feed.js';
+import type { Candle, PriceSeries } from './data.js';
+import { MAX_CANDLES } from './data.js';
+
+export interface PriceSeriesOptions {
+  /** Epoch ms; earlier events are skipped. */
+  readonly from?: number;
+  /** Epoch ms, inclusive; reading stops after it. */
+  readonly to?: number;
+  /** Candles per symbol at most (default MAX_CANDLES): a longer run gets a longer interval. */
+  readonly maxCandles?: number;
+}
+
+/**
+ * Each symbol's candles over the recordings, for the report's price charts: built by the backtest's
+ * kline builder from the recorded trades, from a download's contract bars, or (a symbol with
+ * neither) from its mark prices; 1-minute candles (or the bars' own interval), merged into a longer
+ * interval when there would be more than `maxCandles`. Symbols sorted.
+ */
+export async function priceSeriesOf(recordings: readonly string[], options: PriceSeriesOptions = {}): Promise<PriceSeries[]> {
+  const to = options.to ?? Number.POSITIVE_INFINITY;
+  const collector = new CandleCollector(options.from ?? Number.NEGATIVE_INFINITY);
+  for (const path of recordings) {
+    for await (const event of readMarketStream(path)) {
+      if (event.ts > to) break;
+      collector.add(event);
+    }
+  }
+  return collector.series(options.maxCandles ?? MAX_CANDLES);
+}
+
+/** The same series from recordings already in memory (a replay of them, cut at their `to`), without reading the files again. */
+export function priceSeriesOfReplay(recording: RecordingReplay, options: PriceSeriesOptions = {}): PriceSeries[] {
+  const to = options.to ?? Number.POSITIVE_INFINITY;
+  const collector = new CandleCollector(options.from ?? Number.NEGATIVE_INFINITY);
+  const feed = recording.replay();
+  while (feed.peekTime() !== undefined) {
+    const event = feed.next();
+    if (event.ts > to) break;
+    collector.add(event);
+  }
+  return collector.series(options.maxCandles ?? MAX_CANDLES);
+}
+
+const MINUTE = 60_000;
+/** Best first: what a symbol's candles are built from when the recording has more than one. */
+const SOURCES = ['contract bars', 'trades', 'mark price'] as const;
+type Source = (typeof SOURCES)[number];
+
+/** One symbol's candles from one source, as the kline builder closes them. */
+class SourceCandles {
+  readonly candles: Candle[] = [];
+  private readonly builder: KlineBuilder;
+  private last = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly symbol: string,
+    readonly interval: KlineInterval,
+    readonly ms: number,
+  ) {
+    this.builder = new KlineBuilder([{ symbol, interval }]);
+  }
+
+  /** A print at `price` (a trade, or a mark price with no quantity). */
+  print(time: number, price: string, qty: string): void {
+    this.advance(time);
+    const trade: TradePrinted = { type: 'market.trade', symbol: this.symbol, time, tradeId: '', price: dec(price), qty: dec(qty), takerSide: 'BUY' };
+    this.builder.trade(trade);
+  }
+
+  /** A downloaded bar opening at `open`: the builder takes it stamped with its end. */
+  bar(event: Extract<MarketEvent, { type: 'bar' }>): void {
+    this.advance(event.ts);
+    this.builder.bar({ ...event, ts: event.ts + event.durationMs });
+  }
+
+  /** Closes the forming candle too. */
+  finish(): Candle[] {
+    if (this.last > Number.NEGATIVE_INFINITY) this.advance(Math.floor(this.last / this.ms) * this.ms + this.ms);
+    return this.candles;
+  }
+
+  private advance(time: number): void {
+    this.last = Math.max(this.last, time);
+    for (const k of this.builder.advance(time)) this.candles.push([k.openTime, Number(k.open.toFixed()), Number(k.high.toFixed()), Number(k.low.toFixed()), Number(k.close.toFixed())]);
+  }
+}
+
+class CandleCollector {
+  private readonly bySymbol = new Map<string, Map<Source, SourceCandles>>();
+
+  constructor(private readonly from: number) {}
+
+  add(event: MarketEvent): void {
+    if (event.ts < this.from) return;
+    if (event.type === 'trade') this.source(event.symbol, 'trades', MINUTE)?.print(event.ts, event.price, event.qty);
+    else if (event.type === 'mark') this.source(event.symbol, 'mark price', MINUTE)?.print(event.ts, event.price, '0');
+    else if (event.type === 'bar' && event.source === 'contract') this.source(event.symbol, 'contract bars', event.durationMs)?.bar(event);
+  }
+
+  series(maxCandles: number): PriceSeries[] {
+    return [...this.bySymbol.keys()].sort().flatMap((symbol) => {
+      const sources = this.bySymbol.get(symbol)!;
+      const source = SOURCES.find((s) => sources.has(s));
+      if (source === undefined) return [];
+      const built = sources.get(source)!;
+      const { interval, ms, candles } = coarsened(built.finish(), built.interval, built.ms, maxCandles);
+      return [{ symbol, source: `${interval} candles from the ${source}`, intervalMs: ms, candles }];
+    });
+  }
+
+  /** Undefined for bars of no buildable interval (shorter than a minute and not dividing one). */
+  private source(symbol: string, source: Source, barMs: number): SourceCandles | undefined {
+    let sources = this.bySymbol.get(symbol);
+    if (sources === undefined) this.bySymbol.set(symbol, (sources = new Map()));
+    const existing = sources.get(source);
+    if (existing !== undefined) return existing.ms % barMs === 0 ? existing : undefined;
+    const fit = buildableIntervals().find(([, ms]) => ms >= barMs && ms % barMs === 0);
+    if (fit === undefined) return undefined;
+    const created = new SourceCandles(symbol, fit[0], fit[1]);
+    sources.set(source, created);
+    return created;
+  }
+}
+
+/** The shortest interval (a multiple of `ms`) that gives at most `max` candles, the candles merged into it. */
+export function coarsened(candles: readonly Candle[], interval: KlineInterval, ms: number, max: number): { interval: KlineInterval; ms: number; candles: Candle[] } {
+  const buckets = (width: number): number => new Set(candles.map(([t]) => Math.floor(t / width))).size;
+  const choices = buildableIntervals().filter(([, w]) => w >= ms && w % ms === 0);
+  const [name, width] = choices.find(([, w]) => buckets(w) <= max) ?? choices[choices.length - 1] ?? [interval, ms];
+  if (width === ms) return { interval, ms, candles: [...candles] };
+  const merged: Array<[number, number, number, number, number]> = [];
+  for (const [t, o, h, l, c] of candles) {
+    const open = Math.floor(t / width) * width;
+    const last = merged[merged.length - 1];
+    if (last === undefined || last[0] !== open) merged.push([open, o, h, l, c]);
+    else {
+      last[2] = Math.max(last[2], h);
+      last[3] = Math.min(last[3], l);
+      last[4] = c;
+    }
+  }
+  return { interval: name, ms: width, candles: merged };
+}
