@@ -113,6 +113,8 @@ export class Cache implements CacheView {
       case 'catalog.changed':
       case 'catalog.synced':
       case 'signal.received':
+      case 'ledger.positionLost':
+      case 'ledger.claimed':
         return true;
       default:
         return assertNever(event, 'bus event');

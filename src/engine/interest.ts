@@ -32,6 +32,8 @@ export function interestedIn(event: BusEvent, strategyId: string, symbols: Reado
     case 'strategy.stopped':
     case 'bus.dropped':
     case 'signal.received':
+    case 'ledger.positionLost':
+    case 'ledger.claimed':
       return event.strategyId === strategyId;
     case 'account.balance':
     case 'stream.connected':

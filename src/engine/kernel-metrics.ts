@@ -40,6 +40,8 @@ export class KernelMetrics {
   readonly protectionTripped: Gauge;
   readonly protectionTrips: Counter;
   readonly strategyFailures: Counter<'strategy'>;
+  /** Positions (or parts) a strategy lost without an own fill: liquidation, auto-deleverage, unattributed. */
+  readonly positionsLost: Counter<'strategy' | 'symbol' | 'cause'>;
   /** 1 while the order journal can be written; 0 while opening orders wait for it. */
   readonly journalWritable: Gauge;
   readonly journalWriteFailures: Counter;
@@ -99,6 +101,7 @@ export class KernelMetrics {
     this.protectionTripped = new Gauge({ name: 'stratd_protection_tripped', help: '1 while a protection (risk.protections) is tripped for its scope (global or a strategy id)', labelNames: ['protection', 'scope'], registers: r });
     this.protectionTrips = new Counter({ name: 'stratd_protection_trips_total', help: 'Times a protection tripped, by scope and action', labelNames: ['protection', 'scope', 'action'], registers: r });
     this.strategyFailures = new Counter({ name: 'stratd_strategy_failures_total', help: 'Strategy instances stopped by an error', labelNames: ['strategy'], registers: r });
+    this.positionsLost = new Counter({ name: 'stratd_positions_lost_total', help: 'Positions or parts of them a strategy lost without an own fill (liquidation, adl, unattributed)', labelNames: ['strategy', 'symbol', 'cause'], registers: r });
     this.journalWritable = new Gauge({ name: 'stratd_journal_writable', help: '1 while the order journal can be written; 0 while writes fail (disk full, I/O error) and opening orders wait', registers: r });
     this.journalWritable.set(1);
     this.journalWriteFailures = new Counter({ name: 'stratd_journal_write_failures_total', help: 'Journal writes (orders and probes) that failed for a storage reason', registers: r });
@@ -152,6 +155,9 @@ export class KernelMetrics {
       case 'strategy.stopped':
         if (event.failed) this.strategyFailures.inc({ strategy: event.strategyId });
         break;
+      case 'ledger.positionLost':
+        this.positionsLost.inc({ strategy: event.strategyId, symbol: event.symbol, cause: event.cause });
+        break;
       default:
         break;
     }
@@ -198,6 +204,8 @@ export function sourceOf(event: BusEvent): EventSource {
     case 'strategy.stopped':
     case 'timer':
     case 'bus.dropped':
+    case 'ledger.positionLost':
+    case 'ledger.claimed':
       return 'kernel';
     case 'signal.received':
       return 'signal';

@@ -8,6 +8,10 @@ import { err, ok } from '../core/result.js';
 import type { BusEvent } from '../model/bus-events.js';
 import type { ExchangeFailure, ExchangePort } from '../model/exchange-port.js';
 import { isOpening } from '../model/instrument.js';
+import type { PositionSide } from '../model/instrument.js';
+import type { Decimal } from '../core/decimal.js';
+import { dec } from '../core/decimal.js';
+import type { ClaimRefused } from './ledger/ledgers.js';
 import type { Intent } from '../model/intents.js';
 import type { KeyValueStore, OrderJournal } from '../model/journal.js';
 import type { ProtectionChanged } from '../model/kernel-events.js';
@@ -24,11 +28,19 @@ import { RiskEngine } from './risk/risk-engine.js';
 import { StrategyHost } from './strategy/host.js';
 import type { StrategyRecorder } from './strategy/recorder.js';
 import type { DailyLossOverride, ProtectionStatus, ResumeRefused, Resumed } from './risk/risk-engine.js';
+import { Ledgers } from './ledger/ledgers.js';
+import { orphanedProtection } from './ledger/orphaned-protection.js';
+import { ledgerStatus } from './ledger/ledger-status.js';
+import type { LedgerStatusRow } from './ledger/ledger-status.js';
+import { strategyOfClientOrderId } from './execution/client-order-ids.js';
+import type { PositionClaimed, PositionLost } from '../model/ledger.js';
 import type { StrategyInstance } from './strategy/instance.js';
 import type { RunnerLimits } from './strategy/runner.js';
 import type { Trigger } from './tick-to-order.js';
 
 const RECONCILE_RETRY_FIRST_MS = 250;
+/** The key-value namespace of the ledgers in the state file (not a strategy id: those never contain `@`). */
+export const LEDGER_STORE_ID = '@ledgers';
 const RECONCILE_RETRY_MAX_MS = 15_000;
 /** The key-value namespace of the risk engine's journaled protection trips (strategy ids never start with '@'). */
 const PROTECTION_STORE = '@protections';
@@ -73,6 +85,8 @@ export class Kernel {
   readonly risk: RiskEngine;
   readonly executor: Executor;
   readonly strategies: StrategyHost;
+  /** Which part of the account's position belongs to which strategy (and to nobody: `external`). */
+  readonly ledgers: Ledgers;
   private readonly reconciler: Reconciler;
   private readonly log: Logger;
   private readonly bus = new Subject<BusEvent>();
@@ -108,6 +122,7 @@ export class Kernel {
       onWritten: (command, stamps) => this.metrics.tickToOrder.observe(command.type, stamps),
       onJournalHealth: (state) => this.metrics.journalHealth(state),
     });
+    const accountScoped = new Set(options.strategies.filter((s) => s.definition.positionScope === 'account').map((s) => s.id));
     this.risk = new RiskEngine({
       cache: this.cache,
       clock: time.clock,
@@ -119,6 +134,17 @@ export class Kernel {
       journalUnavailable: () => this.executor.journalHealth.unavailable,
       ownerOf: (clientOrderId) => this.executor.ownerOf(clientOrderId),
       protectionStore: options.keyValue(PROTECTION_STORE),
+      ownPosition: (strategyId, symbol, positionSide) => (accountScoped.has(strategyId) ? undefined : (this.ledgers.position(strategyId, symbol, positionSide)?.qty ?? dec(0))),
+    });
+    const strategyIds = options.strategies.map((s) => s.id);
+    this.ledgers = new Ledgers({
+      cache: this.cache,
+      clock: time.clock,
+      store: options.keyValue(LEDGER_STORE_ID),
+      strategyIds,
+      ownerOf: (clientOrderId) => this.executor.ownerOf(clientOrderId) ?? strategyOfClientOrderId(clientOrderId, strategyIds),
+      claims: options.strategies.flatMap((s) => (s.claims ?? []).map((c) => ({ strategyId: s.id, symbol: c.symbol, sides: c.sides }))),
+      logger: logger.child({ component: 'ledgers' }),
     });
     this.reconciler = new Reconciler({
       port: options.port,
@@ -141,6 +167,7 @@ export class Kernel {
       ...(options.runnerLimits === undefined ? {} : { limits: options.runnerLimits }),
       onIntent: (strategyId, intent, trigger) => this.handleIntent(strategyId, intent, trigger),
       owns: (clientOrderId, strategyId) => this.executor.ownerOf(clientOrderId) === strategyId,
+      ownPosition: (strategyId, symbol, positionSide) => this.ledgers.position(strategyId, symbol, positionSide),
       clientOrderIdFor: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
       publish: (event) => this.ingest(event),
       ...(options.strategyRecorder === undefined ? {} : { recorder: options.strategyRecorder }),
@@ -206,6 +233,7 @@ export class Kernel {
     if (arrival !== undefined) this.arrivals.delete(input);
     const event = this.enrich(input);
     if (!this.cache.apply(event)) return;
+    const ledgerEvents = this.ledgers.onEvent(event);
     this.executor.onEvent(event);
     this.reconciler.onEvent(event);
     const killSwitch = this.risk.onEvent(event);
@@ -218,6 +246,8 @@ export class Kernel {
       this.ingest(change);
       if (change.tripped) this.applyProtection(change);
     }
+    for (const ledgerEvent of ledgerEvents) this.ingest(ledgerEvent);
+    if (event.type === 'ledger.positionLost') void this.cancelOrphanedProtection(event);
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
     // The start-up reconciliation covers a connect that happens before start().
     if (event.type === 'stream.connected' && this.state !== 'created') void this.reconcile(event.epoch);
@@ -358,6 +388,25 @@ export class Kernel {
     }
   }
 
+  /** A strategy lost its position side without an own fill: the orders it left to protect or close it go. */
+  private async cancelOrphanedProtection(lost: PositionLost): Promise<void> {
+    if (lost.remaining.gt(0)) return;
+    const owns = (clientOrderId: string): boolean => this.executor.ownerOf(clientOrderId) === lost.strategyId;
+    for (const command of orphanedProtection(this.cache, owns, lost.symbol, lost.positionSide)) {
+      await this.executor.submit(lost.strategyId, command);
+    }
+  }
+
+  /**
+   * Operator (control plane) claim: what the external ledger holds on a symbol side (or `qty` of it)
+   * becomes the strategy's. The claim is journaled with the ledgers and published on the bus.
+   */
+  claim(strategyId: string, symbol: string, positionSide: PositionSide, qty?: Decimal): Result<PositionClaimed, ClaimRefused> {
+    const claimed = this.ledgers.claim(strategyId, symbol, positionSide, qty, 'operator');
+    if (claimed.ok) this.ingest(claimed.value);
+    return claimed;
+  }
+
   /** Daily job: a new PnL day for the kill switch. */
   startNewDay(): void {
     this.risk.startNewDay();
@@ -427,6 +476,7 @@ export class Kernel {
       openOrders: this.cache.openOrders().length,
       openAlgoOrders: this.cache.openAlgoOrders().length,
       positions: this.cache.positions().map((p) => ({ symbol: p.symbol, side: p.positionSide, qty: p.qty.toFixed(), avgPrice: p.avgPrice.toFixed(), unrealizedPnl: p.unrealizedPnl.toFixed() })),
+      ledgers: ledgerStatus(this.ledgers.all()),
       lastReconcile: this.lastReconcile === undefined ? undefined : { time: this.lastReconcile.time, ok: this.lastReconcile.ok, ...(this.lastReconcile.error === undefined ? {} : { error: this.lastReconcile.error }) },
     };
   }
@@ -449,6 +499,8 @@ export interface KernelStatus {
   readonly openOrders: number;
   readonly openAlgoOrders: number;
   readonly positions: ReadonlyArray<{ symbol: string; side: string; qty: string; avgPrice: string; unrealizedPnl: string }>;
+  /** Each strategy's own holdings and PnL per symbol side, and the external ledger (what no strategy owns). */
+  readonly ledgers: readonly LedgerStatusRow[];
   readonly lastReconcile: { readonly time: number; readonly ok: boolean; readonly error?: string } | undefined;
 }
 

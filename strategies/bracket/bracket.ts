@@ -73,7 +73,7 @@ export class Bracket {
       }
     }
     this.cancelStrays();
-    for (const position of ctx.cache.positions()) if (ctx.symbols.includes(position.symbol) && position.qty.gt(0)) this.guardOf(position.symbol, position.positionSide);
+    for (const position of ctx.account.positions()) if (ctx.symbols.includes(position.symbol) && position.qty.gt(0)) this.guardOf(position.symbol, position.positionSide);
     this.save();
     this.evaluateAll();
   }
@@ -146,7 +146,7 @@ export class Bracket {
 
   private evaluate(guard: Guard): void {
     const { cache, params, clock } = this.ctx;
-    const position = cache.position(guard.symbol, guard.side);
+    const position = this.ctx.account.position(guard.symbol, guard.side);
     if (position === undefined || position.qty.lte(0)) {
       this.disarm(guard);
       return;

@@ -11,6 +11,8 @@ export default defineStrategy({
   name: 'bracket',
   description: 'Keeps exchange-side stop-loss, take-profit and trailing stops on every position of its symbols',
   params: bracketParams,
+  // A guard: it protects every position on its symbols, whoever opened it (the owners' ledgers shrink when a stop fills).
+  positionScope: 'account',
   create: (ctx) => {
     const bracket = new Bracket(ctx);
     return {

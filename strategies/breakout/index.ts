@@ -106,7 +106,7 @@ function onSymbolEvent(ctx: Ctx, symbol: string, state: SymbolState, event: BusE
 }
 
 function hasPosition(ctx: Ctx, symbol: string): boolean {
-  return (['LONG', 'SHORT'] as const).some((side) => ctx.cache.position(symbol, side)?.qty.gt(0) === true);
+  return (['LONG', 'SHORT'] as const).some((side) => ctx.position(symbol, side)?.qty.gt(0) === true);
 }
 
 function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): void {
@@ -140,7 +140,7 @@ function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): vo
 function expire(ctx: Ctx, symbol: string, state: SymbolState): void {
   if (state.enteredAt === undefined || state.closing || ctx.clock.now() - state.enteredAt < ctx.params.maxHoldMs) return;
   for (const side of ['LONG', 'SHORT'] as const) {
-    if (ctx.cache.position(symbol, side)?.qty.gt(0) !== true) continue;
+    if (ctx.position(symbol, side)?.qty.gt(0) !== true) continue;
     state.closing = true;
     ctx.emit({ type: 'place', symbol, side: side === 'LONG' ? 'SELL' : 'BUY', positionSide: side, orderType: 'MARKET', closePosition: true });
   }

@@ -13,7 +13,7 @@ export function tradedSides(ctx: Ctx): readonly PositionSide[] {
 }
 
 export function held(ctx: Ctx, symbol: string, side: PositionSide): Decimal {
-  return ctx.cache.position(symbol, side)?.qty ?? dec(0);
+  return ctx.position(symbol, side)?.qty ?? dec(0);
 }
 
 /** (mark − index) / index in basis points; undefined until both are known. */

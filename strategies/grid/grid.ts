@@ -228,7 +228,7 @@ export class GridRunner {
   }
 
   private positionOf(direction: 'long' | 'short'): Decimal {
-    return this.ctx.cache.position(this.symbol, positionSideOf(direction))?.qty ?? dec(0);
+    return this.ctx.position(this.symbol, positionSideOf(direction))?.qty ?? dec(0);
   }
 
   private idle(): boolean {

@@ -144,8 +144,8 @@ export class MarketMaker {
     const wanted = ladder(
       {
         reference,
-        long: cache.position(symbol, 'LONG')?.qty ?? dec(0),
-        short: cache.position(symbol, 'SHORT')?.qty ?? dec(0),
+        long: this.ctx.position(symbol, 'LONG')?.qty ?? dec(0),
+        short: this.ctx.position(symbol, 'SHORT')?.qty ?? dec(0),
         bestBid: cache.bestBid(symbol),
         bestAsk: cache.bestAsk(symbol),
       },
@@ -191,11 +191,11 @@ export class MarketMaker {
     });
   }
 
-  /** The position side minus what open closing orders reserve: the account's, and our closes still on their way. */
+  /** Its own position side minus what its open closing orders reserve, and its closes still on their way. */
   private availableToClose(symbol: string, positionSide: PositionSide, book: SymbolQuotes): Decimal {
     const { cache } = this.ctx;
-    let available = cache.position(symbol, positionSide)?.qty ?? dec(0);
-    for (const order of cache.openOrders(symbol)) {
+    let available = this.ctx.position(symbol, positionSide)?.qty ?? dec(0);
+    for (const order of this.ctx.openOrders(symbol)) {
       if (order.positionSide === positionSide && !isOpening(order.side, order.positionSide)) available = available.minus(order.quantity.minus(order.filledQty));
     }
     for (const quote of book.bySlot.values()) {

@@ -160,8 +160,8 @@ function requote(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, symbo
 function placeQuote(ctx: StrategyContext<Params>, symbol: string, side: Side, price: Decimal): { key: string; intent: Intent } | undefined {
   const closes = side === 'BUY' ? 'SHORT' : 'LONG';
   const opens = side === 'BUY' ? 'LONG' : 'SHORT';
-  const closable = ctx.cache.position(symbol, closes)?.qty ?? dec(0);
-  const held = ctx.cache.position(symbol, opens)?.qty ?? dec(0);
+  const closable = ctx.position(symbol, closes)?.qty ?? dec(0);
+  const held = ctx.position(symbol, opens)?.qty ?? dec(0);
   const reduce = closable.gt(0);
   if (!reduce && held.gte(ctx.params.maxPosition)) return undefined;
   const quantity = reduce ? Decimal.min(ctx.params.quantity, closable) : ctx.params.quantity;

@@ -64,7 +64,7 @@ export default defineStrategy({
 });
 
 function held(ctx: Ctx, symbol: string, side: PositionSide): Decimal {
-  return ctx.cache.position(symbol, side)?.qty ?? dec(0);
+  return ctx.position(symbol, side)?.qty ?? dec(0);
 }
 
 function onKline(ctx: Ctx, state: SymbolState, kline: KlineUpdated): void {

@@ -71,7 +71,7 @@ describe('notify: sinks', () => {
           url: 'http://127.0.0.1:8081/bot123456:ABC-bot-token/sendMessage',
           secret: '123456:ABC-bot-token',
           chatId: '-1001234567890',
-          events: ['killSwitch', 'strategyStopped', 'strategyFailed', 'daemonStart', 'daemonStop', 'reconnectStorm', 'dailySummary', 'rateLimit'],
+          events: ['killSwitch', 'strategyStopped', 'strategyFailed', 'daemonStart', 'daemonStop', 'reconnectStorm', 'dailySummary', 'rateLimit', 'positionLost'],
           queue: 100,
           timeoutMs: 10_000,
           retry: { attempts: 6, initialMs: 1000, maxMs: 300_000 },

@@ -109,6 +109,7 @@ function liveDefinition(definition: StrategyDefinition, slot: Slot, wrap: (handl
     name: definition.name,
     description: definition.description,
     params: definition.params,
+    ...(definition.positionScope === undefined ? {} : { positionScope: definition.positionScope }),
     create: (ctx: HandlerContext<unknown>) => {
       const live: HandlerContext<unknown> = { ...ctx, params: slot.params };
       return wrap(definition.style === 'handlers' ? definition.create(live) : streamToHandlers(definition, live));

@@ -3,9 +3,11 @@ import type { RunnerState } from '../../engine/strategy/runner.js';
 import type { Result } from '../../core/result.js';
 import type { Caller, ControlHandler, ControlReply } from './server.js';
 import type { ReloadReport } from '../daemon/reload.js';
+import type { ClaimTarget } from './claim.js';
+import { CLAIM_PATH, claimRoute } from './claim.js';
 
 /** What the control endpoint acts on (the Daemon). */
-export interface ControlTarget {
+export interface ControlTarget extends ClaimTarget {
   /** Engages the kill switch: open orders are cancelled, opening intents denied until resume. */
   halt(reason: string, by: Caller): KillSwitchView;
   /** Refused (a value) when the daily loss limit holds the switch and the request does not override it. */
@@ -40,7 +42,7 @@ const STRATEGY_PATH = /^\/strategies\/([^/]+)\/(stop|start)$/;
 
 /**
  * POST /control/halt {reason?}, /control/resume {overrideDailyLoss?}, /control/strategies/{id}/stop|start,
- * /control/reload. Replies are JSON: 200 with the new state, 400 for a bad body, 404 for an unknown path
+ * /control/strategies/{id}/claim {symbol, side, qty?} (control/claim.ts), /control/reload. Replies are JSON: 200 with the new state, 400 for a bad body, 404 for an unknown path
  * or strategy, 409 for a resume the daily loss limit refuses.
  */
 export function controlRoutes(target: ControlTarget): ControlHandler {
@@ -55,6 +57,11 @@ export function controlRoutes(target: ControlTarget): ControlHandler {
       if (!parsed.success) return badBody(parsed.error);
       const resumed = target.resume(parsed.data.overrideDailyLoss === undefined ? {} : { overrideDailyLoss: parsed.data.overrideDailyLoss }, caller);
       return resumed.ok ? { status: 200, body: { killSwitch: resumed.value } } : { status: 409, body: { error: resumed.error.message, code: resumed.error.code } };
+    }
+    const claim = CLAIM_PATH.exec(path);
+    if (claim !== null) {
+      const id = decodePart(claim[1] ?? '');
+      return id === undefined ? { status: 400, body: { error: 'bad strategy id in the path' } } : claimRoute(target, id, body, caller);
     }
     const empty = emptyBody.safeParse(body);
     if (path === '/reload') return empty.success ? { status: 200, body: { reload: await target.reload() } } : badBody(empty.error);

@@ -3,6 +3,8 @@ import { decText } from '../../core/decimal.js';
 import type { Kernel, KernelState } from '../../engine/kernel.js';
 import type { ProtectionStatus } from '../../engine/risk/risk-engine.js';
 import type { RunnerState } from '../../engine/strategy/runner.js';
+import { ledgerStatus } from '../../engine/ledger/ledger-status.js';
+import type { LedgerStatusRow } from '../../engine/ledger/ledger-status.js';
 import type { RiskLimits } from '../../model/risk-limits.js';
 import type { GovernorSnapshot, RateGovernor } from '../../venue/rate-governor.js';
 import type { MarketPoller } from '../../venue/sources/market-poller.js';
@@ -108,6 +110,8 @@ export interface DaemonStatus {
   /** The account's futures wallet per margin asset (decimal text). */
   readonly balances: ReadonlyArray<Record<string, string | number | undefined>>;
   readonly positions: ReadonlyArray<Record<string, string | number | undefined>>;
+  /** Each strategy's own holdings and PnL, and the external ledger (what no strategy owns, claimable). */
+  readonly ledgers: readonly LedgerStatusRow[];
   readonly openOrders: ReadonlyArray<Record<string, string | number | undefined>>;
   readonly openAlgoOrders: ReadonlyArray<Record<string, string | number | undefined>>;
   readonly components: {
@@ -182,6 +186,7 @@ export function daemonStatus(s: StatusSources): DaemonStatus {
         marginType: p.marginType,
         leverage: decText(p.leverage),
       })),
+    ledgers: ledgerStatus(kernel.ledgers.all()),
     openOrders: kernel.cache.openOrders().map((o) => ({
       strategy: ownerOf(o.clientOrderId),
       symbol: o.symbol,

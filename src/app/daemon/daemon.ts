@@ -40,6 +40,7 @@ import type { ControlToken } from '../control/token.js';
 import { LiveSettings } from '../control/live-settings.js';
 import { controlRoutes } from '../control/routes.js';
 import type { KillSwitchView, ResumeRequest } from '../control/routes.js';
+import type { ClaimRequest, ClaimView } from '../control/claim.js';
 import { ComponentErrors, daemonStatus, readiness } from '../control/status.js';
 import type { DaemonStatus, StatusSources } from '../control/status.js';
 import type { CronJobs } from './cron-scheduler.js';
@@ -500,6 +501,15 @@ export class Daemon {
       logger.info({ caller: by }, 'resume requested by operator');
     }
     return ok(this.killSwitch());
+  }
+
+  /** Operator claim: the external ledger's holding of a symbol side (or `qty` of it) becomes the strategy's. */
+  claim(strategyId: string, request: ClaimRequest, by?: Caller): Result<ClaimView, { readonly code: string; readonly message: string }> {
+    const claimed = this.kernel.claim(strategyId, request.symbol, request.side, request.qty);
+    if (!claimed.ok) return err(claimed.error);
+    const event = claimed.value;
+    this.options.logger.info({ caller: by, strategy: strategyId, symbol: event.symbol, side: event.positionSide, qty: event.qty.toFixed() }, 'external position claimed by operator');
+    return ok({ strategy: strategyId, symbol: event.symbol, side: event.positionSide, qty: event.qty.toFixed(), price: event.price.toFixed() });
   }
 
   private killSwitch(): KillSwitchView {

@@ -22,7 +22,7 @@ export async function resolveStrategies(config: DaemonConfig): Promise<Result<St
     if (!definition.ok) return definition;
     const params = validateYaml(source.value, definition.value.params, settings.params, ['strategies', i, 'params']);
     if (!params.ok) return err(params.error);
-    instances.push({ id: settings.id, symbols: settings.symbols, definition: definition.value, params: params.value, limits: settings.risk });
+    instances.push({ id: settings.id, symbols: settings.symbols, definition: definition.value, params: params.value, limits: settings.risk, claims: settings.claims });
   }
   return ok(instances);
 }

@@ -6,6 +6,7 @@ import type { NotifySettings } from '../../settings/daemon-config/notify.js';
 import type { DayFigures } from './message-text.js';
 import { dailySummaryMessage, fillMessage, killSwitchMessage, reconnectStormMessage, strategyStoppedMessage } from './message-text.js';
 import type { Notification } from './notification.js';
+import { positionLostMessage } from './position-lost-message.js';
 
 /** Fills remembered to drop the same trade seen twice (stream, then a REST resync). */
 const RECENT_TRADES = 2000;
@@ -53,6 +54,8 @@ export class EventSelection {
         return [strategyStoppedMessage(event.time, event.strategyId, event.reason, event.failed)];
       case 'stream.disconnected':
         return this.disconnected(event.time, event.reason);
+      case 'ledger.positionLost':
+        return [positionLostMessage(event)];
       case 'job.finished': {
         if (event.job !== 'dailyReset' || !event.ok) return [];
         const summary = dailySummaryMessage(event.time, this.day);

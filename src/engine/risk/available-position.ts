@@ -2,6 +2,7 @@ import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
 import type { PositionSide } from '../../model/instrument.js';
 import { isOpening } from '../../model/instrument.js';
+import { isOpenStatus } from '../../model/orders.js';
 import type { RiskContext } from './risk-context.js';
 
 /**
@@ -11,6 +12,32 @@ import type { RiskContext } from './risk-context.js';
  * TP/SL orders reserve nothing until they trigger. `exclude`: an order being modified.
  */
 export function availableToClose(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude?: string): Decimal {
+  const account = accountAvailable(ctx, symbol, positionSide, exclude);
+  if (!ctx.ledgered(symbol, positionSide)) return account;
+  // On its own ledger: what the strategy holds minus its own closing orders, within the account's room.
+  const own = ownAvailable(ctx, symbol, positionSide, exclude);
+  return own.lt(account) ? own : account;
+}
+
+function ownAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude: string | undefined): Decimal {
+  const held = ctx.heldToClose(symbol, positionSide) ?? dec(0);
+  let reserved = dec(0);
+  for (const id of ctx.ownedIds()) {
+    if (id === exclude) continue;
+    const order = ctx.cache.order(id);
+    if (order !== undefined) {
+      if (order.symbol === symbol && order.positionSide === positionSide && !isOpening(order.side, order.positionSide) && isOpenStatus(order.status)) reserved = reserved.add(order.quantity.sub(order.filledQty));
+      continue;
+    }
+    const command = ctx.submitted(id);
+    if (command?.type !== 'place-order' || command.symbol !== symbol || command.positionSide !== positionSide || isOpening(command.side, command.positionSide)) continue;
+    reserved = reserved.add(command.quantity);
+  }
+  const available = held.sub(reserved);
+  return available.gt(0) ? available : dec(0);
+}
+
+function accountAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude: string | undefined): Decimal {
   const held = ctx.cache.position(symbol, positionSide)?.qty ?? dec(0);
   let reserved = dec(0);
   for (const order of ctx.cache.openOrders(symbol)) {

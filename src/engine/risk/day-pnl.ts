@@ -98,6 +98,8 @@ export class DayPnl {
       case 'catalog.changed':
       case 'catalog.synced':
       case 'signal.received':
+      case 'ledger.positionLost':
+      case 'ledger.claimed':
         return false;
       default:
         return assertNever(event, 'bus event');

@@ -63,7 +63,7 @@ export function resolveDirection(side: Side, positionSide: PositionSide | undefi
  */
 function closingQuantity(ctx: RiskContext, instrument: Instrument, positionSide: PositionSide, requested: unknown, whole: boolean, regular: boolean): Checked<Decimal> {
   const { symbol } = instrument;
-  const held = ctx.cache.position(symbol, positionSide)?.qty;
+  const held = ctx.heldToClose(symbol, positionSide);
   if (held === undefined || held.lte(0)) return deny('NO_POSITION', `no ${positionSide} position on ${symbol} to close`);
   const size = quantizeQty(held, instrument.qtyStep);
   const available = regular ? quantizeQty(availableToClose(ctx, symbol, positionSide), instrument.qtyStep) : size;

@@ -1,4 +1,6 @@
+import type { Decimal } from '../../core/decimal.js';
 import type { CacheView } from '../../model/cache-view.js';
+import type { PositionSide } from '../../model/instrument.js';
 import type { ExchangeCommand } from '../../model/commands.js';
 import type { GlobalRiskLimits, RiskLimits } from '../../model/risk-limits.js';
 import { isOpenAlgoStatus, isOpenStatus } from '../../model/orders.js';
@@ -30,6 +32,11 @@ export interface RiskContextParts {
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   /** The command that placed an order still on its way (not in the cache yet); undefined when unknown. */
   readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
+  /**
+   * The strategy's own ledger holding of a symbol side: closing orders close at most that. Absent, or
+   * undefined for a strategy that acts on the whole account (a guard): the account's.
+   */
+  readonly ownPosition?: (strategyId: string, symbol: string, positionSide: PositionSide) => Decimal | undefined;
   /** The protections' view of the strategy's opening orders: a covering trip, or a cap the entry would break. */
   readonly protections?: ProtectionGate;
 }
@@ -81,6 +88,20 @@ export class RiskContext {
       this.all = allOpenOrderIds(this.cache, lists);
     }
     return this.all;
+  }
+
+  /** What the strategy may close of a symbol side: its own ledger's holding, never above the account's. */
+  heldToClose(symbol: string, positionSide: PositionSide): Decimal | undefined {
+    const account = this.cache.position(symbol, positionSide)?.qty;
+    if (this.parts.ownPosition === undefined || account === undefined) return account;
+    const own = this.parts.ownPosition(this.strategyId, symbol, positionSide);
+    if (own === undefined) return account;
+    return own.lt(account) ? own : account;
+  }
+
+  /** Whether the strategy trades on its own ledger of the symbol side (closing orders reserve only what it holds). */
+  ledgered(symbol: string, positionSide: PositionSide): boolean {
+    return this.parts.ownPosition?.(this.strategyId, symbol, positionSide) !== undefined;
   }
 
   /** Whether a client order id is in use by a live order. */

@@ -10,6 +10,7 @@ import type { Intent } from '../../model/intents.js';
 import type { KeyValueStore } from '../../model/journal.js';
 import type { KillSwitchChanged, ProtectionChanged } from '../../model/kernel-events.js';
 import { GLOBAL_SCOPE } from '../../model/protections.js';
+import type { PositionSide } from '../../model/instrument.js';
 import type { GlobalRiskLimits } from '../../model/risk-limits.js';
 import { DayPnl } from './day-pnl.js';
 import type { Checked } from './denial.js';
@@ -46,6 +47,8 @@ export interface RiskEngineOptions {
   readonly ownerOf?: (clientOrderId: string) => string | undefined;
   /** Where tripped protections are journaled (a restart keeps them tripped until their resume time). */
   readonly protectionStore?: KeyValueStore;
+  /** The strategy's own ledger holding (closing intents close at most that); absent: the account's. */
+  readonly ownPosition?: (strategyId: string, symbol: string, positionSide: PositionSide) => Decimal | undefined;
 }
 
 /**
@@ -62,6 +65,7 @@ export class RiskEngine {
   private readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   private readonly submitted: ((clientOrderId: string) => ExchangeCommand | undefined) | undefined;
   private readonly journalUnavailable: () => string | undefined;
+  private readonly ownPosition: RiskEngineOptions['ownPosition'];
   private readonly kill = new KillSwitch();
   private readonly day: DayPnl;
   private readonly halted = new Set<string>();
@@ -79,6 +83,7 @@ export class RiskEngine {
     this.clientOrderId = options.clientOrderId;
     this.submitted = options.submitted;
     this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
+    this.ownPosition = options.ownPosition;
     this.day = new DayPnl(options.cache, options.clock.now());
     const ownerOf = options.ownerOf ?? ((): undefined => undefined);
     this.protections = new Protections({
@@ -232,6 +237,7 @@ export class RiskEngine {
         tripped: () => this.protections.gate(strategyId, this.clock.now()),
         admit: (entry) => this.protections.admit(strategyId, entry, this.clock.now()),
       },
+      ...(this.ownPosition === undefined ? {} : { ownPosition: this.ownPosition }),
     });
   }
 

@@ -8,6 +8,9 @@ import type { Intent } from '../../model/intents.js';
 import type { KeyValueStore } from '../../model/journal.js';
 import type { IndicatorProbe } from '../indicators/indicator-probe.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
+import type { Position } from '../../model/account.js';
+import type { PositionSide } from '../../model/instrument.js';
+import type { LedgerPosition } from '../../model/ledger.js';
 
 /**
  * The strategy API: everything a module under strategies/ may use. A strategy reads the cache, reacts
@@ -39,6 +42,20 @@ export interface StrategyContext<P> {
    * Indicators(ctx)` reports to it. A strategy never calls it itself.
    */
   readonly indicatorProbe?: IndicatorProbe;
+  /**
+   * This instance's OWN position on a symbol side: what its fills (and claims) built, minus what it
+   * closed or lost; undefined or qty 0 when it holds nothing. Other strategies' and external holdings
+   * on the same symbol are not in it.
+   */
+  position(symbol: string, positionSide: PositionSide): LedgerPosition | undefined;
+  /** The whole account, shared with every other strategy and manual trading. */
+  readonly account: AccountView;
+}
+
+/** The account as the exchange reports it (all strategies' holdings and the external ones together). */
+export interface AccountView {
+  position(symbol: string, positionSide: PositionSide): Position | undefined;
+  positions(): readonly Position[];
 }
 
 /** Handler style: the runtime awaits each handler before delivering the next event. */
@@ -58,6 +75,12 @@ interface DefinitionBase<S extends z.ZodType> {
   readonly description: string;
   /** Validates `strategies[].params` at start; defaults belong here. */
   readonly params: S;
+  /**
+   * `own` (default): the strategy manages its own ledger: closing intents close at most what its fills
+   * built. `account`: a guard that manages every position on its symbols, whoever opened it (its
+   * closing fills are taken from the owners' ledgers, who get a `ledger.positionLost`).
+   */
+  readonly positionScope?: 'own' | 'account';
 }
 
 export interface HandlerStrategyDefinition<S extends z.ZodType> extends DefinitionBase<S> {
@@ -83,10 +106,10 @@ export function defineStreamStrategy<S extends z.ZodType>(definition: Omit<Strea
   return { style: 'stream', ...definition };
 }
 
-export type { BusEvent, CacheView, Intent, KeyValueStore };
 export { decimalParam } from './params.js';
 export { signalIntents } from './api-signals.js';
 export type { PositionSize, SignalIntentOptions } from './api-signals.js';
 export type { ExternalSignal, SignalAction, SignalReceived } from '../../model/signal-events.js';
+export type { BusEvent, CacheView, Intent, KeyValueStore, LedgerPosition };
 export { Indicators, KLINE_INTERVALS, PRICE_SOURCES, crossing } from './api-indicators.js';
 export type { Bands, BandsSpec, Crossing, Indicator, IndicatorSource, LineSpec, PeriodSpec, PriceSource, SeriesSpec } from './api-indicators.js';

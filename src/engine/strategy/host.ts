@@ -9,6 +9,8 @@ import { interestedIn } from '../interest.js';
 import type { HandlerContext, StrategyHandlers } from './api.js';
 import type { StrategyInstance } from './instance.js';
 import type { StrategyRecorder } from './recorder.js';
+import type { PositionSide } from '../../model/instrument.js';
+import type { LedgerPosition } from '../../model/ledger.js';
 import type { RunnerLimits, RunnerState } from './runner.js';
 import { DEFAULT_RUNNER_LIMITS, StrategyRunner } from './runner.js';
 import { streamToHandlers } from '../stream-handlers.js';
@@ -24,6 +26,8 @@ export interface StrategyHostOptions {
   /** `trigger`: the market event the instance was handling when it emitted, when its arrival is known. */
   readonly onIntent: (strategyId: string, intent: Intent, trigger: Trigger | undefined) => void;
   readonly owns: (clientOrderId: string, strategyId: string) => boolean;
+  /** The instance's own ledger position (the kernel's ledgers). */
+  readonly ownPosition: (strategyId: string, symbol: string, positionSide: PositionSide) => LedgerPosition | undefined;
   readonly clientOrderIdFor: (strategyId: string, key: string) => string;
   readonly publish: (event: BusEvent) => void;
   /** Records each instance's intents and indicator values (stratd check-strategy); absent: nothing is. */
@@ -65,6 +69,8 @@ export class StrategyHost {
       openOrders: (symbol) => cache.openOrders(symbol).filter((o) => this.options.owns(o.clientOrderId, instance.id)),
       openAlgoOrders: (symbol) => cache.openAlgoOrders(symbol).filter((o) => this.options.owns(o.clientOrderId, instance.id)),
       clientOrderIdFor: (key) => this.options.clientOrderIdFor(instance.id, key),
+      position: (symbol, positionSide) => this.options.ownPosition(instance.id, symbol, positionSide),
+      account: { position: (symbol, positionSide) => cache.position(symbol, positionSide), positions: () => cache.positions() },
       emit: (intent) => {
         // A stopped or failed instance emits nothing more (its own timers may still fire).
         const state = runner.state;

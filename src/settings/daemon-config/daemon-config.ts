@@ -84,7 +84,7 @@ export function loadDaemonConfig(path: string, options: LoadDaemonConfigOptions)
     ...(catalog.value === undefined ? {} : { catalog: catalog.value }),
     risk: defined(top.risk) satisfies GlobalRiskLimits,
     strategies: top.strategies.map(
-      (s): StrategySettings => ({ id: s.id, module: s.module, symbols: s.symbols, params: s.params, risk: defined(s.risk) satisfies RiskLimits, enabled: s.enabled }),
+      (s): StrategySettings => ({ id: s.id, module: s.module, symbols: s.symbols, params: s.params, risk: defined(s.risk) satisfies RiskLimits, enabled: s.enabled, claims: s.claims }),
     ),
     orphans: top.orphans,
     shutdown: top.shutdown,

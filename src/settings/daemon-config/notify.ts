@@ -19,7 +19,7 @@ import type { YamlSource } from '../yaml-source.js';
  * never written in the YAML, and never echoed in an error message.
  */
 
-export const NOTIFY_EVENTS = ['fill', 'killSwitch', 'strategyStopped', 'strategyFailed', 'daemonStart', 'daemonStop', 'reconnectStorm', 'dailySummary', 'rateLimit'] as const;
+export const NOTIFY_EVENTS = ['fill', 'killSwitch', 'strategyStopped', 'strategyFailed', 'daemonStart', 'daemonStop', 'reconnectStorm', 'dailySummary', 'rateLimit', 'positionLost'] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 /** What a sink gets without an `events:` list: everything but fills (a market maker fills many times an hour). */
 export const DEFAULT_NOTIFY_EVENTS: readonly NotifyEventKind[] = NOTIFY_EVENTS.filter((e) => e !== 'fill');

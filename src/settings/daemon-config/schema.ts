@@ -7,6 +7,7 @@ import { durationMs, durationOrOffMs } from '../duration.js';
 import { notifySchema } from './notify.js';
 import { protectionsSchema } from './protections.js';
 import { signalsSchema } from './signals.js';
+import { RESERVED_STRATEGY_IDS, strategyClaimsSchema } from '../strategy-claims.js';
 import { liveMarketSchema, simMarketSchema } from './live-market.js';
 
 /**
@@ -104,7 +105,8 @@ const strategySchema = z.strictObject({
   id: z
     .string()
     .max(32, 'at most 32 characters (it is part of client order ids)')
-    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters, digits and single dashes, such as mm-btc'),
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters, digits and single dashes, such as mm-btc')
+    .refine((id) => !RESERVED_STRATEGY_IDS.includes(id), 'reserved: the external ledger holds what no strategy owns'),
   module: z.string().regex(/^([A-Za-z0-9][\w-]*|\.{1,2}\/.+|\/.+)$/, 'the name of a folder in strategies/, or a path (./my-strategy.js) relative to this file'),
   symbols: z.array(z.string().min(1)).min(1),
   params: z
@@ -113,6 +115,11 @@ const strategySchema = z.strictObject({
     .transform((p) => p ?? {}),
   risk: strategyRiskSchema.prefault({}),
   enabled: z.boolean().default(true),
+  claims: strategyClaimsSchema,
+}).superRefine((s, ctx) => {
+  for (const [i, claim] of s.claims.entries()) {
+    if (!s.symbols.includes(claim.symbol)) ctx.addIssue({ code: 'custom', path: ['claims', i], message: `${claim.symbol} is not among the strategy's symbols` });
+  }
 });
 
 const shutdownSchema = z

@@ -155,6 +155,8 @@ export interface StrategySettings {
   readonly params: Readonly<Record<string, unknown>>;
   readonly risk: RiskLimits;
   readonly enabled: boolean;
+  /** What the external ledger holds on these symbol sides becomes this strategy's at start. */
+  readonly claims: ReadonlyArray<{ readonly symbol: string; readonly sides: ReadonlyArray<'LONG' | 'SHORT'> }>;
 }
 
 export interface ShutdownSettings {

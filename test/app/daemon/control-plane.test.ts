@@ -150,4 +150,24 @@ describe('the control commands and the token', () => {
     expect((await stratd(['status', '--url', 'http://127.0.0.1:9'], env)).code).toBe(1);
     expect((await stratd(['status', '--url', 'http://[::1]:9'], env)).code).toBe(1);
   });
+
+  it('a manual trade lands in the external ledger; POST /control/strategies/{id}/claim with the token moves it to the strategy; without the token 401', async () => {
+    s.sim.engine.placeOrder({ userId: '879141111', category: 'USDT' }, { symbol: BTC, side: 'BUY', positionSide: 'LONG', type: 'MARKET', priceType: 'MARKET', timeInForce: 'IOC', quantity: dec(2), clientOrderId: 'web-manual-1', generation: 'v2' });
+    await runUntil(clock, () => d.kernel.ledgers.position('external', BTC, 'LONG')?.qty.eq(2) === true, 'the manual position in the external ledger');
+    const claim = (bearer: string | undefined): Promise<Response> =>
+      fetch(`${d.health.url}/control/strategies/probe/claim`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+        body: JSON.stringify({ symbol: BTC, side: 'LONG', qty: '1.5' }),
+      });
+    expect((await claim(undefined)).status).toBe(401);
+    const claimed = await claim(token());
+    expect(claimed.status).toBe(200);
+    expect(await claimed.json()).toMatchObject({ claim: { strategy: 'probe', symbol: BTC, side: 'LONG', qty: '1.5' } });
+    expect(probe.ctx.position(BTC, 'LONG')?.qty.toFixed()).toBe('1.5');
+    const status = (await (await fetch(`${d.health.url}/status`, { headers: { authorization: `Bearer ${token()}` } })).json()) as DaemonStatus;
+    expect(status.ledgers).toEqual(expect.arrayContaining([expect.objectContaining({ owner: 'probe', qty: '1.5' }), expect.objectContaining({ owner: 'external', qty: '0.5' })]));
+    const bad = await fetch(`${d.health.url}/control/strategies/probe/claim`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token()}` }, body: JSON.stringify({ symbol: BTC, side: 'SHORT' }) });
+    expect(bad.status).toBe(409);
+  });
 });

@@ -88,4 +88,14 @@ describe('event selection', () => {
     );
     expect(s.select(reset(T0 + 48 * 3_600_000))[0]?.title).toBe('Daily summary (last 24 h): 0 fills, realized PnL 0');
   });
+
+  test('a position lost without an own fill becomes one positionLost message with its figures', () => {
+    const s = new EventSelection({ count: 3, withinMs: MIN }, T0, false);
+    const lost: BusEvent = { type: 'ledger.positionLost', time: T0, strategyId: 'grid-btc', symbol: 'BTC-SWAP-USDT', positionSide: 'LONG', cause: 'liquidation', qty: dec('6'), price: dec('98100.5'), remaining: dec('0'), clientOrderId: 'liquidation-7' };
+    const [message, ...rest] = s.select(lost);
+    expect(rest).toEqual([]);
+    expect(message?.event).toBe('positionLost');
+    expect(message?.title).toBe('Position LOST (liquidation): grid-btc 6 BTC-SWAP-USDT LONG @ 98100.5');
+    expect(message?.data).toMatchObject({ strategy: 'grid-btc', cause: 'liquidation', qty: '6', remaining: '0', clientOrderId: 'liquidation-7' });
+  });
 });

@@ -1,0 +1,58 @@
+import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
+import type { PositionSide, Side } from '../../model/instrument.js';
+import { isOpening } from '../../model/instrument.js';
+import type { LedgerPosition } from '../../model/ledger.js';
+
+/** Pure arithmetic of one ledger position: opening and closing fills, fees, funding, transfers. */
+
+const ZERO = dec(0);
+
+export function flatPosition(owner: string, symbol: string, positionSide: PositionSide, time: number): LedgerPosition {
+  return { owner, symbol, positionSide, qty: ZERO, avgPrice: ZERO, realizedPnl: ZERO, fees: ZERO, funding: ZERO, updateTime: time };
+}
+
+/** PnL of closing `qty` contracts of a `positionSide` position entered at `entry` at `exit`. */
+export function closingPnl(positionSide: PositionSide, entry: Decimal, exit: Decimal, qty: Decimal, multiplier: Decimal): Decimal {
+  const perContract = positionSide === 'LONG' ? exit.sub(entry) : entry.sub(exit);
+  return perContract.mul(qty).mul(multiplier);
+}
+
+/** Adds `qty` at `price` to the holding: the average entry moves, nothing is realized. */
+export function openInto(p: LedgerPosition, qty: Decimal, price: Decimal, time: number): LedgerPosition {
+  const total = p.qty.add(qty);
+  const avgPrice = total.isZero() ? ZERO : p.avgPrice.mul(p.qty).add(price.mul(qty)).div(total);
+  return { ...p, qty: total, avgPrice, updateTime: Math.max(p.updateTime, time) };
+}
+
+/**
+ * Closes up to `qty` at `price` against the holding's own average price. Answers the new holding and
+ * the quantity beyond what it held (a ledger can never hold less than zero).
+ */
+export function closeFrom(p: LedgerPosition, qty: Decimal, price: Decimal, multiplier: Decimal, time: number): { readonly position: LedgerPosition; readonly excess: Decimal } {
+  const closed = qty.gt(p.qty) ? p.qty : qty;
+  const excess = qty.sub(closed);
+  const left = p.qty.sub(closed);
+  const realizedPnl = p.realizedPnl.add(closingPnl(p.positionSide, p.avgPrice, price, closed, multiplier));
+  return { position: { ...p, qty: left, avgPrice: left.isZero() ? ZERO : p.avgPrice, realizedPnl, updateTime: Math.max(p.updateTime, time) }, excess };
+}
+
+/** One execution on the holding: opening or closing by its side, plus its fee. */
+export function applyExecution(
+  p: LedgerPosition,
+  fill: { readonly side: Side; readonly qty: Decimal; readonly price: Decimal; readonly fee: Decimal; readonly time: number },
+  multiplier: Decimal,
+): { readonly position: LedgerPosition; readonly excess: Decimal } {
+  const withFee = { ...p, fees: p.fees.add(fill.fee) };
+  if (isOpening(fill.side, p.positionSide)) return { position: openInto(withFee, fill.qty, fill.price, fill.time), excess: ZERO };
+  return closeFrom(withFee, fill.qty, fill.price, multiplier, fill.time);
+}
+
+export function addFunding(p: LedgerPosition, amount: Decimal, time: number): LedgerPosition {
+  return { ...p, funding: p.funding.add(amount), updateTime: Math.max(p.updateTime, time) };
+}
+
+/** Signed exposure for sharing funding: longs count positive, shorts negative. */
+export function signedQty(p: Pick<LedgerPosition, 'qty' | 'positionSide'>): Decimal {
+  return p.positionSide === 'LONG' ? p.qty : p.qty.neg();
+}

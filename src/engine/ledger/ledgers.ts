@@ -1,0 +1,210 @@
+import type { Clock } from '../../core/clock.js';
+import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
+import type { Logger } from '../../core/logger.js';
+import type { Result } from '../../core/result.js';
+import { err, ok } from '../../core/result.js';
+import type { BusEvent } from '../../model/bus-events.js';
+import type { CacheView } from '../../model/cache-view.js';
+import type { PositionSide } from '../../model/instrument.js';
+import { isOpening } from '../../model/instrument.js';
+import type { KeyValueStore } from '../../model/journal.js';
+import type { LedgerEvent, LedgerPosition, PositionClaimed, PositionLossCause, PositionLost } from '../../model/ledger.js';
+import { EXTERNAL_LEDGER } from '../../model/ledger.js';
+import type { Fill } from '../../model/orders.js';
+import { LedgerBook } from './ledger-book.js';
+import { decodeLedgerState, encodeLedgerState } from './ledger-codec.js';
+import type { LedgerClaim } from './ledger-claims.js';
+import { lossCauseOf } from './loss-cause.js';
+
+/** The key under which the ledgers live in their key-value store (the state file's `strategy_kv`). */
+export const LEDGER_STATE_KEY = 'ledgers';
+
+export interface LedgersOptions {
+  readonly cache: CacheView;
+  readonly clock: Clock;
+  /** Persistent: written after every change, read at construction (a restart rebuilds the ledgers exactly). */
+  readonly store: KeyValueStore;
+  readonly strategyIds: readonly string[];
+  /** The strategy that placed an order (the executor's records, then the id's tag), or undefined. */
+  readonly ownerOf: (clientOrderId: string) => string | undefined;
+  /** Claims from config: applied after every start-up reconciliation. */
+  readonly claims?: readonly LedgerClaim[];
+  readonly logger: Logger;
+}
+
+/** Why a claim was refused (an expected outcome: nothing external to claim, an unknown strategy). */
+export interface ClaimRefused {
+  readonly code: 'UNKNOWN_STRATEGY' | 'NOTHING_TO_CLAIM' | 'UNKNOWN_SYMBOL';
+  readonly message: string;
+}
+
+/**
+ * The ledgers of the account (kernel part: the same in live, paper and backtest). Books each new fill
+ * to the strategy that placed the order, shares funding, notices positions lost without an own fill
+ * (a liquidation, an auto-deleverage, or a shrink a resync shows), moves claimed external holdings,
+ * and persists after every change. Answers the events the kernel publishes.
+ */
+export class Ledgers {
+  private readonly book: LedgerBook;
+  private readonly strategies: ReadonlySet<string>;
+  private readonly log: Logger;
+  private claimsApplied = false;
+
+  constructor(private readonly options: LedgersOptions) {
+    this.book = new LedgerBook(decodeLedgerState(options.store.get(LEDGER_STATE_KEY)));
+    this.strategies = new Set(options.strategyIds);
+    this.log = options.logger;
+  }
+
+  /** The strategy's own holding (the external ledger's when `owner` is `external`). */
+  position(owner: string, symbol: string, positionSide: PositionSide): LedgerPosition | undefined {
+    if (owner === EXTERNAL_LEDGER) return this.book.external(this.options.cache.position(symbol, positionSide), symbol, positionSide, this.options.clock.now());
+    return this.book.get(owner, symbol, positionSide);
+  }
+
+  /** Every ledger's records, the external one with its derived quantity for every symbol side the account or a ledger knows. */
+  all(): readonly LedgerPosition[] {
+    const out: LedgerPosition[] = [];
+    for (const owner of this.book.owners()) if (owner !== EXTERNAL_LEDGER) out.push(...this.book.positionsOf(owner));
+    const keys = new Map<string, { symbol: string; side: PositionSide }>();
+    for (const p of out) keys.set(`${p.symbol}/${p.positionSide}`, { symbol: p.symbol, side: p.positionSide });
+    for (const p of this.options.cache.positions()) keys.set(`${p.symbol}/${p.positionSide}`, { symbol: p.symbol, side: p.positionSide });
+    for (const p of this.book.positionsOf(EXTERNAL_LEDGER)) keys.set(`${p.symbol}/${p.positionSide}`, { symbol: p.symbol, side: p.positionSide });
+    for (const { symbol, side } of keys.values()) {
+      const external = this.position(EXTERNAL_LEDGER, symbol, side);
+      if (external !== undefined && (!external.qty.isZero() || this.book.get(EXTERNAL_LEDGER, symbol, side) !== undefined)) out.push(external);
+    }
+    return out;
+  }
+
+  /** Called with every event the cache applied; answers the ledger events to publish. */
+  onEvent(event: BusEvent): readonly LedgerEvent[] {
+    switch (event.type) {
+      case 'account.fill':
+        return this.onFill(event.fill);
+      case 'account.funding': {
+        const { symbol, amount, time } = event.funding;
+        const long = this.options.cache.position(symbol, 'LONG')?.qty ?? dec(0);
+        const short = this.options.cache.position(symbol, 'SHORT')?.qty ?? dec(0);
+        this.book.shareFunding(symbol, amount, long.sub(short), time);
+        this.save();
+        return [];
+      }
+      case 'account.resynced': {
+        const lost = this.trueUp(event.time);
+        const claimed = this.claimsApplied ? [] : this.applyConfigClaims(event.time);
+        this.claimsApplied = true;
+        return [...lost, ...claimed];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /**
+   * Moves the external holding of a symbol side (all of it, or `qty` of it) to `strategyId`, at the
+   * account's average entry price.
+   */
+  claim(strategyId: string, symbol: string, positionSide: PositionSide, qty: Decimal | undefined, by: PositionClaimed['by']): Result<PositionClaimed, ClaimRefused> {
+    if (!this.strategies.has(strategyId)) return err({ code: 'UNKNOWN_STRATEGY', message: `no strategy "${strategyId}" runs here` });
+    if (this.options.cache.instrument(symbol) === undefined) return err({ code: 'UNKNOWN_SYMBOL', message: `unknown symbol ${symbol}` });
+    const time = this.options.clock.now();
+    const account = this.options.cache.position(symbol, positionSide);
+    const external = this.book.external(account, symbol, positionSide, time);
+    const wanted = qty === undefined || qty.gt(external.qty) ? external.qty : qty;
+    if (wanted.lte(0)) return err({ code: 'NOTHING_TO_CLAIM', message: `the external ledger holds no ${positionSide} ${symbol}` });
+    const price = account?.avgPrice ?? dec(0);
+    this.book.transfer(strategyId, symbol, positionSide, wanted, price, time);
+    this.save();
+    this.log.info({ strategy: strategyId, symbol, side: positionSide, qty: wanted.toFixed(), price: price.toFixed(), by }, 'external position claimed');
+    return ok({ type: 'ledger.claimed', time, strategyId, symbol, positionSide, qty: wanted, price, by });
+  }
+
+  private onFill(fill: Fill): readonly LedgerEvent[] {
+    if (this.book.isBooked(fill)) return [];
+    const owner = this.ownerOf(fill.clientOrderId);
+    const multiplier = this.multiplierOf(fill.symbol);
+    const events: LedgerEvent[] = [];
+    if (owner === EXTERNAL_LEDGER && !isOpening(fill.side, fill.positionSide)) {
+      const cause = lossCauseOf(fill.clientOrderId);
+      if (cause !== undefined) {
+        // A forced close: it takes the strategies' holdings too, pro rata of the account's position.
+        const account = this.options.cache.position(fill.symbol, fill.positionSide)?.qty ?? dec(0);
+        const outOf = account.gt(fill.qty) ? account : fill.qty;
+        events.push(...this.lose(fill.symbol, fill.positionSide, fill.qty, outOf, fill.price, cause, fill.time, fill.clientOrderId));
+      }
+    }
+    const excess = this.book.bookFill(owner, fill, multiplier);
+    if (excess.gt(0)) {
+      // A guard (or a strategy closing beyond its ledger) closed what others held: theirs shrink, they are told.
+      const account = this.options.cache.position(fill.symbol, fill.positionSide)?.qty ?? dec(0);
+      events.push(...this.lose(fill.symbol, fill.positionSide, excess, account.gt(excess) ? account : excess, fill.price, 'guard', fill.time, fill.clientOrderId));
+    }
+    this.save();
+    return events;
+  }
+
+  /** After a resync: the strategies holding more than the account means a loss no fill showed. */
+  private trueUp(time: number): readonly PositionLost[] {
+    const events: PositionLost[] = [];
+    const sides = new Map<string, { symbol: string; side: PositionSide }>();
+    for (const owner of this.book.owners()) {
+      if (owner === EXTERNAL_LEDGER) continue;
+      for (const p of this.book.positionsOf(owner)) if (p.qty.gt(0)) sides.set(`${p.symbol}/${p.positionSide}`, { symbol: p.symbol, side: p.positionSide });
+    }
+    for (const { symbol, side } of sides.values()) {
+      const account = this.options.cache.position(symbol, side);
+      const held = this.book.strategiesHold(symbol, side);
+      const accountQty = account?.qty ?? dec(0);
+      if (accountQty.gte(held)) continue;
+      const price = this.options.cache.markPrice(symbol) ?? account?.avgPrice ?? dec(0);
+      events.push(...this.lose(symbol, side, held.sub(accountQty), held, price, 'unattributed', time, undefined));
+    }
+    if (events.length > 0) this.save();
+    return events;
+  }
+
+  private lose(symbol: string, side: PositionSide, qty: Decimal, outOf: Decimal, price: Decimal, cause: PositionLossCause, time: number, clientOrderId: string | undefined): PositionLost[] {
+    const shares = this.book.takeLoss(symbol, side, qty, outOf, price, this.multiplierOf(symbol), time);
+    return shares.map((share) => {
+      this.log.warn({ strategy: share.owner, symbol, side, qty: share.qty.toFixed(), price: price.toFixed(), cause, order: clientOrderId }, 'position lost without an own fill');
+      return {
+        type: 'ledger.positionLost',
+        time,
+        strategyId: share.owner,
+        symbol,
+        positionSide: side,
+        cause,
+        qty: share.qty,
+        price,
+        remaining: share.remaining,
+        ...(clientOrderId === undefined ? {} : { clientOrderId }),
+      };
+    });
+  }
+
+  private applyConfigClaims(time: number): readonly PositionClaimed[] {
+    const out: PositionClaimed[] = [];
+    for (const claim of this.options.claims ?? []) {
+      for (const side of claim.sides) {
+        const claimed = this.claim(claim.strategyId, claim.symbol, side, undefined, 'config');
+        if (claimed.ok) out.push({ ...claimed.value, time });
+      }
+    }
+    return out;
+  }
+
+  private ownerOf(clientOrderId: string): string {
+    const owner = clientOrderId === '' ? undefined : this.options.ownerOf(clientOrderId);
+    return owner !== undefined && this.strategies.has(owner) ? owner : EXTERNAL_LEDGER;
+  }
+
+  private multiplierOf(symbol: string): Decimal {
+    return this.options.cache.instrument(symbol)?.contractMultiplier ?? dec(1);
+  }
+
+  private save(): void {
+    this.options.store.set(LEDGER_STATE_KEY, encodeLedgerState(this.book.state()));
+  }
+}
