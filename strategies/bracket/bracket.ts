@@ -1,9 +1,5 @@
-import type { Decimal } from '../../src/core/decimal.js';
-import type { BusEvent, HandlerContext, Intent } from '../../src/engine/strategy/api.js';
-import type { ExchangeCommand } from '../../src/model/commands.js';
-import type { PositionSide } from '../../src/model/instrument.js';
-import type { AlgoOrderSnapshot, OrderSnapshot } from '../../src/model/orders.js';
-import { isOpenAlgoStatus, isOpenStatus } from '../../src/model/orders.js';
+import { isOpenAlgoStatus, isOpenStatus } from 'stratd/strategy';
+import type { AlgoOrderSnapshot, BusEvent, Decimal, ExchangeCommand, HandlerContext, Intent, OrderSnapshot, PositionSide } from 'stratd/strategy';
 import { loadGuards, nextKey, saveGuards } from './guard-store.js';
 import type { BracketParams } from './params.js';
 import type { StopKind } from './stop-targets.js';

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import type { Decimal } from '../../src/core/decimal.js';
-import { parseDecimal } from '../../src/core/decimal.js';
-import type { KeyValueStore } from '../../src/engine/strategy/api.js';
-import type { PositionSide } from '../../src/model/instrument.js';
+import { parseDecimal } from 'stratd/strategy';
+import type { Decimal, KeyValueStore, PositionSide } from 'stratd/strategy';
 import type { StopKind } from './stop-targets.js';
 
 /** What survives a restart: per guarded position, the keys of its stops and the best price seen. */

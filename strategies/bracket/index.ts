@@ -1,4 +1,4 @@
-import { defineStrategy } from '../../src/engine/strategy/api.js';
+import { defineStrategy } from 'stratd/strategy';
 import { Bracket } from './bracket.js';
 import { bracketParams } from './params.js';
 

@@ -1,5 +1,5 @@
-import { Decimal, dec } from '../../src/core/decimal.js';
-import type { PositionSide } from '../../src/model/instrument.js';
+import { dec, Decimal } from 'stratd/strategy';
+import type { PositionSide } from 'stratd/strategy';
 import type { BracketParams } from './params.js';
 
 export type StopKind = 'STOP_LOSS' | 'TAKE_PROFIT';

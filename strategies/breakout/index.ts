@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { dec } from '../../src/core/decimal.js';
-import type { Decimal } from '../../src/core/decimal.js';
-import type { BusEvent, HandlerContext } from '../../src/engine/strategy/api.js';
-import { decimalParam, defineStrategy } from '../../src/engine/strategy/api.js';
+import { dec, decimalParam, defineStrategy } from 'stratd/strategy';
+import type { BusEvent, Decimal, HandlerContext } from 'stratd/strategy';
 
 const params = z
   .object({

@@ -1,7 +1,5 @@
-import { Decimal, dec } from '../../src/core/decimal.js';
-import type { PositionSide } from '../../src/model/instrument.js';
-import type { Intent } from '../../src/model/intents.js';
-import type { StrategyContext } from '../../src/engine/strategy/api.js';
+import { dec, Decimal } from 'stratd/strategy';
+import type { Intent, PositionSide, StrategyContext } from 'stratd/strategy';
 import type { CarryState } from './carry-state.js';
 import type { CarryParams } from './params.js';
 

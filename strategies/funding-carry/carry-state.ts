@@ -1,5 +1,4 @@
-import type { Decimal } from '../../src/core/decimal.js';
-import type { PositionSide } from '../../src/model/instrument.js';
+import type { Decimal, PositionSide } from 'stratd/strategy';
 
 /** The resting POST_ONLY entry order of a symbol. */
 export interface Entry {

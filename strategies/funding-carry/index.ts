@@ -1,10 +1,6 @@
 import { concatWith, defer, mergeMap } from 'rxjs';
-import type { Intent } from '../../src/model/intents.js';
-import { isOpening } from '../../src/model/instrument.js';
-import type { OrderSnapshot } from '../../src/model/orders.js';
-import { isOpenStatus } from '../../src/model/orders.js';
-import type { BusEvent, StrategyContext } from '../../src/engine/strategy/api.js';
-import { defineStreamStrategy } from '../../src/engine/strategy/api.js';
+import { defineStreamStrategy, isOpening, isOpenStatus } from 'stratd/strategy';
+import type { BusEvent, Intent, OrderSnapshot, StrategyContext } from 'stratd/strategy';
 import { cancelRefused, forget, newCarryState } from './carry-state.js';
 import type { CarryState } from './carry-state.js';
 import { closeIntent, evaluate, held, tradedSides } from './carry-decisions.js';

@@ -1,5 +1,5 @@
-import { Decimal, dec } from '../../src/core/decimal.js';
-import type { PositionSide, Side } from '../../src/model/instrument.js';
+import { dec, Decimal } from 'stratd/strategy';
+import type { PositionSide, Side } from 'stratd/strategy';
 
 /** long cells buy at their lower level and sell at the upper one; short cells the other way round. */
 export type CellDirection = 'long' | 'short' | 'off';

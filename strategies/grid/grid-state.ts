@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { dec } from '../../src/core/decimal.js';
-import type { KeyValueStore } from '../../src/engine/strategy/api.js';
+import { dec } from 'stratd/strategy';
+import type { KeyValueStore } from 'stratd/strategy';
 import type { Cell } from './cells.js';
 import type { GridParams } from './params.js';
 

@@ -1,9 +1,5 @@
-import type { Decimal } from '../../src/core/decimal.js';
-import { dec } from '../../src/core/decimal.js';
-import type { BusEvent, HandlerContext } from '../../src/engine/strategy/api.js';
-import type { DenialCode } from '../../src/model/denials.js';
-import type { OrderSnapshot } from '../../src/model/orders.js';
-import { isOpenStatus } from '../../src/model/orders.js';
+import { dec, isOpenStatus } from 'stratd/strategy';
+import type { BusEvent, Decimal, DenialCode, HandlerContext, OrderSnapshot } from 'stratd/strategy';
 import type { Cell, WantedOrder } from './cells.js';
 import { armingOrder, buildCells, closingOf, exposureOf, positionSideOf, settleOrder, wantedOrder } from './cells.js';
 import { fingerprintOf, loadGrid, restoreCells, saveGrid } from './grid-state.js';

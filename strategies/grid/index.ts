@@ -1,4 +1,4 @@
-import { defineStrategy } from '../../src/engine/strategy/api.js';
+import { defineStrategy } from 'stratd/strategy';
 import { GridRunner } from './grid.js';
 import { gridParams } from './params.js';
 

@@ -1,4 +1,4 @@
-import { Decimal, dec } from '../../src/core/decimal.js';
+import { dec, Decimal } from 'stratd/strategy';
 import type { GridParams } from './params.js';
 
 /**

@@ -1,4 +1,4 @@
-import { defineStrategy } from '../../src/engine/strategy/api.js';
+import { defineStrategy } from 'stratd/strategy';
 import { MarketMaker } from './market-maker.js';
 import { marketMakerParams } from './params.js';
 

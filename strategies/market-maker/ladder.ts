@@ -1,6 +1,5 @@
-import type { Decimal } from '../../src/core/decimal.js';
-import { dec } from '../../src/core/decimal.js';
-import type { PositionSide, Side } from '../../src/model/instrument.js';
+import { dec } from 'stratd/strategy';
+import type { Decimal, PositionSide, Side } from 'stratd/strategy';
 import type { MarketMakerParams } from './params.js';
 
 /** The quote one slot (a side and a level) should have now. */

@@ -1,12 +1,5 @@
-import type { Decimal } from '../../src/core/decimal.js';
-import { dec } from '../../src/core/decimal.js';
-import type { BusEvent, HandlerContext, Intent } from '../../src/engine/strategy/api.js';
-import type { ExchangeCommand } from '../../src/model/commands.js';
-import type { DenialCode } from '../../src/model/denials.js';
-import type { PositionSide, Side } from '../../src/model/instrument.js';
-import { isOpening } from '../../src/model/instrument.js';
-import type { OrderSnapshot } from '../../src/model/orders.js';
-import { isOpenStatus } from '../../src/model/orders.js';
+import { dec, isOpening, isOpenStatus } from 'stratd/strategy';
+import type { BusEvent, Decimal, DenialCode, ExchangeCommand, HandlerContext, Intent, OrderSnapshot, PositionSide, Side } from 'stratd/strategy';
 import type { QuoteTarget } from './ladder.js';
 import { driftBps, ladder } from './ladder.js';
 import type { MarketMakerParams } from './params.js';

@@ -1,5 +1,5 @@
-import type { HandlerContext, SignalReceived } from '../../src/engine/strategy/api.js';
-import { defineStrategy, signalIntents } from '../../src/engine/strategy/api.js';
+import { defineStrategy, signalIntents } from 'stratd/strategy';
+import type { HandlerContext, SignalReceived } from 'stratd/strategy';
 import type { SignalParams } from './params.js';
 import { signalParams } from './params.js';
 

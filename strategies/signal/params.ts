@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { dec } from '../../src/core/decimal.js';
-import { decimalParam } from '../../src/engine/strategy/api.js';
+import { dec, decimalParam } from 'stratd/strategy';
 
 export const signalParams = z
   .object({

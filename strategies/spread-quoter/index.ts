@@ -1,12 +1,7 @@
 import { concatWith, defer, endWith, mergeMap } from 'rxjs';
 import { z } from 'zod';
-import { Decimal, dec } from '../../src/core/decimal.js';
-import type { Intent } from '../../src/model/intents.js';
-import type { Side } from '../../src/model/instrument.js';
-import type { OrderSnapshot } from '../../src/model/orders.js';
-import { isOpenStatus } from '../../src/model/orders.js';
-import type { BusEvent, StrategyContext } from '../../src/engine/strategy/api.js';
-import { decimalParam, defineStreamStrategy } from '../../src/engine/strategy/api.js';
+import { dec, Decimal, decimalParam, defineStreamStrategy, isOpenStatus } from 'stratd/strategy';
+import type { BusEvent, Intent, OrderSnapshot, Side, StrategyContext } from 'stratd/strategy';
 
 const params = z
   .object({

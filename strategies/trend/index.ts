@@ -1,12 +1,5 @@
-import { dec } from '../../src/core/decimal.js';
-import type { Decimal } from '../../src/core/decimal.js';
-import type { Intent } from '../../src/model/intents.js';
-import type { PositionSide } from '../../src/model/instrument.js';
-import type { KlineUpdated } from '../../src/model/market-events.js';
-import type { BusEvent, HandlerContext } from '../../src/engine/strategy/api.js';
-import { defineStrategy } from '../../src/engine/strategy/api.js';
-import { crossing, Indicators } from '../../src/engine/strategy/api-indicators.js';
-import type { Indicator } from '../../src/engine/strategy/api-indicators.js';
+import { crossing, dec, defineStrategy, Indicators } from 'stratd/strategy';
+import type { BusEvent, Decimal, HandlerContext, Indicator, Intent, KlineUpdated, PositionSide } from 'stratd/strategy';
 import { trendParams } from './params.js';
 import type { TrendParams } from './params.js';
 import { riskSizedQuantity } from './sizing.js';

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { dec } from '../../src/core/decimal.js';
-import { decimalParam } from '../../src/engine/strategy/api.js';
-import { KLINE_INTERVALS } from '../../src/engine/strategy/api-indicators.js';
+import { dec, decimalParam, KLINE_INTERVALS } from 'stratd/strategy';
 
 export const trendParams = z
   .object({

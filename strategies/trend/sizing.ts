@@ -1,5 +1,5 @@
-import { Decimal } from '../../src/core/decimal.js';
-import type { Instrument } from '../../src/model/instrument.js';
+import { Decimal } from 'stratd/strategy';
+import type { Instrument } from 'stratd/strategy';
 
 /**
  * Contracts such that the stop-loss, `atr × slMultiple` away, loses `riskPerTrade`:

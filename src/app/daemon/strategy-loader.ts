@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { register } from 'node:module';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { z } from 'zod';
@@ -10,6 +11,17 @@ import { ConfigError } from '../../settings/config-error.js';
 /** strategies/ of the package: next to dist/src when built, next to src when run from source (tests). */
 const BUILT_STRATEGIES = fileURLToPath(new URL('../../../strategies/', import.meta.url));
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
+/** The resolve hook and the entry it points `stratd/strategy` at; compiled only (from source, jest maps the name). */
+const ENTRY_HOOK = new URL('./strategy-entry-hook.js', import.meta.url);
+const STRATEGY_ENTRY = new URL('../../public/strategy.js', import.meta.url);
+let entryHookRegistered = false;
+
+/** Makes `stratd/strategy` resolvable from a user's strategy folder anywhere on disk (once per process). */
+function registerStrategyEntry(): void {
+  if (entryHookRegistered || !existsSync(fileURLToPath(ENTRY_HOOK))) return;
+  register(ENTRY_HOOK, { data: { entry: STRATEGY_ENTRY.href } });
+  entryHookRegistered = true;
+}
 
 /**
  * Where a strategy module lives: a bare name is a folder of the package's strategies/ (compiled .js,
@@ -25,8 +37,13 @@ export function strategyModulePath(module: string, configDir: string): string | 
     return undefined;
   }
   const file = isAbsolute(module) ? module : resolve(configDir, module);
-  for (const candidate of [file, `${file}.js`, resolve(file, 'index.js')]) if (existsSync(candidate)) return candidate;
+  for (const candidate of [file, `${file}.js`, resolve(file, 'index.js')]) if (isFile(candidate)) return candidate;
   return undefined;
+}
+
+/** A folder is not a module: `./my-strategy` names its index.js. */
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 /** Imports a strategy module and checks that its default export is a strategy definition. */
@@ -35,6 +52,7 @@ export async function loadStrategy(module: string, configDir: string, at: Config
   if (file === undefined) {
     return err(new ConfigError(`unknown strategy module "${module}" (not a folder of strategies/ nor a file)`, at));
   }
+  if (!NAME.test(module)) registerStrategyEntry();
   let loaded: unknown;
   try {
     loaded = await import(pathToFileURL(file).href);
