@@ -40,6 +40,14 @@ module.exports = {
     { name: 'report-reads-results', severity: 'error', from: { path: layer('report') }, to: { path: '^src/(?!core/|model/|sim/|recording/|backtest/|report/)' } },
     { name: 'sweep-runs-backtests', severity: 'error', from: { path: layer('sweep') }, to: { path: '^src/(?!core/|model/|engine/|store/|sim/|settings/|recording/|backtest/|report/|sweep/)' } },
     { name: 'parity-compares-runs', severity: 'error', from: { path: layer('parity') }, to: { path: '^src/(?!core/|model/|sim/|settings/|recording/|backtest/|report/|parity/)' } },
+    {
+      name: 'analysis-studies-runs',
+      severity: 'error',
+      comment: 'Robustness analysis (Monte Carlo, strategy checks) runs backtests and sweeps; nothing below imports it.',
+      from: { path: layer('analysis') },
+      to: { path: '^src/(?!core/|model/|engine/|sim/|settings/|recording/|backtest/|report/|sweep/|analysis/)' },
+    },
+    { name: 'nothing-below-imports-analysis', severity: 'error', from: { path: '^src/(?!app/|analysis/)' }, to: { path: layer('analysis') } },
     { name: 'nothing-imports-app', severity: 'error', from: { pathNot: layer('app') }, to: { path: layer('app') } },
     {
       name: 'strategies-use-the-strategy-entry',

@@ -34,7 +34,7 @@ import { ensureControlToken } from '../control/token.js';
 import { daemonSignals } from '../signals/daemon-signals.js';
 import { watchRateAlarms } from '../notify/rate-alarms.js';
 import type { DaemonSignals } from '../signals/daemon-signals.js';
-import type { SignalRecord } from '../signals/signal-journal.js';
+import type { SignalRecord } from '../signals/journal.js';
 import { readHealthTls } from '../control/server-settings.js';
 import type { ControlToken } from '../control/token.js';
 import { LiveSettings } from '../control/live-settings.js';

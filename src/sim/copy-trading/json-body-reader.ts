@@ -1,7 +1,7 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec, parseDecimal } from '../../core/decimal.js';
 import type { SimReject } from '../engine/types.js';
-import { followerRejects } from './follower-rejects.js';
+import { followerRejects } from './follower/rejects.js';
 import { leaderIdOf } from './leader-id.js';
 
 /**
