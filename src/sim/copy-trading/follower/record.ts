@@ -1,6 +1,6 @@
 import type { Decimal } from '../../../core/decimal.js';
 import { dec } from '../../../core/decimal.js';
-import type { ClosedCopy, CopyPosition } from '../copy-position.js';
+import type { ClosedCopy, CopyPosition } from '../position.js';
 import type { FollowConfig } from '../follow-config.js';
 
 const DAY_MS = 86_400_000;

@@ -3,11 +3,11 @@ import { err, ok } from '../../../core/result.js';
 import type { SimReject, SimResult } from '../../engine/types.js';
 import type { RequestParams } from '../../server/routing/types.js';
 import { stopRateValid } from '../config-rules.js';
-import type { PositionStopsChange } from '../copy-trading-desk.js';
+import type { PositionStopsChange } from '../trading-desk.js';
 import type { FollowConfigRequest } from '../follow-config.js';
 import { followerRejects } from './rejects.js';
 import { JsonBodyReader } from '../json-body-reader.js';
-import { leaderIdOf } from '../leader-id.js';
+import { leaderIdOf } from '../leader/id.js';
 
 /** PUT /config: every field present and well-typed (-1102 otherwise); the ten rules come after. */
 export function readConfigRequest(json: unknown): SimResult<FollowConfigRequest> {

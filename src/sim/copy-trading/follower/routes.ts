@@ -2,7 +2,7 @@ import { ENDPOINTS } from '../../../protocol/endpoints.js';
 import type { SimResult } from '../../engine/types.js';
 import type { RouteContext, RouteReply, SimRoute } from '../../server/routing/types.js';
 import { routeError, routeOk } from '../../server/routing/types.js';
-import type { CopyTradingDesk } from '../copy-trading-desk.js';
+import type { CopyTradingDesk } from '../trading-desk.js';
 import { readConfigRequest, readHistoryQuery, readLeaderIdText, readPositionStops } from './requests.js';
 import { renderConfig, renderCurrentPosition, renderHistoryPage, renderLeaderSummary } from './wire.js';
 

@@ -1,6 +1,6 @@
 import { Decimal } from '../../../core/decimal.js';
-import type { ClosedCopy } from '../copy-position.js';
-import type { CopyPositionSnapshot, HistoryPage, LeaderSummarySnapshot } from '../copy-trading-desk.js';
+import type { ClosedCopy } from '../position.js';
+import type { CopyPositionSnapshot, HistoryPage, LeaderSummarySnapshot } from '../trading-desk.js';
 import type { FollowConfig } from '../follow-config.js';
 import { CLOSE_STATUS, POSITION_TYPE } from '../wire-codes.js';
 

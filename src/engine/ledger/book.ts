@@ -6,7 +6,7 @@ import type { PositionSide } from '../../model/instrument.js';
 import type { LedgerPosition } from '../../model/ledger.js';
 import { EXTERNAL_LEDGER } from '../../model/ledger.js';
 import type { Fill } from '../../model/orders.js';
-import { addFunding, applyExecution, closeFrom, flatPosition, openInto, signedQty } from './ledger-math.js';
+import { addFunding, applyExecution, closeFrom, flatPosition, openInto, signedQty } from './math.js';
 
 const ZERO = dec(0);
 /** Trade ids remembered across restarts: a resync asks for fills from the newest one seen, so only recent ones come twice. */

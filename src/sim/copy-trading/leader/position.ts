@@ -1,5 +1,5 @@
-import type { Decimal } from '../../core/decimal.js';
-import type { MarginType } from '../engine/types.js';
+import type { Decimal } from '../../../core/decimal.js';
+import type { MarginType } from '../../engine/types.js';
 
 /** A synthetic leader's open position (quantities in coins). */
 export interface LeaderPosition {

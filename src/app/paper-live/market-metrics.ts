@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
-import type { LiveMarket } from './live-market.js';
+import type { LiveMarket } from './market.js';
 
 /**
  * Paper on the live market, on /metrics: how far behind the feed is per symbol and channel (seconds

@@ -1,11 +1,11 @@
-import type { Decimal } from '../../core/decimal.js';
-import type { EndpointDef } from '../../protocol/endpoints.js';
-import { endpointLabel } from '../../protocol/endpoints.js';
-import type { Check } from '../validate.js';
-import { atLeastOneId, firstViolation } from '../validate.js';
-import { invalidRequest } from '../venue-error.js';
-import type { VenueError } from '../venue-error.js';
-import type { OrderRefV1, UpdateOrderV1, UpdateStopV1, UpdateTpSlV1 } from './orders-v1-types.js';
+import type { Decimal } from '../../../core/decimal.js';
+import type { EndpointDef } from '../../../protocol/endpoints.js';
+import { endpointLabel } from '../../../protocol/endpoints.js';
+import type { Check } from '../../validate.js';
+import { atLeastOneId, firstViolation } from '../../validate.js';
+import { invalidRequest } from '../../venue-error.js';
+import type { VenueError } from '../../venue-error.js';
+import type { OrderRefV1, UpdateOrderV1, UpdateStopV1, UpdateTpSlV1 } from './v1-types.js';
 
 type UpdateField = Exclude<keyof UpdateTpSlV1 | keyof UpdateStopV1, keyof OrderRefV1 | 'type' | 'newClientOrderId' | 'side' | 'symbol'>;
 

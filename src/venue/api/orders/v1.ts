@@ -1,10 +1,10 @@
-import type { Decimal } from '../../core/decimal.js';
-import { orderedParams } from '../../core/ordered-params.js';
-import type { Result } from '../../core/result.js';
-import { err } from '../../core/result.js';
-import { callParsed } from '../call-parsed.js';
-import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
-import type { EndpointDef } from '../../protocol/endpoints.js';
+import type { Decimal } from '../../../core/decimal.js';
+import { orderedParams } from '../../../core/ordered-params.js';
+import type { Result } from '../../../core/result.js';
+import { err } from '../../../core/result.js';
+import { callParsed } from '../../call-parsed.js';
+import { ENDPOINTS, endpointLabel } from '../../../protocol/endpoints.js';
+import type { EndpointDef } from '../../../protocol/endpoints.js';
 import {
   batchResultV1Schema,
   conditionalOrderV1ListSchema,
@@ -13,18 +13,18 @@ import {
   regularOrderV1Schema,
   stopOrderV1Schema,
   tpSlOrderV1Schema,
-} from '../parsers/order-v1.js';
-import type { BatchLegV1, ConditionalOrderV1, OrderV1, RegularOrderV1, StopOrderV1, TpSlOrderV1 } from '../parsers/order-v1.js';
-import { cancelAllV1Schema, cancelByIdsSchema, userTradesV1Schema } from '../parsers/order-v1-more.js';
-import type { CancelAllV1, CancelFailure, UserTradeV1 } from '../parsers/order-v1-more.js';
-import type { RequestTrace, RestCaller } from '../rest-transport.js';
-import { tracedCaller } from '../rest-transport.js';
-import type { Check } from '../validate.js';
-import { atLeastOneId, firstViolation, limitInRange, positive, requireText } from '../validate.js';
-import { invalidRequest } from '../venue-error.js';
-import type { VenueError } from '../venue-error.js';
-import type { Category, OrderSide } from '../../protocol/wire-enums.js';
-import type { JsonWireValue } from '../../protocol/json-writer.js';
+} from '../../parsers/order-v1.js';
+import type { BatchLegV1, ConditionalOrderV1, OrderV1, RegularOrderV1, StopOrderV1, TpSlOrderV1 } from '../../parsers/order-v1.js';
+import { cancelAllV1Schema, cancelByIdsSchema, userTradesV1Schema } from '../../parsers/order-v1-more.js';
+import type { CancelAllV1, CancelFailure, UserTradeV1 } from '../../parsers/order-v1-more.js';
+import type { RequestTrace, RestCaller } from '../../rest-transport.js';
+import { tracedCaller } from '../../rest-transport.js';
+import type { Check } from '../../validate.js';
+import { atLeastOneId, firstViolation, limitInRange, positive, requireText } from '../../validate.js';
+import { invalidRequest } from '../../venue-error.js';
+import type { VenueError } from '../../venue-error.js';
+import type { Category, OrderSide } from '../../../protocol/wire-enums.js';
+import type { JsonWireValue } from '../../../protocol/json-writer.js';
 import type {
   BatchOrderV1,
   CancelQueryV1,
@@ -36,10 +36,10 @@ import type {
   UpdateOrderV1,
   UpdateStopV1,
   UpdateTpSlV1,
-} from './orders-v1-types.js';
-import { checkUpdate } from './orders-v1-update-rules.js';
-import { categoryQuery, refQuery } from './orders-v2.js';
-import type { UserTradesQuery } from './orders-v2.js';
+} from './v1-types.js';
+import { checkUpdate } from './v1-update-rules.js';
+import { categoryQuery, refQuery } from './v2.js';
+import type { UserTradesQuery } from './v2.js';
 
 const MAX_BATCH = 10;
 /** cancelOrderByIds takes at most 100 ids (API-NOTES §4.9). */

@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import type { CopyPosition } from './copy-position.js';
+import type { CopyPosition } from './position.js';
 import { pnlAt } from './position-math.js';
 import type { CloseReason } from './wire-codes.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database as Db, Statement } from 'better-sqlite3';
-import { InvariantError } from '../core/errors.js';
+import { InvariantError } from '../../core/errors.js';
 
 /**
  * Who a state belongs to, kept in its `meta` table:

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dec } from '../../core/decimal.js';
 import { InvariantError } from '../../core/errors.js';
 import type { LedgerPosition } from '../../model/ledger.js';
-import type { LedgerState } from './ledger-book.js';
+import type { LedgerState } from './book.js';
 
 /** The ledgers' persisted form: JSON with decimals as strings (exact), read back through a schema. */
 

@@ -1,21 +1,21 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
-import { InvariantError } from '../core/errors.js';
-import type { Result } from '../core/result.js';
-import { err, ok } from '../core/result.js';
-import type { CatalogMirror } from '../model/catalog-mirror.js';
-import type { KeyValueStore, OrderJournal } from '../model/journal.js';
-import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.js';
-import { SqliteCatalogMirror } from './sqlite-catalog-mirror.js';
-import { GroupCommit } from './group-commit.js';
-import { SqliteJournal } from './sqlite-journal.js';
-import { WalSync } from './wal-sync.js';
-import { KvStatements, SqliteKeyValueStore } from './sqlite-kv.js';
-import { ensurePrivateDir, makeFilePrivate } from './private-files.js';
-import { quickCheckProblem, stateFileFound, unwritableDirectory } from './state-file-checks.js';
-import { createStateFile, orphanedLog } from './state-file-create.js';
-import { randomNamespace, StateIdentity } from './state-identity.js';
+import { InvariantError } from '../../core/errors.js';
+import type { Result } from '../../core/result.js';
+import { err, ok } from '../../core/result.js';
+import type { CatalogMirror } from '../../model/catalog-mirror.js';
+import type { KeyValueStore, OrderJournal } from '../../model/journal.js';
+import { migrate, SCHEMA_VERSION, schemaVersion } from '../migrations.js';
+import { SqliteCatalogMirror } from '../sqlite-catalog-mirror.js';
+import { GroupCommit } from '../group-commit.js';
+import { SqliteJournal } from '../sqlite-journal.js';
+import { WalSync } from '../wal-sync.js';
+import { KvStatements, SqliteKeyValueStore } from '../sqlite-kv.js';
+import { ensurePrivateDir, makeFilePrivate } from '../private-files.js';
+import { quickCheckProblem, stateFileFound, unwritableDirectory } from './checks.js';
+import { createStateFile, orphanedLog } from './create.js';
+import { randomNamespace, StateIdentity } from './identity.js';
 
 export const STATE_FILE = 'stratd.db';
 
@@ -113,7 +113,7 @@ export class StateStore {
   private readonly kvStores = new Map<string, KeyValueStore>();
   private countStatements: { readonly open: Statement<[], { n: number }>; readonly all: Statement<[], { n: number }> } | undefined;
 
-  /** Namespace of its client order ids and the account it belongs to (state-identity.ts). */
+  /** Namespace of its client order ids and the account it belongs to (state-file/identity.ts). */
   readonly identity: StateIdentity;
 
   private constructor(
@@ -139,7 +139,7 @@ export class StateStore {
 
   /**
    * Opens (creating the directory and the file if needed) `<dir>/stratd.db`, checks and migrates it.
-   * Only a missing file is a fresh start (created whole: state-file-create.ts): an empty or unreadable
+   * Only a missing file is a fresh start (created whole: state-file/create.ts): an empty or unreadable
    * one is STATE_CORRUPT.
    */
   static open(dir: string, options: StateStoreOptions = {}): Result<StateStore, StateStoreError> {

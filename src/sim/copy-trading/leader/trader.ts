@@ -1,11 +1,11 @@
-import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
-import type { SimLeaderConfig } from '../config/sim-config.js';
-import { Prng } from '../market-stream/prng.js';
-import type { CopyTradingVenue } from './copy-venue.js';
-import { DecisionClock } from './decision-clock.js';
-import type { LeaderPosition, LeaderTrade } from './leader-position.js';
-import { initialMargin, pnlAt, quantityForMargin } from './position-math.js';
+import type { Decimal } from '../../../core/decimal.js';
+import { dec } from '../../../core/decimal.js';
+import type { SimLeaderConfig } from '../../config/sim-config.js';
+import { Prng } from '../../market-stream/prng.js';
+import type { CopyTradingVenue } from '../venue.js';
+import { DecisionClock } from '../decision-clock.js';
+import type { LeaderPosition, LeaderTrade } from './position.js';
+import { initialMargin, pnlAt, quantityForMargin } from '../position-math.js';
 
 export type PriceSource = Pick<CopyTradingVenue, 'lastPrice' | 'markPrice' | 'instrument'>;
 

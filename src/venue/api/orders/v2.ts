@@ -1,21 +1,21 @@
-import type { Decimal } from '../../core/decimal.js';
-import { orderedParams } from '../../core/ordered-params.js';
-import type { Result } from '../../core/result.js';
-import { err, ok } from '../../core/result.js';
-import { callParsed } from '../call-parsed.js';
-import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
-import type { EndpointDef } from '../../protocol/endpoints.js';
-import { batchResultV2Schema, orderV2ListSchema, orderV2Schema, userTradesV2Schema } from '../parsers/order-v2.js';
-import type { BatchLegV2, OrderV2, UserTradeV2 } from '../parsers/order-v2.js';
-import type { RequestTrace, RestCaller } from '../rest-transport.js';
-import { tracedCaller } from '../rest-transport.js';
-import type { Check } from '../validate.js';
-import { exactlyOneId, firstViolation, limitInRange, positive, requireText, someQuantity } from '../validate.js';
-import { invalidRequest } from '../venue-error.js';
-import type { VenueError } from '../venue-error.js';
-import type { Category, OrderSide, PositionSide, TimeInForce, TpSlOrderType, TriggerBy } from '../../protocol/wire-enums.js';
-import type { JsonWireValue } from '../../protocol/json-writer.js';
-import { nullData } from '../wire/schema.js';
+import type { Decimal } from '../../../core/decimal.js';
+import { orderedParams } from '../../../core/ordered-params.js';
+import type { Result } from '../../../core/result.js';
+import { err, ok } from '../../../core/result.js';
+import { callParsed } from '../../call-parsed.js';
+import { ENDPOINTS, endpointLabel } from '../../../protocol/endpoints.js';
+import type { EndpointDef } from '../../../protocol/endpoints.js';
+import { batchResultV2Schema, orderV2ListSchema, orderV2Schema, userTradesV2Schema } from '../../parsers/order-v2.js';
+import type { BatchLegV2, OrderV2, UserTradeV2 } from '../../parsers/order-v2.js';
+import type { RequestTrace, RestCaller } from '../../rest-transport.js';
+import { tracedCaller } from '../../rest-transport.js';
+import type { Check } from '../../validate.js';
+import { exactlyOneId, firstViolation, limitInRange, positive, requireText, someQuantity } from '../../validate.js';
+import { invalidRequest } from '../../venue-error.js';
+import type { VenueError } from '../../venue-error.js';
+import type { Category, OrderSide, PositionSide, TimeInForce, TpSlOrderType, TriggerBy } from '../../../protocol/wire-enums.js';
+import type { JsonWireValue } from '../../../protocol/json-writer.js';
+import { nullData } from '../../wire/schema.js';
 
 /** Take-profit / stop-loss attached to a new order. */
 export interface AttachedTpSl {

@@ -1,6 +1,6 @@
-import type { Decimal } from '../../core/decimal.js';
-import type { Category, FallbackType, SideV1, StopType, TimeInForce, TriggerBy } from '../../protocol/wire-enums.js';
-import type { AttachedTpSl } from './orders-v2.js';
+import type { Decimal } from '../../../core/decimal.js';
+import type { Category, FallbackType, SideV1, StopType, TimeInForce, TriggerBy } from '../../../protocol/wire-enums.js';
+import type { AttachedTpSl } from './v2.js';
 
 /** Request shapes of the generation v1 order endpoints (`/api/v1/futures`). */
 

@@ -1,8 +1,8 @@
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { migrate } from './migrations.js';
-import { StateIdentity } from './state-identity.js';
+import { migrate } from '../migrations.js';
+import { StateIdentity } from './identity.js';
 
 /**
  * Creates a new state file whole or not at all: it is built (schema, namespace) under a temporary

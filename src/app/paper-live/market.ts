@@ -9,7 +9,7 @@ import { ExchangeClient } from '../../venue/exchange-client.js';
 import type { HttpPort } from '../../venue/http-port.js';
 import type { ChannelName, PollChannel } from '../../venue/sources/market-poller.js';
 import { MarketPoller } from '../../venue/sources/market-poller.js';
-import { liveInstruments } from './live-instruments.js';
+import { liveInstruments } from './instruments.js';
 
 export interface LiveMarketOptions {
   readonly settings: LiveMarketSettings;
