@@ -4,7 +4,10 @@ import { join } from 'node:path';
 
 const BIN = join(process.cwd(), 'bin', 'stratd.js');
 
-/** One life of a spawned `stratd run` (built code: `npm run build` first), read over its health server. */
+/**
+ * One life of a spawned `stratd run` (built code: `npm run build` first), read over its health server.
+ * With LEDGER_KILL_LOG_LEVEL set (e.g. info) its log lines go to the test's stdout, to read after a failure.
+ */
 export class DaemonProcess {
   readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>;
   private readonly child: ChildProcess;
@@ -16,7 +19,7 @@ export class DaemonProcess {
     readonly url: string,
     private readonly token: string,
   ) {
-    this.child = spawn(process.execPath, [BIN, 'run', '--config', config], { env: { PATH: process.env['PATH'] ?? '', ...env, STRATD_HEALTH_TOKEN: token }, stdio: ['ignore', process.env['LK_LOG'] === undefined ? 'ignore' : 'inherit', 'pipe'] });
+    this.child = spawn(process.execPath, [BIN, 'run', '--config', config], { env: { PATH: process.env['PATH'] ?? '', ...env, STRATD_HEALTH_TOKEN: token }, stdio: ['ignore', process.env['LEDGER_KILL_LOG_LEVEL'] === undefined ? 'ignore' : 'inherit', 'pipe'] });
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-4000);

@@ -76,7 +76,7 @@ strategies:
 orphans: adopt
 shutdown: { cancelOpenOrders: true, timeout: 10s }
 health: { host: 127.0.0.1, port: ${port} }
-log: { level: ${process.env['LK_LOG'] ?? 'silent'} }
+log: { level: ${process.env['LEDGER_KILL_LOG_LEVEL'] ?? 'silent'} }
 `;
 }
 
