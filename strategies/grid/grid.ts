@@ -155,7 +155,7 @@ export class GridRunner {
 
   /**
    * Places what the cells want, re-arming and nearest cells first: opening legs while the direction's exposure stays within
-   * maxPosition, closing legs once the account's position covers them (its event may trail the fill's).
+   * maxPosition, closing legs once its own ledger's position covers them (its event may trail the fill's).
    */
   private arm(reference: Decimal): void {
     const { quantity, maxPosition } = this.ctx.params;

@@ -126,7 +126,7 @@ export class SignalDispatch {
   }
 
   private intentsOf(strategy: SignalStrategy, signal: ExternalSignal, ref: string): readonly Intent[] {
-    return signalIntents(signal, (symbol, side) => this.kernel.cache.position(symbol, side)?.qty, { ...strategy.options, keyPrefix: ref });
+    return signalIntents(signal, (symbol, side) => this.kernel.ledgers.position(strategy.id, symbol, side)?.qty, { ...strategy.options, keyPrefix: ref });
   }
 }
 

@@ -18,7 +18,7 @@ export interface SignalIntentOptions {
   readonly keyPrefix: string;
 }
 
-/** The size of each side of the symbol, as the strategy sees it. */
+/** The size of each side of the symbol the strategy holds itself (its own ledger, not the account's). */
 export type PositionSize = (symbol: string, side: PositionSide) => Decimal | undefined;
 
 /**

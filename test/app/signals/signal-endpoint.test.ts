@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { dec } from '../../../src/core/decimal.js';
 import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import type { SignalRecord } from '../../../src/app/signals/index.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signSignal } from '../../../src/app/signals/index.js';
@@ -163,6 +164,22 @@ describe('external signals over loopback', () => {
     expect((await post(stale, {})).body).toMatchObject({ code: 'STALE' });
     const wrong = JSON.stringify({ id: 'tv-exit-3', strategy: 'tv', symbol: BTC, action: 'buy', timestamp: clock.now() });
     expect((await post(wrong, {}, '?token=wrong')).status).toBe(401);
+  });
+
+  it('acts on the signal strategy\'s own ledger: a manual long on the symbol is neither closed nor dry-run closed', async () => {
+    expect(longQty()).toBe('0');
+    s.sim.engine.placeOrder({ userId: '879141111', category: 'USDT' }, { symbol: BTC, side: 'BUY', positionSide: 'LONG', type: 'MARKET', priceType: 'MARKET', timeInForce: 'IOC', quantity: dec(3), clientOrderId: 'manual-signal-1', generation: 'v2' });
+    await runUntil(clock, () => longQty() === '3', 'the manual long seen by the daemon');
+    expect(d.kernel.ledgers.position('tv', BTC, 'LONG')?.qty.toFixed() ?? '0').toBe('0');
+    const dry = JSON.stringify({ id: 'own-1', strategy: 'tv', symbol: BTC, action: 'close', dryRun: true });
+    expect((await post(dry, signed(dry))).body).toMatchObject({ outcome: 'dry-run', dryRun: true, orders: [] });
+    const close = JSON.stringify({ id: 'own-2', strategy: 'tv', symbol: BTC, action: 'sell', marketPosition: 'flat' });
+    expect((await post(close, signed(close))).body).toMatchObject({ outcome: 'nothing', orders: [] });
+    await ioPause(20);
+    expect(longQty()).toBe('3');
+    // The person closes their long again (the tests after this one start flat).
+    s.sim.engine.placeOrder({ userId: '879141111', category: 'USDT' }, { symbol: BTC, side: 'SELL', positionSide: 'LONG', type: 'MARKET', priceType: 'MARKET', timeInForce: 'IOC', quantity: dec(3), clientOrderId: 'manual-signal-2', generation: 'v2' });
+    await runUntil(clock, () => longQty() === '0', 'the manual long closed');
   });
 
   it('answers a bad body with the field at fault, and an unknown strategy with 404', async () => {
