@@ -5,7 +5,7 @@ import { tempDir, writeGenerated } from '../backtest-support.js';
 
 /** The built CLI (worker threads load compiled JS; npm test builds before jest). */
 const BIN = join(process.cwd(), 'bin', 'stratd.js');
-const DIST_WORKER = join(process.cwd(), 'dist', 'src', 'backtest', 'monte-carlo', 'scenario-worker.js');
+const DIST_WORKER = join(process.cwd(), 'dist', 'src', 'analysis', 'monte-carlo', 'scenario-worker.js');
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());

@@ -12,7 +12,7 @@ import { quoterJob, SOURCE_QUOTER } from '../sweep-support.js';
 
 /** Real worker threads load compiled JS: this runs the built walk-forward (npm test builds before jest). */
 const DIST = join(process.cwd(), 'dist');
-const DIST_RUN = join(DIST, 'src', 'backtest', 'walk-forward', 'walk-forward-run.js');
+const DIST_RUN = join(DIST, 'src', 'sweep', 'walk-forward', 'run.js');
 const DIST_QUOTER = join(DIST, 'strategies', 'spread-quoter', 'index.js');
 const axes: SweepAxis[] = [{ strategy: 'quoter-btc', section: 'params', key: 'halfSpreadBps', values: [1, 4] }];
 
