@@ -44,13 +44,15 @@ export function registerWalkForwardMergeCommand(walkforward: Command, deps: Walk
       if (!merged.ok) return refuse(merged.error);
       const settings = walkForwardSettingsSchema.safeParse(merged.value.context);
       if (!settings.success) return refuse(`the shards' settings are not a walk-forward's: ${settings.error.issues[0]?.path.join('.') ?? ''}: ${settings.error.issues[0]?.message ?? ''}`);
+      const recordings = settings.data.recordings;
+      if ((await recordingsHash(recordings)) !== merged.value.recordingHash) return refuse(`the recordings ${recordings.join(', ')} are not the bytes the shards ran on (changed or replaced since)`);
       const run = await prepareWalkForward(settings.data, deps);
       if (!run.ok) {
         deps.err(`stratd walkforward merge: ${run.error}\n`);
         deps.setExitCode(1);
         return;
       }
-      const rows = await inSampleRowsOf(merged.value, run.value);
+      const rows = inSampleRowsOf(merged.value, run.value);
       if (!rows.ok) return refuse(rows.error);
       const { job, combinations, windows, rank, setup } = run.value;
       const result = await completeWalkForward(job, combinations, windows, rank, rows.value, progressOptions(workers, deps));
@@ -63,10 +65,9 @@ export function registerWalkForwardMergeCommand(walkforward: Command, deps: Walk
     });
 }
 
-/** The shards' rows, once the recordings and configuration read here are shown to be the ones the shards ran. */
-async function inSampleRowsOf(merged: MergedShards, run: PreparedWalkForward): Promise<Result<SweepRow[], string>> {
+/** The shards' rows, once the configuration read here is shown to be the one the shards ran. */
+function inSampleRowsOf(merged: MergedShards, run: PreparedWalkForward): Result<SweepRow[], string> {
   const { job, windows, combinations, rank } = run;
-  if ((await recordingsHash(job.recordings)) !== merged.recordingHash) return err(`the recordings ${job.recordings.join(', ')} are not the bytes the shards ran on (changed or replaced since)`);
   if (walkForwardConfigHash(job, windows, rank) !== merged.configHash) return err('the config, grid, strategy modules or windows differ from what the shards ran (changed since)');
   const rows = inSampleRowsOfMerged(merged, walkForwardWork(windows, combinations), job.axes.length);
   return rows.ok ? ok(rows.value) : rows;

@@ -6,7 +6,7 @@ import { tempDir, writeGenerated } from '../backtest-support.js';
 
 /** The built CLI: each shard is its own process, as on a cluster. */
 const BIN = join(process.cwd(), 'bin', 'stratd.js');
-const DIST_CLI = join(process.cwd(), 'dist', 'src', 'app', 'cli.js');
+const DIST_CLI = join(process.cwd(), 'dist', 'src', 'app', 'commands', 'cli.js');
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());

@@ -41,6 +41,8 @@ export function registerMonteCarloMergeCommand(montecarlo: Command, deps: MonteC
       if (!merged.ok) return refuse(merged.error);
       const settings = monteCarloSettingsSchema.safeParse(merged.value.context);
       if (!settings.success) return refuse(`the shards' settings are not a Monte Carlo run's: ${settings.error.issues[0]?.path.join('.') ?? ''}: ${settings.error.issues[0]?.message ?? ''}`);
+      const recordings = settings.data.recordings;
+      if ((await recordingsHash(recordings)) !== merged.value.recordingHash) return refuse(`the recordings ${recordings.join(', ')} are not the bytes the shards ran on (changed or replaced since)`);
       const prepared = await prepareMonteCarlo(settings.data, deps, flags.logLevel);
       if (!prepared.ok) {
         deps.err(`stratd montecarlo merge: ${prepared.error}\n`);
@@ -48,7 +50,6 @@ export function registerMonteCarloMergeCommand(montecarlo: Command, deps: MonteC
         return;
       }
       const { job, options } = prepared.value;
-      if ((await recordingsHash(job.recordings)) !== merged.value.recordingHash) return refuse(`the recordings ${job.recordings.join(', ')} are not the bytes the shards ran on (changed or replaced since)`);
       if (monteCarloConfigHash(job, options) !== merged.value.configHash) return refuse('the config or strategy modules differ from what the shards ran (changed since)');
       const outcomes = outcomesOfMerged(merged.value, scenarioWork(scenarioItems(options.methods, options.scenarios)));
       if (!outcomes.ok) return refuse(outcomes.error);
