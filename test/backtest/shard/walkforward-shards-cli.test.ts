@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { T0, tempDir } from '../backtest-support.js';
 import { filesOf, manifestOf, printed, requireBuild, stratd, succeeded } from './cli-support.js';
@@ -12,10 +12,13 @@ afterAll(() => tmp.remove());
 
 test('walk-forward in three shard processes, merged, writes byte-identical files to the whole walk-forward; a missing shard is refused', async () => {
   requireBuild();
+  // A copy, so the test can change it after the shards ran.
+  const recording = tmp.path('market.jsonl.gz');
+  copyFileSync(SAMPLE, recording);
   const grid = tmp.path('grid.yml');
   // 2 windows × 3 combinations = 6 in-sample backtests; ranked by fills, so the windows may choose differently.
   writeFileSync(grid, 'strategies:\n  quoter-btc:\n    params: { halfSpreadBps: [1, 4, 8] }\n');
-  const common = ['--data', SAMPLE, '--grid', grid, '--to', TO, '--windows', '2', '--in-sample-ratio', '2', '--rank', 'fills', '--no-cache', '--workers', '0'];
+  const common = ['--data', recording, '--grid', grid, '--to', TO, '--windows', '2', '--in-sample-ratio', '2', '--rank', 'fills', '--no-cache', '--workers', '0'];
   const whole = tmp.path('whole');
   const shards = [0, 1, 2].map((i) => tmp.path(`shard-${i}`));
   const [single, ...parts] = await Promise.all([
@@ -51,4 +54,11 @@ test('walk-forward in three shard processes, merged, writes byte-identical files
   expect(partial.code).toBe(2);
   expect(partial.stderr).toContain('2 of 6 items are in none of the folders (window-1-combination-3, window-2-combination-1)');
   expect(existsSync(tmp.path('partial'))).toBe(false);
+
+  // The merge backtests again: a recording changed since the shards ran is refused before that.
+  writeFileSync(recording, 'not the recording the shards ran on\n');
+  const changed = await stratd(['walkforward', 'merge', ...shards, '--out', tmp.path('changed')]);
+  expect(changed.code).toBe(2);
+  expect(changed.stderr).toContain(`the recordings ${recording} are not the bytes the shards ran on`);
+  expect(existsSync(tmp.path('changed'))).toBe(false);
 }, 240_000);
