@@ -49,7 +49,9 @@ interface MonteCarloFlags {
  * [--block 15m] [--stride 1m] [--trades permute|resample] [--ruin-drawdown 0.3] [--workers N] [--out DIR]`:
  * the config's backtest on the recordings, then N scenarios per method (trade shuffling; block-bootstrapped
  * market paths, each a backtest on a worker thread); writes the backtest's files, its report.html with a
- * Monte Carlo section, montecarlo.json and montecarlo.csv. Mistakes exit 2, a failed run 1.
+ * Monte Carlo section, montecarlo.json and montecarlo.csv. Mistakes exit 2, a failed run 1. With
+ * `--shard I/N` it runs only shard I of N of the scenarios and writes their outcomes and a manifest into
+ * --out instead, for `stratd montecarlo merge`.
  */
 export function registerMonteCarloCommand(program: Command, deps: MonteCarloCommandDeps): Command {
   const montecarlo = program

@@ -51,6 +51,8 @@ interface WalkForwardFlags extends WindowFlags {
  * out-of-sample part after it (the sweep's runner and worker threads); writes walkforward.json,
  * walkforward.csv, walkforward-equity.csv (the stitched out-of-sample curve), walkforward-in-sample.csv
  * and report.html to --out. Mistakes in the arguments, config, grid or windows exit 2; a failed backtest exits 1.
+ * With `--shard I/N` it runs only shard I of N of the in-sample backtests and writes their rows and a
+ * manifest into --out instead, for `stratd walkforward merge` (which runs the out-of-sample part).
  */
 export function registerWalkForwardCommand(program: Command, deps: WalkForwardCommandDeps): Command {
   const walkforward = program
