@@ -4,7 +4,7 @@ import { loadSimConfig } from '../src/app/commands/sim.js';
 import type { LimitVerdict } from '../src/sim/server/rate-limits.js';
 import { SimulatedExchange } from '../src/sim/simulated-exchange.js';
 import { ExchangeClient } from '../src/venue/exchange-client.js';
-import type { BatchOrderV2 } from '../src/venue/api/orders-v2.js';
+import type { BatchOrderV2 } from '../src/venue/api/orders/v2.js';
 import type { BenchResult } from './bench-result.js';
 
 const SYMBOL = 'BTC-SWAP-USDT';

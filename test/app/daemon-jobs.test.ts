@@ -3,7 +3,7 @@ import { dec } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { Kernel } from '../../src/engine/kernel.js';
 import type { ExchangeCommand } from '../../src/model/commands.js';
-import { StateStore } from '../../src/store/state-store.js';
+import { StateStore } from '../../src/store/state-file/state-store.js';
 
 const DAY = 86_400_000;
 const NOW = 1_767_225_600_000 + 30 * DAY;

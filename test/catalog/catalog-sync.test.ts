@@ -9,7 +9,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import type { CatalogEvent } from '../../src/model/catalog-events.js';
 import type { CatalogMirror, MirrorDiff } from '../../src/model/catalog-mirror.js';
 import type { SimCatalog } from '../../src/sim/catalog/index.js';
-import { StateStore } from '../../src/store/state-store.js';
+import { StateStore } from '../../src/store/state-file/state-store.js';
 import { createGotHttp } from '../../src/venue/got-http.js';
 import type { HttpPort, HttpRequest } from '../../src/venue/http-port.js';
 import type { RunningSim } from '../sim/e2e/sim-harness.js';

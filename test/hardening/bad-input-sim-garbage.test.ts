@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { VirtualClock } from '../../src/core/virtual-time.js';
-import { garble } from '../../src/sim/server/garbage.js';
+import { garble } from '../../src/sim/server/faults/garbage.js';
 import { callParsed } from '../../src/venue/call-parsed.js';
 import { ENDPOINTS } from '../../src/protocol/endpoints.js';
 import { parseUserStreamFrame } from '../../src/venue/parsers/user-stream-frames.js';
@@ -10,7 +10,7 @@ import { PARSER_SAMPLES } from './bad-input-samples.js';
 import { runs } from './bad-input-support.js';
 
 /**
- * The simulator's garbage fault (src/sim/server/garbage.ts) corrupts replies and frames so that a client
+ * The simulator's garbage fault (src/sim/server/faults/garbage.ts) corrupts replies and frames so that a client
  * cannot take them for a different answer: read through the real client, a garbled reply or frame is an
  * error, or (an empty list, `{}`, a null `data`, with every value of the wrong type) exactly the answer it
  * replaced, or, where the parsing rule skipped a garbled list row and reported it, the answer's other rows. Cases per property: the `numRuns` constants.

@@ -2,7 +2,7 @@ import { dec } from '../../src/core/decimal.js';
 import { unwrap } from '../../src/core/result.js';
 import type { PlaceOrderCommand } from '../../src/model/commands.js';
 import { GroupCommit } from '../../src/store/group-commit.js';
-import { StateStore } from '../../src/store/state-store.js';
+import { StateStore } from '../../src/store/state-file/state-store.js';
 import { tmpStateDir } from './tmp-state-dir.js';
 
 const T = 1_767_225_600_000;

@@ -2,7 +2,7 @@ import { InvariantError } from '../../src/core/errors.js';
 import { unwrap } from '../../src/core/result.js';
 import type { CatalogMirror } from '../../src/model/catalog-mirror.js';
 import { canonicalJson } from '../../src/store/canonical-json.js';
-import { StateStore } from '../../src/store/state-store.js';
+import { StateStore } from '../../src/store/state-file/state-store.js';
 import { tmpStateDir } from './tmp-state-dir.js';
 
 const T = 1_767_225_600_000;

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { InvariantError } from '../../src/core/errors.js';
 import { unwrap } from '../../src/core/result.js';
-import { STATE_FILE, StateStore } from '../../src/store/state-store.js';
+import { STATE_FILE, StateStore } from '../../src/store/state-file/state-store.js';
 import { describeJournalContract, place, T } from './journal-contract.js';
 import { tmpStateDir } from './tmp-state-dir.js';
 

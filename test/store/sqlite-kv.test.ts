@@ -1,5 +1,5 @@
 import { unwrap } from '../../src/core/result.js';
-import { StateStore } from '../../src/store/state-store.js';
+import { StateStore } from '../../src/store/state-file/state-store.js';
 import { describeKeyValueContract } from './kv-contract.js';
 import { tmpStateDir } from './tmp-state-dir.js';
 

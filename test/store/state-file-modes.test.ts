@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { STATE_FILE, StateStore } from '../../src/store/state-store.js';
+import { STATE_FILE, StateStore } from '../../src/store/state-file/state-store.js';
 
 /** The state directory is 0700 and its files 0600 whatever the umask and whatever mode they had before. */
 let root: string;

@@ -3,9 +3,9 @@ import { chmodSync, closeSync, openSync, readdirSync, readFileSync, rmSync, stat
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Result } from '../../src/core/result.js';
-import { NAMESPACE_PATTERN } from '../../src/store/state-identity.js';
-import { STATE_FILE, StateStore } from '../../src/store/state-store.js';
-import type { StateStoreError } from '../../src/store/state-store.js';
+import { NAMESPACE_PATTERN } from '../../src/store/state-file/identity.js';
+import { STATE_FILE, StateStore } from '../../src/store/state-file/state-store.js';
+import type { StateStoreError } from '../../src/store/state-file/state-store.js';
 import { tmpStateDir } from './tmp-state-dir.js';
 
 /**

@@ -1,5 +1,5 @@
 import { dec } from '../../src/core/decimal.js';
-import type { UpdateOrderV1 } from '../../src/venue/api/orders-v1-types.js';
+import type { UpdateOrderV1 } from '../../src/venue/api/orders/v1-types.js';
 import type { ExchangeClient } from '../../src/venue/exchange-client.js';
 import { outcomeOf } from '../support/skipped-rows.js';
 import { clientFor, TEST_KEY } from '../support/client.js';

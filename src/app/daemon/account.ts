@@ -3,7 +3,7 @@ import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { namespaceOfClientOrderId } from '../../engine/execution/client-order-ids.js';
 import type { Category } from '../../model/instrument.js';
-import type { StateStore } from '../../store/state-store.js';
+import type { StateStore } from '../../store/state-file/state-store.js';
 import { accountUserId } from '../../venue/api/account-identity.js';
 import type { ExchangeClient } from '../../venue/exchange-client.js';
 import { readRecentOrders } from './recent-orders.js';

@@ -4,7 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import { CatalogClient } from '../../catalog/client.js';
 import type { CatalogSource, DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
 import type { LiveMarketSettings } from '../../settings/daemon-config/types.js';
-import { LiveMarket } from '../paper-live/live-market.js';
+import { LiveMarket } from '../paper-live/market.js';
 import type { SimExchange } from '../../sim/engine/sim-exchange.js';
 import { SimulatedExchange } from '../../sim/simulated-exchange.js';
 import { ExchangeClient } from '../../venue/exchange-client.js';

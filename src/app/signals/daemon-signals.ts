@@ -10,10 +10,10 @@ import type { KeyValueStore } from '../../model/journal.js';
 import type { SignalsSettings } from '../../settings/daemon-config/signals.js';
 import type { Environment } from '../../settings/secrets.js';
 import type { SignalRoute } from '../control/server.js';
-import { SignalDispatch } from './signal-dispatch.js';
-import { signalEndpoint } from './signal-endpoint.js';
-import { SIGNAL_JOURNAL_NAMESPACE, SignalJournal } from './signal-journal.js';
-import { ensureSignalSecret } from './signal-secret.js';
+import { SignalDispatch } from './dispatch.js';
+import { signalEndpoint } from './endpoint.js';
+import { SIGNAL_JOURNAL_NAMESPACE, SignalJournal } from './journal.js';
+import { ensureSignalSecret } from './secret.js';
 
 export interface DaemonSignalsOptions {
   readonly settings: SignalsSettings | undefined;

@@ -9,7 +9,7 @@ import { inSampleCsv, walkForwardCsv, walkForwardEquityCsv, walkForwardJson } fr
 import { walkForwardReportHtml } from '../../sweep/walk-forward/page.js';
 import type { WalkForwardResult } from '../../sweep/walk-forward/run.js';
 import type { InSampleWorkItem } from '../../sweep/walk-forward/shard.js';
-import { summaryLines } from './walkforward-summary.js';
+import { summaryLines } from '../commands/walk-forward/summary.js';
 
 /**
  * Writes walkforward.json, walkforward.csv, walkforward-equity.csv, walkforward-in-sample.csv and

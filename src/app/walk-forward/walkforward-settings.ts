@@ -22,7 +22,7 @@ import { timeFlag } from '../commands/backtest.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from '../commands/backtest-flags.js';
 import { prepareRun } from '../commands/run.js';
 import { moduleFileOf, paramsOf, rankFlag } from '../commands/sweep.js';
-import { windowSpecOf } from './window-flags.js';
+import { windowSpecOf } from '../commands/walk-forward/window-flags.js';
 
 /**
  * Everything a walk-forward's results depend on, as given on the command line (files by absolute

@@ -5,7 +5,7 @@ import type { OrderJournal } from '../../model/journal.js';
  * Deterministic client order ids: `<tag>-<ns>-<key>` for a keyed intent, `<tag>-<ns>-<n>` with the
  * strategy's persisted sequence otherwise, so a restart never reuses an id and a re-emitted intent maps
  * to the same order. `<ns>` is the state's namespace (5 of `[a-z0-9]`, drawn when the state directory
- * was created, store/state-identity.ts): a new state on the same account issues other ids than the
+ * was created, store/state-file/identity.ts): a new state on the same account issues other ids than the
  * earlier one, whose keys and sequence it does not know. Without a namespace (backtests, whose
  * account lives and dies with the run) ids are `<tag>-<key>` and `<tag>-<n>`.
  *

@@ -12,9 +12,9 @@ import type { KeyValueStore } from '../../model/journal.js';
 import type { LedgerEvent, LedgerPosition, PositionClaimed, PositionLossCause, PositionLost } from '../../model/ledger.js';
 import { EXTERNAL_LEDGER } from '../../model/ledger.js';
 import type { Fill } from '../../model/orders.js';
-import { LedgerBook } from './ledger-book.js';
-import { decodeLedgerState, encodeLedgerState } from './ledger-codec.js';
-import type { LedgerClaim } from './ledger-claims.js';
+import { LedgerBook } from './book.js';
+import { decodeLedgerState, encodeLedgerState } from './codec.js';
+import type { LedgerClaim } from './claims.js';
 import { lossCauseOf } from './loss-cause.js';
 
 /** The key under which the ledgers live in their key-value store (the state file's `strategy_kv`). */

@@ -5,7 +5,7 @@ import type { SimReject, SimResult } from '../engine/types.js';
 import type { FollowAmountMode, FollowConfig, FollowConfigRequest, FollowMarginType } from './follow-config.js';
 import type { FollowLimits } from './follow-limits.js';
 import { MAX_DECIMAL_PLACES, MIN_STOP_RATE } from './follow-limits.js';
-import { followerRejects } from './follower-rejects.js';
+import { followerRejects } from './follower/rejects.js';
 
 /** What the rules need to know besides the request. */
 export interface ConfigRuleContext {

@@ -1,8 +1,8 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec, parseDecimal } from '../../core/decimal.js';
 import type { SimReject } from '../engine/types.js';
-import { followerRejects } from './follower-rejects.js';
-import { leaderIdOf } from './leader-id.js';
+import { followerRejects } from './follower/rejects.js';
+import { leaderIdOf } from './leader/id.js';
 
 /**
  * Reads the fields of a follower PUT body (JSON). Decimals arrive as strings (the docs, the project's

@@ -5,8 +5,8 @@ import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import { DEFAULT_SIM_INSTRUMENTS } from '../market-stream/instruments.js';
 import { accountFigures } from './account-math.js';
-import { AlgoDesk } from './algo-desk.js';
-import type { AlgoRecord } from './algo-record.js';
+import { AlgoDesk } from './algo/desk.js';
+import type { AlgoRecord } from './algo/record.js';
 import { DEFAULT_HISTORY_RETENTION, EngineState } from './engine-state.js';
 import type { HistoryRetention } from './engine-state.js';
 import { engineIds } from './ids.js';
@@ -20,7 +20,7 @@ import { RiskDesk } from './risk-desk.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { SimVenue } from './sim-venue.js';
 import { TradingDesk } from './trading-desk.js';
-import { transferDesk } from './transfer-desk.js';
+import { transferDesk } from './transfer/desk.js';
 import type {
   AccountEvent,
   AccountRef,

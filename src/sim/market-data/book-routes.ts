@@ -1,8 +1,8 @@
 import { err, ok } from '../../core/result.js';
 import type { EndpointName } from '../../protocol/endpoints.js';
-import type { RouteContext, RouteReply } from '../server/route-types.js';
-import { routeOk } from '../server/route-types.js';
-import type { KlineInterval } from './intervals.js';
+import type { RouteContext, RouteReply } from '../server/routing/types.js';
+import { routeOk } from '../server/routing/types.js';
+import type { KlineInterval } from './klines/intervals.js';
 import type { MarketHandler } from './route-handler.js';
 import { intParam, intParamOf, intervalParam, limitParam, publicErrors, requiredText } from './route-params.js';
 import type { LimitRule, Read } from './route-params.js';

@@ -5,8 +5,8 @@ export { marketDataRoutes, publicEndpointNames, signedMarketDataRoutes } from '.
 export { exchangeInfoBody, exchangeInfoReply, filterRows, EXCHANGE_ID, RATE_LIMITS } from './exchange-info.js';
 export type { ExchangeInfoBody } from './exchange-info.js';
 export { indexTokenOf } from './index-tokens.js';
-export { bucketOf, KLINE_INTERVALS } from './intervals.js';
-export type { Bucket, KlineInterval } from './intervals.js';
+export { bucketOf, KLINE_INTERVALS } from './klines/intervals.js';
+export type { Bucket, KlineInterval } from './klines/intervals.js';
 export { riskLimitRows } from './risk-limits.js';
-export { windowStart } from './ticker-window.js';
+export { windowStart } from './ticker/window.js';
 export type * from './wire-rows.js';

@@ -1,14 +1,14 @@
 import { invariant } from '../../core/errors.js';
 import type { EndpointDef, EndpointName } from '../../protocol/endpoints.js';
 import { depthWeight, ENDPOINTS, tickerWeight } from '../../protocol/endpoints.js';
-import type { RequestParams, SimRoute } from '../server/route-types.js';
-import { routeOk } from '../server/route-types.js';
+import type { RequestParams, SimRoute } from '../server/routing/types.js';
+import { routeOk } from '../server/routing/types.js';
 import { BOOK_HANDLERS, depthLimit } from './book-routes.js';
 import type { MarketDataService } from './market-data-service.js';
 import { REFERENCE_HANDLERS } from './reference-routes.js';
 import type { MarketHandler } from './route-handler.js';
 import { textParam } from './route-params.js';
-import { TICKER_HANDLERS } from './ticker-routes.js';
+import { TICKER_HANDLERS } from './ticker/routes.js';
 
 const HANDLERS: Partial<Record<EndpointName, MarketHandler>> = { ...REFERENCE_HANDLERS, ...BOOK_HANDLERS, ...TICKER_HANDLERS };
 

@@ -6,15 +6,15 @@ import { depthRow, mergedDepthRow } from './depth-view.js';
 import type { ExchangeInfoBody } from './exchange-info.js';
 import { EXCHANGE_ID, exchangeInfoBody, exchangeInfoReply } from './exchange-info.js';
 import { indexSources, indexTokenOf } from './index-tokens.js';
-import type { KlineInterval } from './intervals.js';
-import { DAY_MS, KLINE_INTERVALS } from './intervals.js';
-import { indexKlineRow, klineRow, markKlineRow } from './kline-rows.js';
+import type { KlineInterval } from './klines/intervals.js';
+import { DAY_MS, KLINE_INTERVALS } from './klines/intervals.js';
+import { indexKlineRow, klineRow, markKlineRow } from './klines/rows.js';
 import type { LongShortPeriod } from './positioning.js';
 import { LONG_SHORT_HISTORY_MS, insuranceValues, longShortRow } from './positioning.js';
 import { riskLimitRows } from './risk-limits.js';
 import { SymbolState } from './symbol-state.js';
-import { contractTickerRow, spotTickerRow } from './ticker-rows.js';
-import type { RealtimeInterval } from './ticker-window.js';
+import { contractTickerRow, spotTickerRow } from './ticker/rows.js';
+import type { RealtimeInterval } from './ticker/window.js';
 import type {
   BookTickerRow,
   FundingHistoryRow,

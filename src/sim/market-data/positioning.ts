@@ -1,10 +1,10 @@
 import { dec } from '../../core/decimal.js';
 import type { LongShortPeriod } from '../../protocol/market-params.js';
-import type { Candle } from './candle.js';
-import { quoteTotal } from './candle.js';
+import type { Candle } from './klines/candle.js';
+import { quoteTotal } from './klines/candle.js';
 import type { GridText } from './grid-text.js';
-import { DAY_MS } from './intervals.js';
-import type { KlineSet } from './kline-set.js';
+import { DAY_MS } from './klines/intervals.js';
+import type { KlineSet } from './klines/set.js';
 import type { LongShortRow } from './wire-rows.js';
 
 export type { LongShortPeriod };

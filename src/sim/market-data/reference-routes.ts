@@ -1,6 +1,6 @@
 import type { EndpointName } from '../../protocol/endpoints.js';
 import { longShortPeriod } from '../../protocol/market-params.js';
-import { routeOk } from '../server/route-types.js';
+import { routeOk } from '../server/routing/types.js';
 import type { MarketHandler } from './route-handler.js';
 import { idParam, intParam, limitParam, publicErrors, requiredText, textParam } from './route-params.js';
 import type { LimitRule } from './route-params.js';

@@ -1,4 +1,4 @@
-import type { RouteContext, RouteReply } from '../server/route-types.js';
+import type { RouteContext, RouteReply } from '../server/routing/types.js';
 import type { MarketDataService } from './market-data-service.js';
 
 /** One public endpoint's handler over the shared market-data service. */

@@ -1,9 +1,9 @@
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import type { RequestParams, RouteError } from '../server/route-types.js';
-import { routeError } from '../server/route-types.js';
-import type { KlineInterval } from './intervals.js';
-import { isKlineInterval } from './intervals.js';
+import type { RequestParams, RouteError } from '../server/routing/types.js';
+import { routeError } from '../server/routing/types.js';
+import type { KlineInterval } from './klines/intervals.js';
+import { isKlineInterval } from './klines/intervals.js';
 
 /**
  * Parameter reading for the public routes. Two services answer them live: the quote service

@@ -1,9 +1,9 @@
 import type { DepthEvent, FundingEvent, IndexPriceEvent, MarkPriceEvent, TradeEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
-import { quoteProduct } from './candle.js';
+import { quoteProduct } from './klines/candle.js';
 import { FundingState } from './funding-state.js';
 import { GridText } from './grid-text.js';
-import { KlineSet } from './kline-set.js';
+import { KlineSet } from './klines/set.js';
 import { OpenInterestModel } from './open-interest.js';
 import { RecentTrades } from './recent-trades.js';
 import { RollingAverage } from './rolling-average.js';

@@ -1,5 +1,5 @@
-import { KLINE_INTERVALS } from '../market-data/intervals.js';
-import type { KlineInterval } from '../market-data/intervals.js';
+import { KLINE_INTERVALS } from '../market-data/klines/intervals.js';
+import type { KlineInterval } from '../market-data/klines/intervals.js';
 
 /** Topics of one symbol each (API-NOTES §8); `kline_<interval>` is parsed apart. */
 export const SYMBOL_TOPICS = ['trade', 'realtimes', 'depth', 'diffDepth', 'markPrice', 'index', 'bookTicker'] as const;

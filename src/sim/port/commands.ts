@@ -1,10 +1,10 @@
 import type { AttachedStop as ModelStop, ModifyAlgoCommand, ModifyOrderCommand, PlaceAlgoCommand, PlaceOrderCommand } from '../../model/commands.js';
 import type { AttachedStop, PlaceOrderCommand as SimPlaceOrder, PlacePlanCommand } from '../engine/types.js';
-import type { UpdateRequest } from '../routes/update-request.js';
+import type { UpdateRequest } from '../routes/update/request.js';
 
 /**
  * Kernel commands as the engine's, read the way the v2 routes read their wire parameters
- * (create-rules.ts, update-request.ts), so the in-process port and `stratd sim` behave alike.
+ * (create-rules.ts, update/request.ts), so the in-process port and `stratd sim` behave alike.
  */
 
 function stopOf(stop: ModelStop): AttachedStop {

@@ -19,7 +19,7 @@ import type { Category, Instrument } from '../../model/instrument.js';
 import type { AlgoOrderSnapshot, Fill, OrderSnapshot } from '../../model/orders.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { AccountRef, SimResult } from '../engine/types.js';
-import { applyUpdate } from '../routes/update-apply.js';
+import { applyUpdate } from '../routes/update/apply.js';
 import type { LatencyModel } from './port-latency.js';
 import { NO_LATENCY, runAfter } from './port-latency.js';
 import { streamEventOf } from './account-events.js';

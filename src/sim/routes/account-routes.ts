@@ -3,12 +3,12 @@ import { ok } from '../../core/result.js';
 import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { TransferCommand } from '../engine/types.js';
-import type { RouteContext, RouteReply, SimRoute } from '../server/route-types.js';
-import { routeOk } from '../server/route-types.js';
+import type { RouteContext, RouteReply, SimRoute } from '../server/routing/types.js';
+import { routeOk } from '../server/routing/types.js';
 import { readFlowRequest } from './flow-query.js';
 import { rejects } from './rejects.js';
-import { renderAccountLeverage, renderFuturesBalance, renderLeverageSet, renderMarginTypeSet, renderPosition, renderSubAccount } from './render-account.js';
-import { renderFlowV1, renderFlowV2, renderFuturesFlowV1 } from './render-flows.js';
+import { renderAccountLeverage, renderFuturesBalance, renderLeverageSet, renderMarginTypeSet, renderPosition, renderSubAccount } from './render/account.js';
+import { renderFlowV1, renderFlowV2, renderFuturesFlowV1 } from './render/flows.js';
 import { accountOf, readerOf, readSymbol, refused, replyWith } from './route-context.js';
 import { POSITION_SIDES, TRANSFER_ACCOUNT_ALIASES, TRANSFER_ACCOUNT_TYPES } from './wire-vocabulary.js';
 

@@ -1,14 +1,14 @@
 import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
-import type { SimRoute } from '../server/route-types.js';
-import { routeOk } from '../server/route-types.js';
+import type { SimRoute } from '../server/routing/types.js';
+import { routeOk } from '../server/routing/types.js';
 import { readPlanCreate } from './create-rules.js';
 import { readAlgoList } from './list-query.js';
 import { readRefV2 } from './order-refs.js';
-import { renderAlgoV2, renderUpdatedV2 } from './render-order-v2.js';
+import { renderAlgoV2, renderUpdatedV2 } from './render/order-v2.js';
 import { accountOf, readerOf, readSymbolList, refused, replyWith } from './route-context.js';
-import { applyUpdate } from './update-apply.js';
-import { readAlgoUpdate } from './update-request.js';
+import { applyUpdate } from './update/apply.js';
+import { readAlgoUpdate } from './update/request.js';
 import { STOP_CATEGORIES } from './wire-vocabulary.js';
 
 /** Generation v2 plan and TP/SL rows (`/api/v2/futures/algo-*`, API-NOTES §4.16). */

@@ -1,4 +1,4 @@
-import type { RequestParams } from '../server/route-types.js';
+import type { RequestParams } from '../server/routing/types.js';
 
 /**
  * One parameter as a route sees it: absent, its text, or `malformed` when a JSON body held an object

@@ -3,11 +3,11 @@ import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { AlgoOrderView, PositionStopsCommand } from '../engine/types.js';
 import type { ClosedPositionView } from '../engine/position-history.js';
-import type { SimRoute } from '../server/route-types.js';
-import { routeOk } from '../server/route-types.js';
+import type { SimRoute } from '../server/routing/types.js';
+import { routeOk } from '../server/routing/types.js';
 import { readAttachedStop } from './attached-stops.js';
 import { rejects } from './rejects.js';
-import { renderOrderV1 } from './render-order-v1.js';
+import { renderOrderV1 } from './render/order-v1.js';
 import { accountOf, readerOf, readSymbol, refused, replyWith } from './route-context.js';
 import { POSITION_SIDES } from './wire-vocabulary.js';
 

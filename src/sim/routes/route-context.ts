@@ -1,8 +1,8 @@
 import { invariant } from '../../core/errors.js';
 import type { AccountRef, SimReject, SimResult } from '../engine/types.js';
 import type { SimVenue } from '../engine/sim-venue.js';
-import type { RouteContext, RouteReply } from '../server/route-types.js';
-import { routeError, routeOk } from '../server/route-types.js';
+import type { RouteContext, RouteReply } from '../server/routing/types.js';
+import { routeError, routeOk } from '../server/routing/types.js';
 import { ParamReader } from './param-reader.js';
 import { requestSource } from './param-source.js';
 import { rejects } from './rejects.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
-import type { RouteContext, RouteReply, SimRoute } from '../server/route-types.js';
-import { routeOk } from '../server/route-types.js';
+import type { RouteContext, RouteReply, SimRoute } from '../server/routing/types.js';
+import { routeOk } from '../server/routing/types.js';
 import type { DepositView, WalletHistoryQuery, WithdrawalView } from '../wallet/wallet-desk.js';
 import { accountOf, readerOf, refused } from './route-context.js';
 

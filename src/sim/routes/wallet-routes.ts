@@ -1,8 +1,8 @@
 import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { SimReject } from '../engine/types.js';
-import type { RouteContext, SimRoute } from '../server/route-types.js';
-import { routeOk } from '../server/route-types.js';
+import type { RouteContext, SimRoute } from '../server/routing/types.js';
+import { routeOk } from '../server/routing/types.js';
 import { coinRowOf } from '../wallet/coin-chains.js';
 import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
 import { VOUCHER_STATUSES } from '../wallet/voucher-book.js';

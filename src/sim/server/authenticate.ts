@@ -5,7 +5,7 @@ import type { EndpointDef } from '../../protocol/endpoints.js';
 import { signText } from '../../protocol/signer.js';
 import { serverErrors } from './exchange-errors.js';
 import type { Keyring } from './keyring.js';
-import type { Caller, KeyAccountType, RequestParams, RouteError } from './route-types.js';
+import type { Caller, KeyAccountType, RequestParams, RouteError } from './routing/types.js';
 import type { SignatureParts } from './signature-parts.js';
 import { signedTextCandidates } from './signature-parts.js';
 import { checkTimestamp } from './timestamp-window.js';

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../../protocol/error-codes.js';
-import type { RouteError } from './route-types.js';
-import { routeError } from './route-types.js';
+import type { RouteError } from './routing/types.js';
+import { routeError } from './routing/types.js';
 
 /** The errors the HTTP face itself answers with (API-NOTES §1.3, §1.4, §2, §3); texts as the exchange words them. */
 export const serverErrors = {

@@ -1,4 +1,4 @@
-import type { Caller, KeyAccountType } from './route-types.js';
+import type { Caller, KeyAccountType } from './routing/types.js';
 
 /** One simulator API key, as in the sim config's `keys` (extra fields such as `name` are ignored). */
 export interface KeyringEntry {

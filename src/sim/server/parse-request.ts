@@ -6,7 +6,7 @@ import { serverErrors } from './exchange-errors.js';
 import type { RawRequest } from './raw-request.js';
 import { classifyBody, NO_BODY } from './request-body.js';
 import { DecodedParams } from './request-params.js';
-import type { RequestParams, RouteError, SimRoute } from './route-types.js';
+import type { RequestParams, RouteError, SimRoute } from './routing/types.js';
 import type { SignatureParts } from './signature-parts.js';
 import { cutSignature } from './signature-parts.js';
 

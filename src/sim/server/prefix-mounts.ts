@@ -1,5 +1,5 @@
 import type { RawRequest } from './raw-request.js';
-import type { PrefixHandleFn, PrefixHandler } from './route-types.js';
+import type { PrefixHandleFn, PrefixHandler } from './routing/types.js';
 import type { ServerReply } from './server-reply.js';
 
 export interface PrefixMount {

@@ -3,7 +3,7 @@ import { err, ok } from '../../core/result.js';
 import type { WireStyle } from '../../protocol/endpoints.js';
 import { parseWireJson } from '../../protocol/wire-json.js';
 import { serverErrors } from './exchange-errors.js';
-import type { RouteError } from './route-types.js';
+import type { RouteError } from './routing/types.js';
 
 export type RequestBody =
   | { readonly kind: 'none' }

@@ -1,4 +1,4 @@
-import type { RequestParams } from './route-types.js';
+import type { RequestParams } from './routing/types.js';
 
 /** Decoded parameters: query pairs, then form pairs whose names the query lacks; `signature` never appears. */
 export class DecodedParams implements RequestParams {

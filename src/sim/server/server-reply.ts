@@ -1,7 +1,7 @@
 import type { WireStyle } from '../../protocol/endpoints.js';
 import { statusOfCode } from '../../protocol/error-codes.js';
-import { garble } from './garbage.js';
-import type { RouteReply } from './route-types.js';
+import { garble } from './faults/garbage.js';
+import type { RouteReply } from './routing/types.js';
 
 /** A complete HTTP answer before it is written (the server adds `traceId` and the length). */
 export interface ServerReply {

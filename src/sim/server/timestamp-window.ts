@@ -1,5 +1,5 @@
 import { serverErrors } from './exchange-errors.js';
-import type { RequestParams, RouteError } from './route-types.js';
+import type { RequestParams, RouteError } from './routing/types.js';
 
 export const DEFAULT_RECV_WINDOW_MS = 5000;
 export const MAX_RECV_WINDOW_MS = 60_000;

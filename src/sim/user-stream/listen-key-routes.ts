@@ -1,8 +1,8 @@
 import { invariant } from '../../core/errors.js';
 import { ENDPOINTS } from '../../protocol/endpoints.js';
 import type { EndpointDef } from '../../protocol/endpoints.js';
-import type { RouteContext, RouteReply, SimRoute } from '../server/route-types.js';
-import { routeError, routeOk } from '../server/route-types.js';
+import type { RouteContext, RouteReply, SimRoute } from '../server/routing/types.js';
+import { routeError, routeOk } from '../server/routing/types.js';
 import type { ListenKeyRegistry } from './listen-key-registry.js';
 
 const ALIAS_PATH = '/api/v1/userDataStream';

@@ -1,7 +1,7 @@
 import type { Counter } from 'prom-client';
 import type { FaultSettings } from '../config/fault-settings.js';
 import { Prng } from '../market-stream/prng.js';
-import { garble } from '../server/garbage.js';
+import { garble } from '../server/faults/garbage.js';
 import { SocketFaults } from '../ws/socket-faults.js';
 import type { StreamFaultKind } from './stream-metrics.js';
 

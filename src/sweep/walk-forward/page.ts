@@ -1,6 +1,6 @@
 import { page } from '../../report/page.js';
 import { lowerIsBetter } from '../output.js';
-import { walkForwardSectionHtml } from './report-walk-forward.js';
+import { walkForwardSectionHtml } from './report.js';
 import type { WalkForwardResult } from './run.js';
 import type { WalkForwardSetup } from './output.js';
 

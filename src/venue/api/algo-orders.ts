@@ -17,8 +17,8 @@ import type { Category, OrderSide, PositionSide, StopCategory, TimeInForce, Trig
 import { stopCategory } from '../../protocol/wire-enums.js';
 import type { JsonWireValue } from '../../protocol/json-writer.js';
 import { nullData } from '../wire/schema.js';
-import type { AttachedTpSl, OrderRef } from './orders-v2.js';
-import { callByRef, categoryQuery } from './orders-v2.js';
+import type { AttachedTpSl, OrderRef } from './orders/v2.js';
+import { callByRef, categoryQuery } from './orders/v2.js';
 
 /** A plan order: a regular order placed once `stopPrice` is reached. */
 export interface PlanOrder extends AttachedTpSl {

@@ -13,7 +13,7 @@ import { invalidRequest } from '../venue-error.js';
 import type { VenueError } from '../venue-error.js';
 import type { Category, PositionSide, TriggerBy } from '../../protocol/wire-enums.js';
 import { positionSide } from '../../protocol/wire-enums.js';
-import { categoryQuery } from './orders-v2.js';
+import { categoryQuery } from './orders/v2.js';
 
 export interface TradingStop {
   readonly symbol: string;

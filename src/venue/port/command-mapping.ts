@@ -2,8 +2,8 @@ import { dec } from '../../core/decimal.js';
 import type { AttachedStop, ModifyAlgoCommand, ModifyOrderCommand, PlaceAlgoCommand, PlaceOrderCommand } from '../../model/commands.js';
 import type { TrailingStop } from '../../model/orders.js';
 import type { PlanOrder, UpdateAlgoOrder } from '../api/algo-orders.js';
-import type { UpdateTpSlV1 } from '../api/orders-v1-types.js';
-import type { AttachedTpSl, BatchOrderV2, ModifyOrderV2, PlaceOrderV2 } from '../api/orders-v2.js';
+import type { UpdateTpSlV1 } from '../api/orders/v1-types.js';
+import type { AttachedTpSl, BatchOrderV2, ModifyOrderV2, PlaceOrderV2 } from '../api/orders/v2.js';
 import { categoryOf } from './category.js';
 
 /** Model commands → the client's signed request shapes (quantities stay contracts). */

@@ -9,7 +9,7 @@ import { silentLogger } from '../../../src/core/logger.js';
 import type { VirtualClock } from '../../../src/core/virtual-time.js';
 import type { Intent } from '../../../src/model/intents.js';
 import type { Environment } from '../../../src/settings/secrets.js';
-import { StateStore } from '../../../src/store/state-store.js';
+import { StateStore } from '../../../src/store/state-file/state-store.js';
 import type { ExchangeClient } from '../../../src/venue/exchange-client.js';
 import type { RunningSim } from '../../sim/e2e/sim-harness.js';
 import { BTC, MINUTE, startSim, value } from '../../sim/e2e/sim-harness.js';

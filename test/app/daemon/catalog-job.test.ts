@@ -9,7 +9,7 @@ import { dec } from '../../../src/core/decimal.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import type { CatalogMirror, JsonValue } from '../../../src/model/catalog-mirror.js';
-import { StateStore } from '../../../src/store/state-store.js';
+import { StateStore } from '../../../src/store/state-file/state-store.js';
 import { BTC, T0, value } from '../../sim/e2e/sim-harness.js';
 import { BusRecorder } from './bus-recorder.js';
 import { NEVER, paperYaml, startDaemon, writeConfig } from './daemon-harness.js';

@@ -8,7 +8,7 @@ import type { ParityOutcome } from '../../../src/app/commands/parity.js';
 import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import { resolveStrategies } from '../../../src/app/daemon/strategies.js';
 import type { DaemonStatus } from '../../../src/app/control/status.js';
-import type { LiveMarketStatus } from '../../../src/app/paper-live/live-market.js';
+import type { LiveMarketStatus } from '../../../src/app/paper-live/market.js';
 import { prepareRun } from '../../../src/app/commands/run.js';
 import { formatParityReport } from '../../../src/parity/compare.js';
 import { silentLogger } from '../../../src/core/logger.js';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STATE_FILE } from '../../../src/store/state-store.js';
+import { STATE_FILE } from '../../../src/store/state-file/state-store.js';
 import { defaultYaml, writeConfig } from './daemon-harness.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { registerWalkForwardCommand } from '../../../src/app/walk-forward/walkforward-command.js';
+import { registerWalkForwardCommand } from '../../../src/app/commands/walk-forward/command.js';
 import { ConfigError } from '../../../src/settings/config-error.js';
 import { T0, tempDir } from '../backtest-support.js';
 

@@ -1,5 +1,5 @@
 import { walkForwardWindows } from '../../../src/sweep/walk-forward/windows.js';
-import { windowSpecOf } from '../../../src/app/walk-forward/window-flags.js';
+import { windowSpecOf } from '../../../src/app/commands/walk-forward/window-flags.js';
 import { ConfigError } from '../../../src/settings/config-error.js';
 
 const MIN = 60_000;

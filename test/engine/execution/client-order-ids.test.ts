@@ -9,7 +9,7 @@ import {
   strategyTag,
   tagOfClientOrderId,
 } from '../../../src/engine/execution/client-order-ids.js';
-import { StateStore } from '../../../src/store/state-store.js';
+import { StateStore } from '../../../src/store/state-file/state-store.js';
 
 const ALLOWED = /^[A-Za-z0-9_-]{1,36}$/;
 

@@ -15,7 +15,7 @@ import type { OrderJournal } from '../../../src/model/journal.js';
 import type { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
 import type { LatencyModel } from '../../../src/sim/port/port-latency.js';
 import { SimExchangePort } from '../../../src/sim/port/exchange-port.js';
-import { StateStore } from '../../../src/store/state-store.js';
+import { StateStore } from '../../../src/store/state-file/state-store.js';
 import { ACCOUNT, BTC, engine, PARENT, standardBook, T0 } from '../../sim/engine/engine-support.js';
 
 export { ACCOUNT, BTC, T0 };

@@ -3,7 +3,7 @@ import { silentLogger } from '../../../src/core/logger.js';
 import { OrderTracker } from '../../../src/engine/execution/order-tracker.js';
 import type { PlaceOrderCommand } from '../../../src/model/commands.js';
 import type { AlgoKind, AlgoOrderSnapshot, OrderSnapshot } from '../../../src/model/orders.js';
-import { StateStore } from '../../../src/store/state-store.js';
+import { StateStore } from '../../../src/store/state-file/state-store.js';
 
 const T0 = 1_767_225_600_000;
 const BTC = 'BTC-SWAP-USDT';

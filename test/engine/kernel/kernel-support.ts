@@ -20,7 +20,7 @@ import type { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
 import type { OrderView } from '../../../src/sim/engine/types.js';
 import type { PriceLevel } from '../../../src/sim/market-stream/events.js';
 import { SimExchangePort } from '../../../src/sim/port/exchange-port.js';
-import { StateStore } from '../../../src/store/state-store.js';
+import { StateStore } from '../../../src/store/state-file/state-store.js';
 import { ACCOUNT, BTC, depth, engine, mark, PARENT, standardBook, T0, trade } from '../../sim/engine/engine-support.js';
 import { drain, FaultyPort } from '../execution/execution-support.js';
 import { modelMarketEvent } from '../../../src/sim/port/market-events.js';

@@ -1,5 +1,5 @@
 import { dec } from '../../../src/core/decimal.js';
-import { StateStore } from '../../../src/store/state-store.js';
+import { StateStore } from '../../../src/store/state-file/state-store.js';
 import { tmpStateDir } from '../../store/tmp-state-dir.js';
 import { BTC, closeLong, KernelRig, marketBuy, scripted, World } from '../kernel/kernel-support.js';
 

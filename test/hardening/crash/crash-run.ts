@@ -6,7 +6,7 @@ import { CRASH_POINTS_VARIABLE } from '../../../src/app/daemon/crash-points.js';
 import { systemTime } from '../../../src/core/system-time.js';
 import { isPlacing } from '../../../src/engine/execution/order-tracker.js';
 import { SimulatedExchange } from '../../../src/sim/simulated-exchange.js';
-import { StateStore } from '../../../src/store/state-store.js';
+import { StateStore } from '../../../src/store/state-file/state-store.js';
 import { writeConfig } from '../../app/daemon/daemon-harness.js';
 import { BTC, BTC_USDC, ETH, simConfig } from '../../sim/e2e/sim-harness.js';
 import { chaosYaml } from '../chaos/chaos-config.js';

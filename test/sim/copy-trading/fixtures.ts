@@ -7,7 +7,7 @@ import { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
 import { MarketGenerator } from '../../../src/sim/market-stream/generator.js';
 import { BTC_SWAP_USDT, ETH_SWAP_USDT } from '../../../src/sim/market-stream/instruments.js';
 import type { SimInstrument } from '../../../src/sim/market-stream/instruments.js';
-import type { RequestParams, RouteContext, RouteReply, SimRoute } from '../../../src/sim/server/route-types.js';
+import type { RequestParams, RouteContext, RouteReply, SimRoute } from '../../../src/sim/server/routing/types.js';
 import type { EndpointName } from '../../../src/protocol/endpoints.js';
 import { ENDPOINTS, endpointLabel } from '../../../src/protocol/endpoints.js';
 import { parseWire } from '../../../src/venue/wire/schema.js';

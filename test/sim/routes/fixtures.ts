@@ -2,7 +2,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import type { AlgoOrderView, OrderView, TpSlView } from '../../../src/sim/engine/types.js';
 import type { ParamSource } from '../../../src/sim/routes/index.js';
 import { paramsSource } from '../../../src/sim/routes/index.js';
-import type { RequestParams } from '../../../src/sim/server/route-types.js';
+import type { RequestParams } from '../../../src/sim/server/routing/types.js';
 
 /** Engine views and request parameters for the routes' pure tests. */
 

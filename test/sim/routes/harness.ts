@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
 import type { Category } from '../../../src/sim/engine/types.js';
 import { tradingRoutes } from '../../../src/sim/routes/index.js';
-import type { RouteReply, SimRoute } from '../../../src/sim/server/route-types.js';
+import type { RouteReply, SimRoute } from '../../../src/sim/server/routing/types.js';
 import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
 import type { EndpointName } from '../../../src/protocol/endpoints.js';
 import { parseWire } from '../../../src/venue/wire/schema.js';

@@ -1,4 +1,4 @@
-import { HISTORY_V1_WINDOW_MS } from '../../../src/sim/routes/orders-v1-more-routes.js';
+import { HISTORY_V1_WINDOW_MS } from '../../../src/sim/routes/orders/v1-more-routes.js';
 import { regularOrderV1ListSchema, regularOrderV1Schema } from '../../../src/venue/parsers/order-v1.js';
 import { cancelByIdsSchema } from '../../../src/venue/parsers/order-v1-more.js';
 import { RouteHarness } from './harness.js';

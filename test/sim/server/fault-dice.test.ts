@@ -1,5 +1,5 @@
 import { NO_FAULTS } from '../../../src/sim/config/fault-settings.js';
-import { FaultDice } from '../../../src/sim/server/fault-dice.js';
+import { FaultDice } from '../../../src/sim/server/faults/dice.js';
 
 describe('FaultDice', () => {
   const faults = { ...NO_FAULTS, latencyMs: 100, latencyJitterMs: 50, http5xxRate: 0.2, timeoutRate: 0.2, lostReplyRate: 0.2 };

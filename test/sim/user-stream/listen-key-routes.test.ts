@@ -1,6 +1,6 @@
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import { NO_FAULTS } from '../../../src/sim/config/fault-settings.js';
-import type { Caller, RequestParams, RouteContext, RouteReply, SimRoute } from '../../../src/sim/server/route-types.js';
+import type { Caller, RequestParams, RouteContext, RouteReply, SimRoute } from '../../../src/sim/server/routing/types.js';
 import { ListenKeyRegistry, USER_DATA_STREAM_ENDPOINTS, listenKeyRoutes } from '../../../src/sim/user-stream/index.js';
 import { ENDPOINTS } from '../../../src/protocol/endpoints.js';
 import type { HttpMethod } from '../../../src/protocol/endpoints.js';

@@ -18,7 +18,7 @@ import { klineSeriesOf, latencyFlag, openingAccount } from '../backtest-flags.js
 import { createLogger } from '../../logging/logger.js';
 import { prepareRun } from '../run.js';
 import { moduleFileOf, paramsOf } from '../sweep.js';
-import { blockDurationFlag, methodsFlag, ruinFlag, samplingFlag, scenariosFlag, seedFlag } from '../monte-carlo-flags.js';
+import { blockDurationFlag, methodsFlag, ruinFlag, samplingFlag, scenariosFlag, seedFlag } from '../monte-carlo/flags.js';
 
 /**
  * Everything a Monte Carlo run's results depend on, as given on the command line (files by absolute
