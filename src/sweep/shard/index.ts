@@ -12,6 +12,6 @@ export { writeShardOutput } from './writer.js';
 export type { MergeExpectations, MergedShards } from './merge.js';
 export { mergeShards, readShardManifest } from './merge.js';
 export type { SweepShardContext, SweepWorkItem } from './sweep-shard.js';
-export { SWEEP_KIND, sweepConfigHash, sweepContextJson, sweepOfMerged, sweepRowJson, sweepWork } from './sweep-shard.js';
+export { SWEEP_KIND, sweepConfigHash, sweepContextJson, sweepOfMerged, sweepRowJson, sweepRowOf, sweepWork } from './sweep-shard.js';
 export type { SweepOutputs } from './sweep-write.js';
 export { writeSweepOutputs } from './sweep-write.js';

@@ -79,16 +79,22 @@ export function sweepRowJson(sweepRow: SweepRow): JsonValue {
   return toJsonValue(sweepRow);
 }
 
+/** One item's result file read back as a sweep row (a sweep's combination, a walk-forward's in-sample backtest). */
+export function sweepRowOf(id: string, value: unknown): Result<SweepRow, string> {
+  const parsed = row.safeParse(value);
+  return parsed.success ? ok(parsed.data) : err(`${id}: not a sweep row (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})`);
+}
+
 /** The merged sweep: its rendering settings and every row in grid order, each checked. */
 export function sweepOfMerged(merged: MergedShards): Result<{ readonly context: SweepShardContext; readonly rows: SweepRow[] }, string> {
   const settings = context.safeParse(merged.context);
   if (!settings.success) return err(`the shards' output settings are not a sweep's: ${settings.error.issues[0]?.message ?? ''}`);
   const rows: SweepRow[] = [];
   for (const [position, { id, value }] of merged.results.entries()) {
-    const parsed = row.safeParse(value);
-    if (!parsed.success) return err(`${id}: not a sweep row (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})`);
-    if (parsed.data.index !== position || parsed.data.values.length !== settings.data.axes.length) return err(`${id}: the row of combination ${parsed.data.index + 1} with ${parsed.data.values.length} values, not combination ${position + 1} of ${settings.data.axes.length} axes`);
-    rows.push(parsed.data);
+    const parsed = sweepRowOf(id, value);
+    if (!parsed.ok) return parsed;
+    if (parsed.value.index !== position || parsed.value.values.length !== settings.data.axes.length) return err(`${id}: the row of combination ${parsed.value.index + 1} with ${parsed.value.values.length} values, not combination ${position + 1} of ${settings.data.axes.length} axes`);
+    rows.push(parsed.value);
   }
   return ok({ context: settings.data, rows });
 }

@@ -56,14 +56,38 @@ export async function runWalkForward(
   metric: RankMetric,
   options: WalkForwardRunOptions,
 ): Promise<Result<WalkForwardResult, string>> {
+  const inSample = await runInSample(job, inSampleItems(windows, combinations), options);
+  if (!inSample.ok) return inSample;
+  return completeWalkForward(job, combinations, windows, metric, inSample.value, options);
+}
+
+/**
+ * The in-sample backtests of `items` (all of `inSampleItems`, or a shard's slice of them), rows in item
+ * order. They depend on nothing else: any subset may run anywhere.
+ */
+export async function runInSample(job: SweepJob, items: readonly SweepCombination[], options: WalkForwardRunOptions): Promise<Result<SweepRow[], string>> {
   const { onProgress, ...rest } = options;
-  const inSample = await runSweep(job, inSampleItems(windows, combinations), {
+  const inSample = await runSweep(job, items, {
     ...rest,
     ...(onProgress === undefined ? {} : { onProgress: (p: SweepProgress) => onProgress('in-sample', p) }),
   });
-  if (!inSample.ok) return err(`in-sample: ${inSample.error}`);
-  const best = chooseBest(inSample.value, combinations, windows.length, metric);
-  const { before: _before, ...again } = rest;
+  return inSample.ok ? inSample : err(`in-sample: ${inSample.error}`);
+}
+
+/**
+ * The rest of a walk-forward from every in-sample row (one run's, or the merged rows of its shards):
+ * the best per window, its out-of-sample backtest, the efficiencies and the stitched curve.
+ */
+export async function completeWalkForward(
+  job: SweepJob,
+  combinations: readonly SweepCombination[],
+  windows: readonly WalkForwardWindow[],
+  metric: RankMetric,
+  inSampleRows: readonly SweepRow[],
+  options: WalkForwardRunOptions,
+): Promise<Result<WalkForwardResult, string>> {
+  const { onProgress, before: _before, ...again } = options;
+  const best = chooseBest(inSampleRows, combinations, windows.length, metric);
   const outOfSample = await runSweep(job, outOfSampleItems(windows, best.map((row) => combinations[inSampleItemOf(row.index, combinations.length).combination]!)), {
     ...again,
     ...(onProgress === undefined ? {} : { onProgress: (p: SweepProgress) => onProgress('out-of-sample', p) }),
@@ -89,7 +113,7 @@ export async function runWalkForward(
     outcomes.map((o) => ({ inSample: { rate: o.inSampleRate, days: spanDays(o.window.inSample) }, outOfSample: { rate: o.outOfSampleRate, days: spanDays(o.window.outOfSample) } })),
   );
   const stitched = stitchCurves(outOfSample.value.map((row) => row.equity ?? []), DEFAULT_EQUITY_INTERVAL_MS);
-  return ok({ metric, windows: outcomes, inSampleRows: inSample.value, efficiency: overall, stitched });
+  return ok({ metric, windows: outcomes, inSampleRows, efficiency: overall, stitched });
 }
 
 /** Per window, its best in-sample row by `metric` (rankRows: ties and undefined ratios go to the earlier grid row). */

@@ -1,22 +1,17 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import pino from 'pino';
-import { levelGated } from '../../../core/level-gated-logger.js';
-import { parseJsonlRecordings, runBacktest } from '../../../backtest/runner.js';
-import { writeMonteCarloOutputs } from '../../../analysis/monte-carlo/outputs.js';
-import type { MonteCarloSummary } from '../../../analysis/monte-carlo/summary.js';
 import { runMonteCarlo } from '../../../analysis/monte-carlo/run-monte-carlo.js';
-import { priceSeriesOfReplay } from '../../../report/prices.js';
-import type { SweepJob } from '../../../sweep/types.js';
-import { limitsToWire } from '../../../sweep/types.js';
+import { scenarioItems } from '../../../analysis/monte-carlo/scenario-items.js';
+import { MONTE_CARLO_KIND, monteCarloConfigHash, scenarioWork, shardSelect } from '../../../analysis/monte-carlo/shard.js';
+import { parseShardSpec, planShard, recordingsHash, toJsonValue } from '../../../sweep/shard/index.js';
 import { ConfigError } from '../../../settings/config-error.js';
 import type { Environment } from '../../../settings/secrets.js';
-import { timeFlag } from '../backtest.js';
-import { klineSeriesOf, latencyFlag, openingAccount } from '../backtest-flags.js';
-import { createLogger } from '../../logging/logger.js';
-import { prepareRun } from '../run.js';
-import { moduleFileOf, paramsOf, workersFlag } from '../sweep.js';
-import { blockDurationFlag, methodsFlag, ruinFlag, samplingFlag, scenariosFlag, seedFlag } from './flags.js';
+import { workersFlag } from '../sweep.js';
+import { registerMonteCarloMergeCommand } from '../monte-carlo-shard/merge-command.js';
+import type { MonteCarloSettings } from '../monte-carlo-shard/prepare.js';
+import { prepareMonteCarlo } from '../monte-carlo-shard/prepare.js';
+import { writeMonteCarloRun, writeScenarioShard } from '../monte-carlo-shard/output.js';
+import { stratdVersion } from '../sweep-shard/stratd-version.js';
 
 export interface MonteCarloCommandDeps {
   readonly env: Environment;
@@ -31,7 +26,7 @@ export interface MonteCarloCommandDeps {
 
 interface MonteCarloFlags {
   readonly config?: string;
-  readonly data: string[];
+  readonly data?: string[];
   readonly from?: string;
   readonly to?: string;
   readonly scenarios: string;
@@ -45,6 +40,8 @@ interface MonteCarloFlags {
   readonly out: string;
   readonly latencyMs?: string;
   readonly logLevel: string;
+  readonly shard?: string;
+  readonly shardMode: string;
 }
 
 /**
@@ -52,13 +49,17 @@ interface MonteCarloFlags {
  * [--block 15m] [--stride 1m] [--trades permute|resample] [--ruin-drawdown 0.3] [--workers N] [--out DIR]`:
  * the config's backtest on the recordings, then N scenarios per method (trade shuffling; block-bootstrapped
  * market paths, each a backtest on a worker thread); writes the backtest's files, its report.html with a
- * Monte Carlo section, montecarlo.json and montecarlo.csv. Mistakes exit 2, a failed run 1.
+ * Monte Carlo section, montecarlo.json and montecarlo.csv. Mistakes exit 2, a failed run 1. With
+ * `--shard I/N` it runs only shard I of N of the scenarios and writes their outcomes and a manifest into
+ * --out instead, for `stratd montecarlo merge`.
  */
 export function registerMonteCarloCommand(program: Command, deps: MonteCarloCommandDeps): Command {
-  return program
+  const montecarlo = program
     .command('montecarlo')
     .description('Monte Carlo of a backtest: shuffled trade order and block-bootstrapped market paths, percentiles of final equity, drawdown and Sharpe, probability of ruin')
-    .requiredOption('--data <file...>', 'market-stream recordings (.jsonl or .jsonl.gz), merged in time order')
+    // `montecarlo merge … --out` has its own --out: options of `montecarlo` only before a subcommand.
+    .enablePositionalOptions()
+    .option('--data <file...>', 'market-stream recordings (.jsonl or .jsonl.gz), merged in time order (required)')
     .option('--config <file>', 'daemon config whose strategies and risk limits run (default config/default.yml)')
     .option('--from <time>', 'start: ISO time or epoch ms (earlier events only warm up the order book)')
     .option('--to <time>', 'end, inclusive: ISO time or epoch ms (later events are not read)')
@@ -73,61 +74,50 @@ export function registerMonteCarloCommand(program: Command, deps: MonteCarloComm
     .option('--out <dir>', 'output directory', 'montecarlo-out')
     .option('--latency-ms <n>', 'latency of orders and replies, each way (default 50)')
     .option('--log-level <level>', 'kernel and strategy logs of the backtest on standard error', 'warn')
+    .option('--shard <I/N>', 'run shard I of N (I from 0, as JOB_COMPLETION_INDEX) of the scenarios; --out gets their outcomes and manifest.json for `stratd montecarlo merge`')
+    .option('--shard-mode <mode>', 'how scenarios are dealt to shards: round-robin or contiguous', 'round-robin')
     .action(async (flags: MonteCarloFlags) => {
-      const options = {
-        seed: seedFlag(flags.seed),
-        scenarios: scenariosFlag(flags.scenarios),
-        methods: methodsFlag(flags.method),
-        sampling: samplingFlag(flags.trades),
-        blocks: { blockMs: blockDurationFlag('--block', flags.block), strideMs: blockDurationFlag('--stride', flags.stride) },
-        ruinDrawdown: ruinFlag(flags.ruinDrawdown),
-        workers: workersFlag(flags.workers),
+      if (flags.data === undefined) throw new ConfigError("required option '--data <file...>' not specified", { path: '--data' });
+      const shard = flags.shard === undefined ? undefined : parseShardSpec(flags.shard, flags.shardMode);
+      if (shard?.ok === false) throw shard.error;
+      const workers = workersFlag(flags.workers);
+      const settings: MonteCarloSettings = {
+        data: flags.data,
+        recordings: flags.data.map((file) => resolve(file)),
+        config: flags.config === undefined ? null : resolve(flags.config),
+        from: flags.from ?? null,
+        to: flags.to ?? null,
+        scenarios: flags.scenarios,
+        seed: flags.seed,
+        method: flags.method,
+        trades: flags.trades,
+        block: flags.block,
+        stride: flags.stride,
+        ruinDrawdown: flags.ruinDrawdown,
+        latencyMs: flags.latencyMs ?? null,
       };
-      const latency = flags.latencyMs === undefined ? undefined : latencyFlag(flags.latencyMs);
-      const from = timeFlag('from', flags.from);
-      const to = timeFlag('to', flags.to);
-      const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
-      const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
-      if (!prepared.ok) throw prepared.error;
-      const { config, strategies } = prepared.value;
-      const account = openingAccount(config, deps.defaultSimConfig);
-      if (!account.ok) throw account.error;
-      const recordings = flags.data.map((file) => resolve(file));
-      const recording = await parseJsonlRecordings(recordings, to);
-      if (!recording.ok) throw new ConfigError(recording.error.message, { path: '--data' });
-      const job: SweepJob = {
-        strategies: strategies.map((s) => ({ id: s.id, symbols: s.symbols, moduleFile: moduleFileOf(config, s.id), params: paramsOf(config, s.id), limits: limitsToWire(s.limits) })),
-        risk: limitsToWire(config.risk),
-        recordings,
-        account: account.value,
-        orphans: config.orphans,
-        klines: klineSeriesOf(config),
-        axes: [],
-        ...range,
-        ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
-      };
-      const logger = levelGated(createLogger({ level: flags.logLevel, pretty: false, destination: pino.destination(2) }), flags.logLevel);
-      const backtest = await runBacktest({
-        strategies,
-        risk: config.risk,
-        recordings,
-        recording: recording.value,
-        account: account.value,
-        orphans: config.orphans,
-        klines: klineSeriesOf(config),
-        logger,
-        ...range,
-        ...(job.latency === undefined ? {} : { latency: job.latency }),
-      });
-      if (!backtest.ok) {
-        if (backtest.error.code !== 'START_FAILED') throw new ConfigError(backtest.error.message, { path: '--data' });
-        deps.err(`stratd montecarlo: ${backtest.error.message}\n`);
+      const prepared = await prepareMonteCarlo(settings, deps, flags.logLevel);
+      if (!prepared.ok) {
+        deps.err(`stratd montecarlo: ${prepared.error}\n`);
         deps.setExitCode(1);
         return;
       }
-      const run = await runMonteCarlo({ backtest: backtest.value, recording: recording.value, job }, {
+      const { options, job, backtest, recording, logger } = prepared.value;
+      const plan =
+        shard === undefined
+          ? undefined
+          : planShard(scenarioWork(scenarioItems(options.methods, options.scenarios)), shard.value, {
+              kind: MONTE_CARLO_KIND,
+              stratdVersion: stratdVersion(),
+              recordingHash: await recordingsHash(job.recordings),
+              configHash: monteCarloConfigHash(job, options),
+              context: toJsonValue(settings),
+            });
+      const run = await runMonteCarlo({ backtest, recording, job }, {
         ...options,
+        workers,
         logger,
+        ...(shard === undefined ? {} : { select: shardSelect(shard.value) }),
         onProgress: (done, total) => deps.err(`montecarlo: ${done}/${total} scenarios\n`),
       });
       if (!run.ok) {
@@ -135,24 +125,8 @@ export function registerMonteCarloCommand(program: Command, deps: MonteCarloComm
         deps.setExitCode(1);
         return;
       }
-      const written = writeMonteCarloOutputs(flags.out, backtest.value, run.value, priceSeriesOfReplay(recording.value, range));
-      deps.out(`${summaryLines(run.value.summary)}${written.map((path) => `wrote ${path}\n`).join('')}`);
+      deps.out(plan === undefined ? writeMonteCarloRun(flags.out, prepared.value, run.value) : writeScenarioShard(flags.out, plan, run.value));
     });
-}
-
-/** The percentiles for a person; montecarlo.json holds everything. */
-function summaryLines(summary: MonteCarloSummary): string {
-  const { setup } = summary;
-  const lines = [`backtest: final equity ${setup.backtest.finalEquity}, max drawdown ${setup.backtest.maxDrawdown}, Sharpe ${setup.backtest.sharpe ?? '-'}`];
-  for (const m of summary.methods) {
-    const p = (d: typeof m.finalEquity): string => `p5 ${d.percentiles.p5 ?? '-'} · p50 ${d.percentiles.p50 ?? '-'} · p95 ${d.percentiles.p95 ?? '-'}`;
-    lines.push(
-      `${m.method} (${m.scenarios} scenarios, seed ${setup.seed}):`,
-      `  final equity  ${p(m.finalEquity)}`,
-      `  max drawdown  ${p(m.maxDrawdown)}`,
-      `  Sharpe        ${p(m.sharpe)}`,
-      `  P(ruin at drawdown ≥ ${setup.ruinDrawdown}) ${m.ruinProbability ?? '-'}`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
+  registerMonteCarloMergeCommand(montecarlo, deps);
+  return montecarlo;
 }

@@ -1,32 +1,20 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Clock, Stopwatch } from '../../../core/clock.js';
-import { systemStopwatch, systemTime } from '../../../core/system-time.js';
-import type { Result } from '../../../core/result.js';
-import { err, ok } from '../../../core/result.js';
-import { parseRecordings } from '../../../backtest/runner.js';
-import type { PreparedCacheOptions } from '../../../recording/prepared/cache.js';
-import type { SweepBase } from '../../../sweep/grid.js';
-import { parseSweepGrid } from '../../../sweep/grid.js';
 import { RANK_METRICS } from '../../../sweep/output.js';
-import type { SweepJob, TimeSpan } from '../../../sweep/types.js';
-import { limitsToWire } from '../../../sweep/types.js';
-import { inSampleCsv, walkForwardCsv, walkForwardEquityCsv, walkForwardJson } from '../../../sweep/walk-forward/output.js';
-import type { WalkForwardSetup } from '../../../sweep/walk-forward/output.js';
-import { walkForwardReportHtml } from '../../../sweep/walk-forward/page.js';
-import { runWalkForward } from '../../../sweep/walk-forward/run.js';
-import { walkForwardWindows } from '../../../sweep/walk-forward/windows.js';
+import { parseShardSpec, planShard, recordingsHash, toJsonValue } from '../../../sweep/shard/index.js';
+import { runInSample, runWalkForward } from '../../../sweep/walk-forward/run.js';
+import { WALK_FORWARD_KIND, walkForwardConfigHash, walkForwardWork } from '../../../sweep/walk-forward/shard.js';
 import { ConfigError } from '../../../settings/config-error.js';
 import type { Environment } from '../../../settings/secrets.js';
-import { readYamlFile } from '../../../settings/yaml-source.js';
-import { timeFlag } from '../backtest.js';
-import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from '../backtest-flags.js';
-import { prepareRun } from '../run.js';
-import { moduleFileOf, paramsOf, rankFlag, workersFlag } from '../sweep.js';
-import { summaryLines } from './summary.js';
+import { stratdVersion } from '../sweep-shard/stratd-version.js';
+import { workersFlag } from '../sweep.js';
 import type { WindowFlags } from './window-flags.js';
-import { DEFAULT_IN_SAMPLE_RATIO, DEFAULT_WINDOWS, windowSpecOf } from './window-flags.js';
+import { DEFAULT_IN_SAMPLE_RATIO, DEFAULT_WINDOWS } from './window-flags.js';
+import { registerWalkForwardMergeCommand } from './merge-command.js';
+import { writeInSampleShard, writeWalkForwardOutputs } from './outputs.js';
+import type { WalkForwardSettings } from './settings.js';
+import { prepareWalkForward, progressOptions } from './settings.js';
 
 export interface WalkForwardCommandDeps {
   readonly env: Environment;
@@ -44,8 +32,8 @@ export interface WalkForwardCommandDeps {
 
 interface WalkForwardFlags extends WindowFlags {
   readonly config?: string;
-  readonly data: string[];
-  readonly grid: string;
+  readonly data?: string[];
+  readonly grid?: string;
   readonly workers?: string;
   readonly out: string;
   readonly rank: string;
@@ -53,6 +41,8 @@ interface WalkForwardFlags extends WindowFlags {
   readonly to?: string;
   readonly latencyMs?: string;
   readonly cache: boolean;
+  readonly shard?: string;
+  readonly shardMode: string;
 }
 
 /**
@@ -61,13 +51,17 @@ interface WalkForwardFlags extends WindowFlags {
  * out-of-sample part after it (the sweep's runner and worker threads); writes walkforward.json,
  * walkforward.csv, walkforward-equity.csv (the stitched out-of-sample curve), walkforward-in-sample.csv
  * and report.html to --out. Mistakes in the arguments, config, grid or windows exit 2; a failed backtest exits 1.
+ * With `--shard I/N` it runs only shard I of N of the in-sample backtests and writes their rows and a
+ * manifest into --out instead, for `stratd walkforward merge` (which runs the out-of-sample part).
  */
 export function registerWalkForwardCommand(program: Command, deps: WalkForwardCommandDeps): Command {
-  return program
+  const walkforward = program
     .command('walkforward')
     .description('walk-forward: choose the grid’s best combination on each in-sample window, backtest it on the out-of-sample part after it')
-    .requiredOption('--data <file...>', 'market-stream recordings (.jsonl or .jsonl.gz), merged in time order')
-    .requiredOption('--grid <file>', 'GRID.yml, as for `stratd sweep`: strategies.<id>.params/.risk.<key>: [values…]')
+    // `walkforward merge … --out` has its own --out: options of `walkforward` only before a subcommand.
+    .enablePositionalOptions()
+    .option('--data <file...>', 'market-stream recordings (.jsonl or .jsonl.gz), merged in time order (required)')
+    .option('--grid <file>', 'GRID.yml, as for `stratd sweep`: strategies.<id>.params/.risk.<key>: [values…] (required)')
     .option('--config <file>', 'daemon config whose strategies and risk limits run (default config/default.yml)')
     .option('--windows <n>', `number of windows (default ${DEFAULT_WINDOWS}); the out-of-sample parts cover the end of the recording back to back`)
     .option('--in-sample-ratio <r>', `in-sample length over out-of-sample length, with --windows (default ${DEFAULT_IN_SAMPLE_RATIO})`)
@@ -81,87 +75,64 @@ export function registerWalkForwardCommand(program: Command, deps: WalkForwardCo
     .option('--out <dir>', 'output directory', 'walkforward-out')
     .option('--latency-ms <n>', 'latency of orders and replies, each way (default 50)')
     .option('--no-cache', 'read the recordings as JSONL only: neither read nor write their prepared (Arrow) form')
+    .option('--shard <I/N>', 'run shard I of N (I from 0, as JOB_COMPLETION_INDEX) of the in-sample backtests; --out gets their rows and manifest.json for `stratd walkforward merge`')
+    .option('--shard-mode <mode>', 'how in-sample backtests (window × combination) are dealt to shards: round-robin or contiguous', 'round-robin')
     .action(async (flags: WalkForwardFlags) => {
-      const rank = rankFlag(flags.rank);
+      const { data, grid } = flags;
+      if (data === undefined) throw new ConfigError("required option '--data <file...>' not specified", { path: '--data' });
+      if (grid === undefined) throw new ConfigError("required option '--grid <file>' not specified", { path: '--grid' });
+      const shard = flags.shard === undefined ? undefined : parseShardSpec(flags.shard, flags.shardMode);
+      if (shard?.ok === false) throw shard.error;
       const workers = workersFlag(flags.workers);
-      const spec = windowSpecOf(flags);
-      const latency = flags.latencyMs === undefined ? undefined : latencyFlag(flags.latencyMs);
-      const from = timeFlag('from', flags.from);
-      const to = timeFlag('to', flags.to);
-      const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
-      if (!prepared.ok) throw prepared.error;
-      const { config, strategies } = prepared.value;
-      const account = openingAccount(config, deps.defaultSimConfig);
-      if (!account.ok) throw account.error;
-      const cache = preparedCacheOf(flags.cache, deps.env, 'walkforward', deps.err);
-      const bases: SweepBase[] = strategies.map((s) => ({ id: s.id, definition: s.definition, params: paramsOf(config, s.id) }));
-      const source = readYamlFile(flags.grid);
-      if (!source.ok) throw source.error;
-      const plan = parseSweepGrid(source.value, bases);
-      if (!plan.ok) throw plan.error;
-      const recordings = flags.data.map((file) => resolve(file));
-      const span = await spanOf(recordings, from, to, cache);
-      if (!span.ok) {
-        deps.err(`stratd walkforward: ${span.error}\n`);
+      const settings: WalkForwardSettings = {
+        data,
+        recordings: data.map((file) => resolve(file)),
+        config: flags.config === undefined ? null : resolve(flags.config),
+        grid: resolve(grid),
+        windows: flags.windows ?? null,
+        inSampleRatio: flags.inSampleRatio ?? null,
+        inSample: flags.inSample ?? null,
+        outOfSample: flags.outOfSample ?? null,
+        anchored: flags.anchored,
+        rank: flags.rank,
+        from: flags.from ?? null,
+        to: flags.to ?? null,
+        latencyMs: flags.latencyMs ?? null,
+        cache: flags.cache,
+      };
+      const run = await prepareWalkForward(settings, deps);
+      if (!run.ok) {
+        deps.err(`stratd walkforward: ${run.error}\n`);
         deps.setExitCode(1);
         return;
       }
-      const windows = walkForwardWindows(span.value, spec);
-      if (!windows.ok) throw new ConfigError(`the windows: ${windows.error}`, { path: spec.kind === 'count' ? '--windows' : '--in-sample' });
-      const job: SweepJob = {
-        strategies: strategies.map((s) => ({ id: s.id, symbols: s.symbols, moduleFile: moduleFileOf(config, s.id), params: paramsOf(config, s.id), limits: limitsToWire(s.limits) })),
-        risk: limitsToWire(config.risk),
-        recordings,
-        account: account.value,
-        orphans: config.orphans,
-        klines: klineSeriesOf(config),
-        axes: plan.value.axes,
-        ...(to === undefined ? {} : { to }),
-        ...(latency === undefined ? {} : { latency: { orderLatencyMs: latency, ackLatencyMs: latency } }),
-        ...(cache === undefined ? {} : { prepared: cache.fallbackDir === undefined ? {} : { fallbackDir: cache.fallbackDir } }),
-      };
-      const clock = deps.wallClock ?? systemTime.clock;
-      // Each phase's ETA counts from its start: the run's, then the end of the in-sample backtests.
-      let started = clock.now();
-      const result = await runWalkForward(job, plan.value.combinations, windows.value, rank, {
-        workers,
-        stopwatch: deps.stopwatch ?? systemStopwatch,
-        onProgress: (part, progress) => {
-          const now = clock.now();
-          const left = progress.total - progress.done;
-          const eta = left === 0 ? '0s' : `${Math.ceil((((now - started) / progress.done) * left) / 1000)}s`;
-          if (left === 0) started = now;
-          deps.err(`walkforward: ${part} ${progress.done}/${progress.total} backtests, ETA ${eta}\n`);
-        },
-      });
+      const { job, combinations, windows, rank } = run.value;
+      const options = progressOptions(workers, deps);
+      if (shard !== undefined) {
+        const plan = planShard(walkForwardWork(windows, combinations), shard.value, {
+          kind: WALK_FORWARD_KIND,
+          stratdVersion: stratdVersion(),
+          recordingHash: await recordingsHash(job.recordings),
+          configHash: walkForwardConfigHash(job, windows, rank),
+          context: toJsonValue(settings),
+        });
+        const rows = await runInSample(job, plan.items.map((item) => item.combination), options);
+        if (!rows.ok) {
+          deps.err(`stratd walkforward: ${rows.error}\n`);
+          deps.setExitCode(1);
+          return;
+        }
+        deps.out(writeInSampleShard(flags.out, plan, rows.value));
+        return;
+      }
+      const result = await runWalkForward(job, combinations, windows, rank, options);
       if (!result.ok) {
         deps.err(`stratd walkforward: ${result.error}\n`);
         deps.setExitCode(1);
         return;
       }
-      const setup: WalkForwardSetup = { recordings: flags.data, anchored: spec.anchored, axes: plan.value.axes, combinations: plan.value.combinations.length };
-      mkdirSync(flags.out, { recursive: true });
-      const files: Array<[string, string]> = [
-        ['walkforward.json', walkForwardJson(result.value, setup)],
-        ['walkforward.csv', walkForwardCsv(result.value, setup.axes)],
-        ['walkforward-equity.csv', walkForwardEquityCsv(result.value)],
-        ['walkforward-in-sample.csv', inSampleCsv(result.value, setup.axes, setup.combinations)],
-        ['report.html', walkForwardReportHtml(result.value, setup)],
-      ];
-      for (const [name, text] of files) writeFileSync(join(flags.out, name), text);
-      deps.out(`${summaryLines(result.value, setup.axes)}${files.map(([name]) => `wrote ${join(flags.out, name)}\n`).join('')}`);
+      deps.out(writeWalkForwardOutputs(flags.out, result.value, run.value.setup));
     });
-}
-
-/** First to last event of the recordings within --from/--to (prepared form built here when missing, for the workers to read). */
-async function spanOf(recordings: readonly string[], from: number | undefined, to: number | undefined, cache: PreparedCacheOptions | undefined): Promise<Result<TimeSpan, string>> {
-  const parsed = await parseRecordings(recordings, to, cache);
-  if (!parsed.ok) return err(parsed.error.message);
-  const feed = parsed.value.replay();
-  const first = feed.peekTime();
-  await feed.close();
-  const last = parsed.value.lastTime;
-  const start = Math.max(first ?? 0, from ?? 0);
-  if (first === undefined || last === undefined || start > last) return err('the recordings hold no event in the range');
-  return ok({ from: start, to: last });
+  registerWalkForwardMergeCommand(walkforward, deps);
+  return walkforward;
 }
