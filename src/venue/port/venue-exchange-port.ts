@@ -20,7 +20,7 @@ import type { AlgoOrdersApi } from '../api/algo-orders.js';
 import type { OrdersV1Api } from '../api/orders/v1.js';
 import type { OrdersV2Api } from '../api/orders/v2.js';
 import type { ExchangeClient } from '../exchange-client.js';
-import type { FuturesBalanceFlow } from '../parsers/account.js';
+import type { FuturesBalance, FuturesBalanceFlow, Position as WirePosition } from '../parsers/account.js';
 import type { TpSlOrderV1 } from '../parsers/order-v1.js';
 import type { OrderV2 } from '../parsers/order-v2.js';
 import type { VenueError } from '../venue-error.js';
@@ -52,6 +52,15 @@ export interface VenueExchangePortOptions {
 }
 
 type LegResult = Result<OrderSnapshot, ExchangeFailure>;
+
+/** One category's part of an account snapshot, before the snapshot's exchange time is known. */
+interface CategoryRows {
+  readonly openOrders: readonly OrderSnapshot[];
+  readonly openAlgoOrders: readonly AlgoOrderSnapshot[];
+  readonly positions: readonly WirePosition[];
+  readonly balances: readonly FuturesBalance[];
+  readonly funding: readonly FundingPayment[];
+}
 
 const MAX_BATCH = 10;
 /** Balance flow type of a funding fee (API-NOTES §5.11) and how far back a fetched account lists them (a trading day). */
@@ -179,21 +188,27 @@ export class VenueExchangePort implements ExchangePort {
   /** Open orders, open plan and TP/SL rows, positions, balances and the day's funding payments of every category the symbols use (all their symbols). */
   async fetchAccount(symbols: readonly string[]): PortResult<AccountSnapshot> {
     // On the exchange's clock, as stream events are: a local time would drop the events of the next
-    // seconds as older than the snapshot whenever the local clock runs ahead of the exchange's.
-    const fetchedAt = this.client.timeSync.serverNow();
+    // seconds as older than the snapshot whenever the local clock runs ahead of the exchange's. The
+    // start is read on the offset the fetch ends with: a request refused for its timestamp (-1021: the
+    // exchange's clock moved) re-syncs the offset mid-fetch, and the estimate made before it is off by
+    // the move, seconds into the future when the exchange's clock moved back.
+    const timeSync = this.client.timeSync;
+    const startEstimate = timeSync.serverNow();
+    const offsetAtStart = timeSync.offset;
     // A row left out of these lists would read as an order or position that is not there (a position
     // flattened in the cache, an order taken for closed): the snapshot is refused instead, and retried.
     const skipped: string[] = [];
     const watch = this.client.rest.skippedRows$.subscribe((s) => {
       if (SNAPSHOT_LISTS.has(s.endpoint)) skipped.push(...s.rows.map((r) => `${s.endpoint} ${r.row} (${r.field}: ${r.message})`));
     });
-    let parts: Array<Result<Omit<AccountSnapshot, 'fetchedAt'>, ExchangeFailure>>;
+    let parts: Array<Result<CategoryRows, ExchangeFailure>>;
     try {
-      parts = await Promise.all(categoriesOf(symbols).map((category) => this.fetchCategory(category, fetchedAt)));
+      parts = await Promise.all(categoriesOf(symbols).map((category) => this.fetchCategory(category, startEstimate)));
     } finally {
       watch.unsubscribe();
     }
     if (skipped.length > 0) return err(incompleteSnapshot(skipped));
+    const fetchedAt = startEstimate - offsetAtStart + timeSync.offset;
     const openOrders: OrderSnapshot[] = [];
     const openAlgoOrders: AlgoOrderSnapshot[] = [];
     const positions: Position[] = [];
@@ -201,11 +216,11 @@ export class VenueExchangePort implements ExchangePort {
     const funding: FundingPayment[] = [];
     for (const part of parts) {
       if (!part.ok) return part;
-      funding.push(...(part.value.funding ?? []));
+      funding.push(...part.value.funding);
       openOrders.push(...part.value.openOrders);
       openAlgoOrders.push(...part.value.openAlgoOrders);
-      positions.push(...part.value.positions);
-      for (const balance of part.value.balances) if (!balances.has(balance.asset)) balances.set(balance.asset, balance);
+      positions.push(...part.value.positions.map((row) => toPosition(row, fetchedAt)));
+      for (const row of part.value.balances) if (!balances.has(row.coin)) balances.set(row.coin, toBalance(row, fetchedAt));
     }
     return ok({ openOrders, openAlgoOrders, positions, balances: [...balances.values()], funding, fetchedAt });
   }
@@ -219,7 +234,8 @@ export class VenueExchangePort implements ExchangePort {
     return ok(rows.value.filter((row) => row.time >= fromTime).map(toFill));
   }
 
-  private async fetchCategory(category: Category, fetchedAt: number): PortResult<Omit<AccountSnapshot, 'fetchedAt'>> {
+  /** One category's lists; positions and balances stay wire rows until the snapshot's time is known. */
+  private async fetchCategory(category: Category, startEstimate: number): PortResult<CategoryRows> {
     const algoRows = (stopCategory: StopCategory): Promise<Result<OrderV2[], VenueError>> =>
       allOrderPages(this.pageSize, (orderId) => this.client.algo.openAlgoOrders({ stopCategory, limit: this.pageSize, category, ...(orderId === undefined ? {} : { orderId }) }));
     const [orders, plans, tpsl, positions, balances, flows] = await Promise.all([
@@ -228,7 +244,7 @@ export class VenueExchangePort implements ExchangePort {
       algoRows('STOP_PROFIT_LOSS'),
       this.client.account.positions({ category }),
       this.client.account.futuresBalance(category),
-      this.client.account.futuresBalanceFlow({ flowType: FUNDING_FLOW_TYPE, startTime: fetchedAt - FUNDING_LOOKBACK_MS, limit: 1000, category }),
+      this.client.account.futuresBalanceFlow({ flowType: FUNDING_FLOW_TYPE, startTime: startEstimate - FUNDING_LOOKBACK_MS, limit: 1000, category }),
     ]);
     if (!orders.ok) return err(toExchangeFailure(orders.error, 'read'));
     if (!plans.ok) return err(toExchangeFailure(plans.error, 'read'));
@@ -242,8 +258,8 @@ export class VenueExchangePort implements ExchangePort {
     return ok({
       openOrders: openOrders.value,
       openAlgoOrders: openAlgoOrders.value,
-      positions: positions.value.map((row) => toPosition(row, fetchedAt)),
-      balances: balances.value.map((row) => toBalance(row, fetchedAt)),
+      positions: positions.value,
+      balances: balances.value,
       funding: this.fundingOf(flows, category),
     });
   }

@@ -303,6 +303,24 @@ describe('fetchAccount on a skewed exchange clock', () => {
       await setFaults(s, { clockSkewMs: 0 });
     }
   });
+
+  it('when the exchange clock moved back since the last sync, stamps it on the offset the fetch re-synced to (-1021), not seconds in the future', async () => {
+    await setFaults(s, { clockSkewMs: 3_000 });
+    try {
+      const skewed = s.client('trader');
+      if (!(await skewed.timeSync.sync()).ok) throw new Error('time sync failed');
+      expect(skewed.timeSync.offset).toBe(3_000);
+      // The exchange's clock swings back 6 s (beyond the 5 s receive window): the fetch's first signed request is refused, the client re-syncs.
+      await setFaults(s, { clockSkewMs: -3_000 });
+      const account = ok(await new VenueExchangePort({ client: skewed }).fetchAccount([BTC]));
+      expect(skewed.timeSync.offset).toBe(-3_000);
+      expect(account.fetchedAt).toBe(s.clock.now() - 3_000);
+      for (const position of account.positions) expect(position.updateTime).toBe(account.fetchedAt);
+      for (const balance of account.balances) expect(balance.updateTime).toBe(account.fetchedAt);
+    } finally {
+      await setFaults(s, { clockSkewMs: 0 });
+    }
+  });
 });
 
 describe('fetchAccount lists the day of funding payments', () => {
