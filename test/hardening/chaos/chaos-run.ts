@@ -59,7 +59,8 @@ export interface ReconnectCheck {
   readonly at: number;
   /** Virtual ms after the reconnect when both sides agreed; undefined when they never did within 5 s. */
   readonly agreedAfterMs: number | undefined;
-  readonly difference?: { readonly local: readonly string[]; readonly exchange: readonly string[] };
+  /** On a failed check: the rows only one side holds (a row twice on one side and once on the other counts once). */
+  readonly difference?: { readonly onlyLocal: readonly string[]; readonly onlyExchange: readonly string[] };
 }
 
 export interface ChaosReport {
@@ -141,7 +142,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (event.type === 'account.fill') {
         const key = `${event.fill.symbol}/${event.fill.tradeId}`;
         fills.set(key, (fills.get(key) ?? 0) + 1);
-        if (fills.size === 1) process.stdout.write(`DEBUG fill ${JSON.stringify(event.fill)}\n`);
       }
       if (event.type === 'stream.connected' && connections++ > 0) reconnects.next(clock.now());
     });
@@ -263,10 +263,20 @@ class ConvergenceWatch {
     const now = this.clock.now();
     for (const at of this.open.splice(0)) {
       if (views.equal) this.done.push({ at, agreedAfterMs: now - at });
-      else if (now - at >= CONVERGE_WITHIN_MS) this.done.push({ at, agreedAfterMs: undefined, difference: { local: views.local, exchange: views.exchange } });
+      else if (now - at >= CONVERGE_WITHIN_MS) this.done.push({ at, agreedAfterMs: undefined, difference: { onlyLocal: without(views.local, views.exchange), onlyExchange: without(views.exchange, views.local) } });
       else this.open.push(at);
     }
   }
+}
+
+/** The rows of `rows` left once each row of `other` took away one equal row. */
+function without(rows: readonly string[], other: readonly string[]): string[] {
+  const left = [...rows];
+  for (const row of other) {
+    const at = left.indexOf(row);
+    if (at >= 0) left.splice(at, 1);
+  }
+  return left;
 }
 
 /** Orders whose submission still awaits its answer: neither side can be expected to agree on them yet. */
