@@ -75,6 +75,8 @@ export interface ChaosReport {
   /** Commands the exchange refused or that were settled as absent, by code (over the whole run). */
   readonly commandFailures: Readonly<Record<string, number>>;
   readonly ordersOnExchange: number;
+  /** Of those, orders the exchange made when a plan or TP/SL row triggered. */
+  readonly triggeredOrders: number;
   readonly duplicateClientOrderIds: readonly string[];
   readonly exchangeFills: number;
   readonly daemonFills: number;
@@ -95,7 +97,7 @@ export interface ChaosReport {
   readonly requestsByStatus: Readonly<Record<string, number>>;
   /** Journal entries still unsettled (pending, sent, unknown) after the quiet period. */
   readonly unsettledJournal: readonly string[];
-  /** Orders on the exchange the journal has no entry for. */
+  /** Orders placed on the exchange (not made by it from a triggered plan or TP/SL row) the journal has no entry for. */
   readonly unjournaledOrders: readonly string[];
   readonly finalViewsEqual: boolean;
   /** The daemon's public market socket at the end (its market data rides it: via: ws). */
@@ -211,6 +213,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       denials: await daemonTotalsBy(daemon, 'stratd_intents_denied_total', 'reason'),
       commandFailures: await daemonTotalsBy(daemon, 'stratd_command_failures_total', 'code'),
       ordersOnExchange: orders.length,
+      triggeredOrders: orders.length - truth.placedOrders().length,
       duplicateClientOrderIds: truth.duplicatedClientOrderIds(),
       exchangeFills: exchangeFills.size,
       daemonFills: daemonFills.size,
@@ -225,7 +228,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       socketsClosed: await totalsBy(sim, 'stratd_sim_user_stream_connections_closed_total', 'reason'),
       requestsByStatus: await totalsBy(sim, 'stratd_sim_requests_total', 'status'),
       unsettledJournal: journal.unsettled().filter((entry) => entry.state !== 'accepted').map((entry) => `${entry.id} ${entry.state}`),
-      unjournaledOrders: orders.filter((o) => journal.get(o.clientOrderId) === undefined).map((o) => o.clientOrderId),
+      unjournaledOrders: truth.placedOrders().filter((o) => journal.get(o.clientOrderId) === undefined).map((o) => o.clientOrderId),
       finalViewsEqual: sameViews(daemon, truth, new Set()).equal,
       marketSocket: daemon.status().components.market.socket ?? null,
       marketSources: (daemon.status().components.market.channels ?? []).map((c) => `${c.key} ${c.via}->${c.source}`),

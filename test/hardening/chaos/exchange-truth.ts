@@ -23,6 +23,14 @@ export class ExchangeTruth {
     return this.refs.flatMap((ref) => [...this.engine.openOrders(ref, all), ...this.engine.historyOrders(ref, all)]);
   }
 
+  /**
+   * The orders a client placed: without those the exchange made itself when a plan or TP/SL row
+   * triggered (they carry an id it generated, and no client ever sent them, so no journal has them).
+   */
+  placedOrders(): OrderView[] {
+    return this.allOrders().filter((o) => o.sourceAlgoOrderId === undefined);
+  }
+
   /** Client order ids that name more than one order on the exchange. */
   duplicatedClientOrderIds(): string[] {
     const seen = new Map<string, number>();

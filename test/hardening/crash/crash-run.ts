@@ -168,8 +168,8 @@ async function positionsAgree(url: string, truth: ExchangeTruth, life: Life): Pr
 }
 
 /**
- * Opens the dead daemon's state store and checks the journal against the exchange: every order the
- * exchange has is journaled (journal before send), no settled state contradicts the exchange, and
+ * Opens the dead daemon's state store and checks the journal against the exchange: every order placed
+ * on the exchange (not one it made from a triggered plan or TP/SL row) is journaled (journal before send), no settled state contradicts the exchange, and
  * entries a previous crash left unsettled were settled by the restart (when it got ready).
  */
 function auditJournal(stateDir: string, truth: ExchangeTruth, previouslyUnsettled: readonly string[], report: { unjournaled: Set<string>; contradictions: Set<string>; leftUnsettled: Set<string> }): string[] {
@@ -178,7 +178,7 @@ function auditJournal(stateDir: string, truth: ExchangeTruth, previouslyUnsettle
   const store = opened.value;
   try {
     const journal = store.journal();
-    const onExchange = new Map(truth.allOrders().map((o) => [o.clientOrderId, o]));
+    const onExchange = new Map(truth.placedOrders().map((o) => [o.clientOrderId, o]));
     for (const id of onExchange.keys()) if (journal.get(id) === undefined) report.unjournaled.add(id);
     for (const id of previouslyUnsettled) {
       const entry = journal.get(id);
