@@ -1,6 +1,7 @@
 import { dec } from '../core/decimal.js';
 import type { Decimal } from '../core/decimal.js';
 import type { KlineInterval, KlineUpdated, TradePrinted } from '../model/market-events.js';
+import { EPOCH_ALIGNED_INTERVAL_MS } from '../protocol/market-params.js';
 import type { BarEvent } from '../sim/market-stream/events.js';
 
 /** A kline series a backtest builds from the recorded trades, as `stratd run` polls it. */
@@ -9,22 +10,8 @@ export interface KlineSeries {
   readonly interval: KlineInterval;
 }
 
-const MINUTE = 60_000;
 /** Fixed-length intervals; weeks and months (calendar-aligned) are not built. */
-const INTERVAL_MS: Readonly<Partial<Record<KlineInterval, number>>> = {
-  '1m': MINUTE,
-  '3m': 3 * MINUTE,
-  '5m': 5 * MINUTE,
-  '15m': 15 * MINUTE,
-  '30m': 30 * MINUTE,
-  '1h': 60 * MINUTE,
-  '2h': 120 * MINUTE,
-  '4h': 240 * MINUTE,
-  '6h': 360 * MINUTE,
-  '8h': 480 * MINUTE,
-  '12h': 720 * MINUTE,
-  '1d': 1440 * MINUTE,
-};
+const INTERVAL_MS = EPOCH_ALIGNED_INTERVAL_MS;
 
 export function buildableInterval(interval: KlineInterval): boolean {
   return INTERVAL_MS[interval] !== undefined;

@@ -18,7 +18,8 @@ export type RealtimeInterval = z.output<typeof realtimeInterval>;
 export const DEPTH_LIMITS: readonly number[] = [0, 5, 10, 20, 50, 100, 500, 1000];
 
 const MINUTE = 60_000;
-const FIXED_MS: Readonly<Record<Exclude<KlineInterval, '1M'>, number>> = {
+/** The length of every kline interval of one fixed length (all but the calendar month). */
+export const KLINE_INTERVAL_MS: Readonly<Record<Exclude<KlineInterval, '1M'>, number>> = {
   '1m': MINUTE,
   '3m': 3 * MINUTE,
   '5m': 5 * MINUTE,
@@ -35,6 +36,14 @@ const FIXED_MS: Readonly<Record<Exclude<KlineInterval, '1M'>, number>> = {
 };
 
 /**
+ * The intervals whose candles open on multiples of their length since the epoch, so bars of them are
+ * built from shorter ones by division: all but weeks (Monday-aligned) and months (calendar-aligned).
+ */
+export const EPOCH_ALIGNED_INTERVAL_MS: Readonly<Partial<Record<KlineInterval, number>>> = Object.fromEntries(
+  Object.entries(KLINE_INTERVAL_MS).filter(([interval]) => interval !== '1w'),
+);
+
+/**
  * The last millisecond of the candle opening at `openTime` (live klines send 0 as close time,
  * API-NOTES §5.4). `1M` candles end with their UTC calendar month.
  */
@@ -43,5 +52,5 @@ export function klineCloseTime(openTime: number, interval: KlineInterval): numbe
     const open = new Date(openTime);
     return Date.UTC(open.getUTCFullYear(), open.getUTCMonth() + 1, 1) - 1;
   }
-  return openTime + FIXED_MS[interval] - 1;
+  return openTime + KLINE_INTERVAL_MS[interval] - 1;
 }

@@ -1,3 +1,4 @@
+import { EPOCH_ALIGNED_INTERVAL_MS } from '../../protocol/market-params.js';
 import type { KlineInterval } from '../../protocol/market-params.js';
 
 /** The units of work per symbol, each paged and checkpointed on its own. */
@@ -7,20 +8,7 @@ export type DownloadChannel = 'contract' | 'mark' | 'index' | 'funding' | 'trade
 export const DOWNLOAD_CHANNELS: readonly DownloadChannel[] = ['contract', 'mark', 'index', 'funding', 'trades'];
 
 /** Kline intervals a download accepts: the fixed-length ones a backtest builds klines from (not 1w, 1M). */
-export const DOWNLOAD_INTERVAL_MS: Readonly<Partial<Record<KlineInterval, number>>> = {
-  '1m': 60_000,
-  '3m': 180_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '30m': 1_800_000,
-  '1h': 3_600_000,
-  '2h': 7_200_000,
-  '4h': 14_400_000,
-  '6h': 21_600_000,
-  '8h': 28_800_000,
-  '12h': 43_200_000,
-  '1d': 86_400_000,
-};
+export const DOWNLOAD_INTERVAL_MS = EPOCH_ALIGNED_INTERVAL_MS;
 
 /** What the user asked for; a rerun must ask the same to resume. */
 export interface DownloadRequest {
