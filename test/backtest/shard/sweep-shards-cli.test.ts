@@ -36,7 +36,7 @@ const manifestOf = (dir: string): ReturnType<typeof shardManifestSchema.parse> =
 
 test('three shards run as three processes and merged write byte-identical sweep.csv and report.html to the whole sweep', async () => {
   if (!existsSync(DIST_CLI)) throw new Error(`${DIST_CLI} is missing: run \`npm run build\` before this test (npm test does)`);
-  const recording = await writeGenerated(tmp.path('market.jsonl'), 11, 4);
+  const recording = await writeGenerated(tmp.path('market.jsonl'), 11, 2);
   const grid = tmp.path('grid.yml');
   // 3 × 2 = 6 combinations; ranked by sharpe and a heat map with the axes swapped: the settings travel in the manifests.
   writeFileSync(grid, 'strategies:\n  quoter-btc:\n    params: { halfSpreadBps: [2, 5, 8], requoteBps: [2, 4] }\n');
