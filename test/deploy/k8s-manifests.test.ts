@@ -166,7 +166,9 @@ describe('the sharded sweep: Indexed Job, merge Job, shared volume', () => {
   it('passes only options `stratd sweep` and `stratd sweep merge` document (the built CLI)', async () => {
     const bin = join(ROOT, 'bin', 'stratd.js');
     // Both at once: each is a whole CLI start-up.
-    const [sweepHelp, mergeHelp] = (await Promise.all([run(process.execPath, [bin, 'sweep', '--help']), run(process.execPath, [bin, 'sweep', 'merge', '--help'])])).map((r) => r.stdout);
+    const [sweep, merged] = await Promise.all([run(process.execPath, [bin, 'sweep', '--help']), run(process.execPath, [bin, 'sweep', 'merge', '--help'])]);
+    const sweepHelp = sweep.stdout;
+    const mergeHelp = merged.stdout;
     for (const option of args.filter((a) => a.startsWith('--'))) expect([option, sweepHelp.includes(`${option} <`)]).toEqual([option, true]);
     for (const option of (container(merge.spec.template.spec).args ?? []).filter((a) => a.startsWith('--'))) expect([option, mergeHelp.includes(`${option} <`)]).toEqual([option, true]);
   }, 60_000);
