@@ -96,7 +96,7 @@ interface Case {
   readonly minutes: number;
   /** Fills the paper run must have made for the comparison to mean something (0: orders only). */
   readonly minFills: number;
-  /** Orders it must have placed (0 for a strategy that waits longer than a short run: trend's slow EMA, funding-carry's funding window). */
+  /** Orders it must have placed (0 for a strategy that waits longer than a short run: trend's slow EMA, funding-carry's funding window; those two run 2 minutes, as idle as 3). */
   readonly minOrders: number;
 }
 
@@ -106,10 +106,10 @@ const QUOTER: Case = { name: 'default.yml quoter-btc', config: (dir) => defaultC
 const CASES: readonly Case[] = [
   { name: 'default.yml breakout-eth', config: (dir) => defaultConfigFor(dir, 'breakout-eth'), minutes: 3, minFills: 1, minOrders: 1 },
   { name: 'strategies/bracket.yml', config: (dir) => libraryConfigFor(dir, 'bracket.yml'), minutes: 3, minFills: 1, minOrders: 1 },
-  { name: 'strategies/funding-carry.yml', config: (dir) => libraryConfigFor(dir, 'funding-carry.yml'), minutes: 3, minFills: 0, minOrders: 0 },
+  { name: 'strategies/funding-carry.yml', config: (dir) => libraryConfigFor(dir, 'funding-carry.yml'), minutes: 2, minFills: 0, minOrders: 0 },
   { name: 'strategies/grid.yml', config: (dir) => libraryConfigFor(dir, 'grid.yml'), minutes: 3, minFills: 0, minOrders: 1 },
   { name: 'strategies/market-maker.yml', config: (dir) => libraryConfigFor(dir, 'market-maker.yml'), minutes: 3, minFills: 1, minOrders: 1 },
-  { name: 'strategies/trend.yml', config: (dir) => libraryConfigFor(dir, 'trend.yml'), minutes: 3, minFills: 0, minOrders: 0 },
+  { name: 'strategies/trend.yml', config: (dir) => libraryConfigFor(dir, 'trend.yml'), minutes: 2, minFills: 0, minOrders: 0 },
 ];
 
 /** What every case's parity run must show: identical, enough activity, the counts of each side, the warm-up left out. */
