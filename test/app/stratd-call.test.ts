@@ -103,24 +103,24 @@ describe('stratd call', () => {
     const good = join(dir, 'good.yml');
     writeFileSync(good, `exchange:\n  baseUrl: ${venue.url}\n  apiKeyFile: ${join(dir, 'key')}\n  apiSecretFile: ${join(dir, 'secret')}\n`);
     venue.reply('GET /api/v1/futures/positions', { body: [] });
-    const ok = await stratd(['call', 'GET', '/api/v1/futures/positions', '--config', good]);
-    expect(ok.code).toBe(0);
-    expect(venue.last().signature).toBe('valid');
-
     const bad = join(dir, 'bad.yml');
     writeFileSync(bad, `exchange:\n  baseUrl: ${venue.url}\n  recvWindowMs: 90000\n`);
-    const out = await stratd(['call', 'GET', '/api/v1/futures/positions', '--config', bad]);
-    expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:\\d+: exchange\\.recvWindowMs: `));
-
     const inline = join(dir, 'inline.yml');
     writeFileSync(inline, `exchange:\n  baseUrl: ${venue.url}\n  apiSecret: hunter2\n`);
-    const refused = await stratd(['call', 'GET', '/api/v1/futures/positions', '--config', inline]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('never read from the YAML body');
-    expect(refused.stderr).not.toContain('hunter2');
+    // The three at once (each its own process): the two refused configs send nothing, so the venue's last request is the good one's.
+    const [ok, out, refused] = await Promise.all([good, bad, inline].map((config) => stratd(['call', 'GET', '/api/v1/futures/positions', '--config', config])));
+    expect(venue.requests).toHaveLength(1);
+    expect(ok!.code).toBe(0);
+    expect(venue.last().signature).toBe('valid');
+
+    expect(out!.code).toBe(2);
+    expect(out!.stderr).toMatch(new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:\\d+: exchange\\.recvWindowMs: `));
+
+    expect(refused!.code).toBe(2);
+    expect(refused!.stderr).toContain('never read from the YAML body');
+    expect(refused!.stderr).not.toContain('hunter2');
     rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('a usage mistake exits 2 with one readable line', async () => {
     const out = await stratd(['call', 'FETCH', '/x', '--base-url', 'http://127.0.0.1:9']);

@@ -96,116 +96,134 @@ interface Case {
   readonly minutes: number;
   /** Fills the paper run must have made for the comparison to mean something (0: orders only). */
   readonly minFills: number;
-  /** Orders it must have placed (0 for a strategy that waits longer than a short run: trend's slow EMA, funding-carry's funding window). */
+  /** Orders it must have placed (0 for a strategy that waits longer than a short run: trend's slow EMA, funding-carry's funding window; those two run 2 minutes, as idle as 3). */
   readonly minOrders: number;
 }
 
+/** default.yml's quoter-btc: one run serves its case, the determinism test and the report test below. */
+const QUOTER: Case = { name: 'default.yml quoter-btc', config: (dir) => defaultConfigFor(dir, 'quoter-btc'), minutes: 3, minFills: 5, minOrders: 5 };
+
 const CASES: readonly Case[] = [
-  { name: 'default.yml quoter-btc', config: (dir) => defaultConfigFor(dir, 'quoter-btc'), minutes: 3, minFills: 5, minOrders: 5 },
   { name: 'default.yml breakout-eth', config: (dir) => defaultConfigFor(dir, 'breakout-eth'), minutes: 3, minFills: 1, minOrders: 1 },
   { name: 'strategies/bracket.yml', config: (dir) => libraryConfigFor(dir, 'bracket.yml'), minutes: 3, minFills: 1, minOrders: 1 },
-  { name: 'strategies/funding-carry.yml', config: (dir) => libraryConfigFor(dir, 'funding-carry.yml'), minutes: 3, minFills: 0, minOrders: 0 },
+  { name: 'strategies/funding-carry.yml', config: (dir) => libraryConfigFor(dir, 'funding-carry.yml'), minutes: 2, minFills: 0, minOrders: 0 },
   { name: 'strategies/grid.yml', config: (dir) => libraryConfigFor(dir, 'grid.yml'), minutes: 3, minFills: 0, minOrders: 1 },
   { name: 'strategies/market-maker.yml', config: (dir) => libraryConfigFor(dir, 'market-maker.yml'), minutes: 3, minFills: 1, minOrders: 1 },
-  { name: 'strategies/trend.yml', config: (dir) => libraryConfigFor(dir, 'trend.yml'), minutes: 3, minFills: 0, minOrders: 0 },
+  { name: 'strategies/trend.yml', config: (dir) => libraryConfigFor(dir, 'trend.yml'), minutes: 2, minFills: 0, minOrders: 0 },
 ];
 
+/** What every case's parity run must show: identical, enough activity, the counts of each side, the warm-up left out. */
+function expectParity({ minFills, minOrders }: Case, outcome: ParityOutcome): void {
+  const { report, recording, backtest } = outcome;
+  const text = formatParityReport(report);
+  // The whole report on failure: which fill or order diverged first.
+  expect({ identical: report.identical, text }).toEqual({ identical: true, text: expect.stringMatching(/^parity: identical/) });
+  expect(report.fills.live).toBeGreaterThanOrEqual(minFills);
+  expect(report.orders.live).toBeGreaterThanOrEqual(minOrders);
+  expect(report.fills.live).toBe(recording.fills.length);
+  expect(report.fills.backtest).toBe(backtest.fills.length);
+  // The recording holds the simulator's warm-up before the daemon started: only what follows is replayed to the strategies.
+  expect(backtest.summary.events).toBeGreaterThan(0);
+  expect(backtest.summary.events).toBeLessThan(recording.events);
+  expect(outcome.view.length).toBeGreaterThan(0);
+}
+
 describe('stratd parity: a short paper run of each example strategy and the backtest of its recording agree', () => {
-  it.each(CASES)('$name', async ({ name, config, minutes, minFills, minOrders }) => {
-    const dir = tmp.path(name.replace(/[^a-z0-9]+/gi, '-'));
+  it.each(CASES)('$name', async (c) => {
+    const dir = tmp.path(c.name.replace(/[^a-z0-9]+/gi, '-'));
     mkdirSync(dir);
-    const outcome = await parity(config(dir), dir, minutes);
-    const { report, recording, backtest } = outcome;
-    const text = formatParityReport(report);
-    // The whole report on failure: which fill or order diverged first.
-    expect({ identical: report.identical, text }).toEqual({ identical: true, text: expect.stringMatching(/^parity: identical/) });
-    expect(report.fills.live).toBeGreaterThanOrEqual(minFills);
-    expect(report.orders.live).toBeGreaterThanOrEqual(minOrders);
-    expect(report.fills.live).toBe(recording.fills.length);
-    expect(report.fills.backtest).toBe(backtest.fills.length);
-    // The recording holds the simulator's warm-up before the daemon started: only what follows is replayed to the strategies.
-    expect(backtest.summary.events).toBeGreaterThan(0);
-    expect(backtest.summary.events).toBeLessThan(recording.events);
-    expect(outcome.view.length).toBeGreaterThan(0);
+    expectParity(c, await parity(c.config(dir), dir, c.minutes));
   }, 120_000);
 
-  it('the backtest of a parity recording is deterministic: the same recording and view give the same fills again, from its prepared form too', async () => {
-    const dir = tmp.path('again');
-    mkdirSync(dir);
-    const configFile = defaultConfigFor(dir, 'quoter-btc');
+  describe(QUOTER.name, () => {
+    const dir = tmp.path('quoter-btc');
+    /** The prepared-cache steps of the one parity run, and of the backtests that follow it. */
     const cacheSteps: PreparedCacheEvent[] = [];
     const cache: PreparedCacheOptions = { onEvent: (event) => cacheSteps.push(event) };
-    const outcome = await parity(configFile, dir, 2, cache);
-    // Parity's backtest wrote the recording's prepared form and replayed it: the fills still agree.
-    expect(cacheSteps.map((e) => e.type)).toEqual(['written']);
-    expect(outcome.report.identical).toBe(true);
-    const prepared = await prepareRun({ config: configFile }, {});
-    if (!prepared.ok) throw prepared.error;
-    const { config } = prepared.value;
-    const again = await runBacktest({
-      strategies: prepared.value.strategies,
-      risk: config.risk,
-      recordings: [outcome.recording.path],
-      account: outcome.account,
-      orphans: config.orphans,
-      latency: outcome.backtest.summary.latency,
-      from: outcome.from,
-      to: outcome.recording.endTime,
-      marketView: outcome.view,
-    });
-    if (!again.ok) throw again.error;
-    expect(outcome.report.fills.live).toBeGreaterThan(0);
-    expect(again.value.summary.fillsSha256).toBe(outcome.backtest.summary.fillsSha256);
-    const fresh = await resolveStrategies(config);
-    if (!fresh.ok) throw fresh.error;
-    const fromCache = await runBacktest({
-      strategies: fresh.value,
-      risk: config.risk,
-      recordings: [outcome.recording.path],
-      account: outcome.account,
-      orphans: config.orphans,
-      latency: outcome.backtest.summary.latency,
-      from: outcome.from,
-      to: outcome.recording.endTime,
-      marketView: outcome.view,
-      prepared: cache,
-    });
-    if (!fromCache.ok) throw fromCache.error;
-    expect(cacheSteps.map((e) => e.type)).toEqual(['written', 'read']);
-    expect(fromCache.value.summary.fillsSha256).toBe(outcome.backtest.summary.fillsSha256);
-  }, 120_000);
+    let configFile: string;
+    let outcome: ParityOutcome & { readonly configFile: string };
+    let stepsOfRun: readonly string[];
 
-  it("writes report.html: both runs' fills on the recording's candles, drawn in a headless browser, and each side's fills CSV", async () => {
-    const dir = tmp.path('report');
-    mkdirSync(dir);
-    const outcome = await parity(defaultConfigFor(dir, 'quoter-btc'), dir, 2);
-    expect(outcome.reportFile).toBe(join(dir, 'parity', 'report.html'));
-    const paper = outcome.recording.fills;
-    expect(paper.length).toBeGreaterThan(0);
-    expect(readFileSync(join(dir, 'parity', 'paper-fills.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(paper.length + 1);
-    expect(readFileSync(join(dir, 'parity', 'backtest-fills.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(outcome.backtest.fills.length + 1);
-    const browser = await launchBrowser();
-    try {
-      await withPage(browser, pathToFileURL(outcome.reportFile).href, '[data-charts-drawn]', async ({ page, requests, errors }) => {
-        const prices = (await chartsOf(page, 'all')).filter((c): c is PriceChart => c.kind === 'price');
-        const btc = prices.find((c) => c.symbol === 'BTC-SWAP-USDT')!;
-        expect(btc.candles).toBeGreaterThanOrEqual(2);
-        expect(btc.buys + btc.sells).toBe(paper.length + outcome.backtest.fills.length);
-        expect(btc.markers).toBe(paper.length + outcome.backtest.fills.length);
-        // The backtest's markers are drawn in their own colours over the paper run's.
-        const colours = await painted(
-          () => Promise.all([MARKER_COLORS.buy, MARKER_COLORS.sell, MARKER_COLORS.buy2, MARKER_COLORS.sell2].map((c) => pixelsOf(page, 'BTC-SWAP-USDT', c))),
-          (counts) => counts.reduce((a, b) => a + b, 0) > 40 && counts[2]! + counts[3]! > 0,
-        );
-        expect(colours.reduce((a, b) => a + b, 0)).toBeGreaterThan(40);
-        expect(colours[2]! + colours[3]!).toBeGreaterThan(0);
-        expect(errors).toEqual([]);
-        expect(requests).toEqual([pathToFileURL(outcome.reportFile).href]);
-        mkdirSync(join(process.cwd(), '.ci', 'artifacts'), { recursive: true });
-        await page.screenshot({ path: join(process.cwd(), '.ci', 'artifacts', 'report-parity.png') });
+    beforeAll(async () => {
+      mkdirSync(dir);
+      configFile = QUOTER.config(dir);
+      outcome = await parity(configFile, dir, QUOTER.minutes, cache);
+      stepsOfRun = cacheSteps.map((e) => e.type);
+    }, 120_000);
+
+    it('agrees', () => {
+      expectParity(QUOTER, outcome);
+    });
+
+    it('the backtest of a parity recording is deterministic: the same recording and view give the same fills again, from its prepared form too', async () => {
+      // Parity's backtest wrote the recording's prepared form and replayed it: the fills still agree.
+      expect(stepsOfRun).toEqual(['written']);
+      expect(outcome.report.identical).toBe(true);
+      const prepared = await prepareRun({ config: configFile }, {});
+      if (!prepared.ok) throw prepared.error;
+      const { config } = prepared.value;
+      const again = await runBacktest({
+        strategies: prepared.value.strategies,
+        risk: config.risk,
+        recordings: [outcome.recording.path],
+        account: outcome.account,
+        orphans: config.orphans,
+        latency: outcome.backtest.summary.latency,
+        from: outcome.from,
+        to: outcome.recording.endTime,
+        marketView: outcome.view,
       });
-    } finally {
-      await browser.close();
-    }
-  }, 120_000);
+      if (!again.ok) throw again.error;
+      expect(outcome.report.fills.live).toBeGreaterThan(0);
+      expect(again.value.summary.fillsSha256).toBe(outcome.backtest.summary.fillsSha256);
+      const fresh = await resolveStrategies(config);
+      if (!fresh.ok) throw fresh.error;
+      const fromCache = await runBacktest({
+        strategies: fresh.value,
+        risk: config.risk,
+        recordings: [outcome.recording.path],
+        account: outcome.account,
+        orphans: config.orphans,
+        latency: outcome.backtest.summary.latency,
+        from: outcome.from,
+        to: outcome.recording.endTime,
+        marketView: outcome.view,
+        prepared: cache,
+      });
+      if (!fromCache.ok) throw fromCache.error;
+      expect(cacheSteps.map((e) => e.type)).toEqual(['written', 'read']);
+      expect(fromCache.value.summary.fillsSha256).toBe(outcome.backtest.summary.fillsSha256);
+    }, 120_000);
+
+    it("writes report.html: both runs' fills on the recording's candles, drawn in a headless browser, and each side's fills CSV", async () => {
+      expect(outcome.reportFile).toBe(join(dir, 'parity', 'report.html'));
+      const paper = outcome.recording.fills;
+      expect(paper.length).toBeGreaterThan(0);
+      expect(readFileSync(join(dir, 'parity', 'paper-fills.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(paper.length + 1);
+      expect(readFileSync(join(dir, 'parity', 'backtest-fills.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(outcome.backtest.fills.length + 1);
+      const browser = await launchBrowser();
+      try {
+        await withPage(browser, pathToFileURL(outcome.reportFile).href, '[data-charts-drawn]', async ({ page, requests, errors }) => {
+          const prices = (await chartsOf(page, 'all')).filter((c): c is PriceChart => c.kind === 'price');
+          const btc = prices.find((c) => c.symbol === 'BTC-SWAP-USDT')!;
+          expect(btc.candles).toBeGreaterThanOrEqual(2);
+          expect(btc.buys + btc.sells).toBe(paper.length + outcome.backtest.fills.length);
+          expect(btc.markers).toBe(paper.length + outcome.backtest.fills.length);
+          // The backtest's markers are drawn in their own colours over the paper run's.
+          const colours = await painted(
+            () => Promise.all([MARKER_COLORS.buy, MARKER_COLORS.sell, MARKER_COLORS.buy2, MARKER_COLORS.sell2].map((c) => pixelsOf(page, 'BTC-SWAP-USDT', c))),
+            (counts) => counts.reduce((a, b) => a + b, 0) > 40 && counts[2]! + counts[3]! > 0,
+          );
+          expect(colours.reduce((a, b) => a + b, 0)).toBeGreaterThan(40);
+          expect(colours[2]! + colours[3]!).toBeGreaterThan(0);
+          expect(errors).toEqual([]);
+          expect(requests).toEqual([pathToFileURL(outcome.reportFile).href]);
+          mkdirSync(join(process.cwd(), '.ci', 'artifacts'), { recursive: true });
+          await page.screenshot({ path: join(process.cwd(), '.ci', 'artifacts', 'report-parity.png') });
+        });
+      } finally {
+        await browser.close();
+      }
+    }, 120_000);
+  });
 });

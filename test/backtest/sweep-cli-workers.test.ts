@@ -31,13 +31,14 @@ test('stratd sweep writes byte-identical outputs with 1 and 2 worker threads, th
   const recording = await writeGenerated(tmp.path('market.jsonl'), 6, 2);
   const grid = tmp.path('grid.yml');
   writeFileSync(grid, 'strategies:\n  quoter-btc:\n    params: { halfSpreadBps: [2, 5], requoteBps: [2, 4] }\n');
-  const runs = [];
-  for (const workers of [1, 2, 2]) {
-    const out = tmp.path(`out-${runs.length}`);
-    const ran = await stratd(['sweep', '--data', recording, '--grid', grid, '--workers', String(workers), '--out', out]);
+  const sweep = async (workers: number, out: string): Promise<{ workers: number; csv: Buffer; stdout: string; stderr: string }> => {
+    const ran = await stratd(['sweep', '--data', recording, '--grid', grid, '--workers', String(workers), '--out', tmp.path(out)]);
     expect({ code: ran.code, stderr: ran.code === 0 ? '' : ran.stderr }).toEqual({ code: 0, stderr: '' });
-    runs.push({ workers, csv: readFileSync(join(out, 'sweep.csv')), stdout: table(ran.stdout), stderr: ran.stderr });
-  }
+    return { workers, csv: readFileSync(join(tmp.path(out), 'sweep.csv')), stdout: table(ran.stdout), stderr: ran.stderr };
+  };
+  // The first run alone (it builds the prepared form), the other two at once (both read it).
+  const first = await sweep(1, 'out-0');
+  const runs = [first, ...(await Promise.all([sweep(2, 'out-1'), sweep(2, 'out-2')]))];
   // The first run built the prepared form (while its worker started); the others read it.
   expect(readdirSync(preparedDirOf(recording)).filter((name) => name.endsWith('.arrow'))).toHaveLength(1);
   const [one, two, again] = runs;

@@ -165,8 +165,10 @@ describe('the sharded sweep: Indexed Job, merge Job, shared volume', () => {
 
   it('passes only options `stratd sweep` and `stratd sweep merge` document (the built CLI)', async () => {
     const bin = join(ROOT, 'bin', 'stratd.js');
-    const sweepHelp = (await run(process.execPath, [bin, 'sweep', '--help'])).stdout;
-    const mergeHelp = (await run(process.execPath, [bin, 'sweep', 'merge', '--help'])).stdout;
+    // Both at once: each is a whole CLI start-up.
+    const [sweep, merged] = await Promise.all([run(process.execPath, [bin, 'sweep', '--help']), run(process.execPath, [bin, 'sweep', 'merge', '--help'])]);
+    const sweepHelp = sweep.stdout;
+    const mergeHelp = merged.stdout;
     for (const option of args.filter((a) => a.startsWith('--'))) expect([option, sweepHelp.includes(`${option} <`)]).toEqual([option, true]);
     for (const option of (container(merge.spec.template.spec).args ?? []).filter((a) => a.startsWith('--'))) expect([option, mergeHelp.includes(`${option} <`)]).toEqual([option, true]);
   }, 60_000);

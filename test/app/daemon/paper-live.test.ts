@@ -14,9 +14,9 @@ import { formatParityReport } from '../../../src/parity/compare.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
 import type { MarketEvent } from '../../../src/sim/market-stream/events.js';
-import { readMarketStream } from '../../../src/sim/market-stream/reader.js';
+import { MarketStreamReader, readMarketStream } from '../../../src/sim/market-stream/reader.js';
 import { ENDPOINTS, endpointLabel } from '../../../src/protocol/endpoints.js';
-import { tempDir } from '../../backtest/backtest-support.js';
+import { tempDir, writeRecording } from '../../backtest/backtest-support.js';
 import { T0 } from '../../sim/e2e/sim-harness.js';
 import { runSettled } from './virtual-steps.js';
 import type { MetricSample } from './metrics-scrape.js';
@@ -24,7 +24,7 @@ import { sample as metric, scrape } from './metrics-scrape.js';
 import { NEVER, SIM_YML } from './daemon-harness.js';
 
 /**
- * Paper on the live market, without the internet: a spawned `stratd sim` replaying the shipped sample
+ * Paper on the live market, without the internet: a spawned `stratd sim` replaying the shipped sample's first minutes
  * recording stands in for the real exchange (only its public endpoints are used); a paper daemon with
  * `sim.market: live` pointed at it trades the two example strategies of config/paper-live.yml on its
  * prices, in virtual time, under `stratd parity`: the embedded simulator's whole market stream is
@@ -45,10 +45,25 @@ interface StandIn {
   stop(): Promise<void>;
 }
 
-/** `stratd sim --json --port 0` replaying the sample recording: its one JSON line names its URL. */
-async function startStandIn(dir: string): Promise<StandIn> {
+/** Minutes of the sample the stand-in replays: it loads its replay whole and serves it on the wall clock, which no run of this suite comes near. */
+const REPLAYED_MINUTES = 20;
+
+/** The sample's first `minutes`, as a recording of its own at `path`. */
+async function sampleHead(path: string, minutes: number): Promise<string> {
+  const reader = await MarketStreamReader.open(SAMPLE);
+  const end = reader.header.startTime + minutes * 60_000;
+  const head: MarketEvent[] = [];
+  for await (const event of reader) {
+    if (event.ts >= end) break;
+    head.push(event);
+  }
+  return writeRecording(path, head, reader.header);
+}
+
+/** `stratd sim --json --port 0` replaying `recording`: its one JSON line names its URL. */
+async function startStandIn(dir: string, recording: string): Promise<StandIn> {
   const simYml = join(dir, 'stand-in.yml');
-  writeFileSync(simYml, readFileSync(SIM_YML, 'utf8').replace(/^market:\n {2}symbols: .*$/m, `market:\n  replay: ${SAMPLE}`));
+  writeFileSync(simYml, readFileSync(SIM_YML, 'utf8').replace(/^market:\n {2}symbols: .*$/m, `market:\n  replay: ${recording}`));
   const child = spawn(process.execPath, [BIN, 'sim', '--json', '--port', '0', '--config', simYml], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const first = await new Promise<string>((resolve, reject) => {
@@ -110,6 +125,8 @@ const PUBLIC_ROUTES = new Set(Object.values(ENDPOINTS).filter((e) => e.security 
 
 describe('paper on the live market (a stratd sim process stands in for the exchange)', () => {
   let standIn: StandIn;
+  /** The recording the stand-in replays: the sample's first minutes. */
+  let replayed: string;
   let outcome: ParityOutcome;
   let status: LiveMarketStatus | undefined;
   let metrics: readonly MetricSample[] = [];
@@ -118,7 +135,8 @@ describe('paper on the live market (a stratd sim process stands in for the excha
   beforeAll(async () => {
     const dir = tmp.path('paper-live');
     mkdirSync(dir);
-    standIn = await startStandIn(dir);
+    replayed = await sampleHead(join(dir, 'replayed.jsonl'), REPLAYED_MINUTES);
+    standIn = await startStandIn(dir, replayed);
     const prepared = await prepareRun({ config: paperLiveConfig(dir, standIn.baseUrl) }, {});
     if (!prepared.ok) throw prepared.error;
     const { config } = prepared.value;
@@ -178,7 +196,7 @@ describe('paper on the live market (a stratd sim process stands in for the excha
   });
 
   test("the simulator's market was the stand-in's: every trade and every book came from the recording it replays", async () => {
-    const sample = await events(SAMPLE);
+    const sample = await events(replayed);
     // The exchange's recent trades carry no id: a trade is known by its symbol, price, size and side.
     const sampleTrades = new Set(sample.flatMap((e) => (e.type === 'trade' ? [`${e.symbol} ${e.price} ${e.qty} ${String(e.buyerIsMaker)}`] : [])));
     const sampleTops = new Set(sample.flatMap((e) => (e.type === 'depth' && e.bids[0] !== undefined && e.asks[0] !== undefined ? [`${e.symbol} ${e.bids[0].join('@')} ${e.asks[0].join('@')}`] : [])));

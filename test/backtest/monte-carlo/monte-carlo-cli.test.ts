@@ -27,14 +27,16 @@ const FILES = ['montecarlo.json', 'montecarlo.csv', 'report.html'] as const;
 test('stratd montecarlo gives byte-identical outputs on this thread and on 2 worker threads, with the section in report.html', async () => {
   if (!existsSync(DIST_WORKER)) throw new Error(`${DIST_WORKER} is missing: run \`npm run build\` before this test (npm test does)`);
   const recording = await writeGenerated(tmp.path('market.jsonl'), 11, 6);
-  const runs: Array<Record<(typeof FILES)[number], string>> = [];
-  for (const workers of [0, 2]) {
-    const out = tmp.path(`out-${workers}`);
-    const ran = await stratd(['montecarlo', '--data', recording, '--scenarios', '3', '--seed', '9', '--block', '2m', '--ruin-drawdown', '1%', '--workers', String(workers), '--out', out]);
-    expect({ code: ran.code, stderr: ran.code === 0 ? '' : ran.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(ran.stdout).toMatch(/^bootstrap \(3 scenarios, seed 9\):$/m);
-    runs.push(Object.fromEntries(FILES.map((name) => [name, readFileSync(join(out, name), 'utf8')])) as Record<(typeof FILES)[number], string>);
-  }
+  // The two runs at once: each is its own process with its own --out.
+  const runs = await Promise.all(
+    [0, 2].map(async (workers) => {
+      const out = tmp.path(`out-${workers}`);
+      const ran = await stratd(['montecarlo', '--data', recording, '--scenarios', '3', '--seed', '9', '--block', '2m', '--ruin-drawdown', '1%', '--workers', String(workers), '--out', out]);
+      expect({ code: ran.code, stderr: ran.code === 0 ? '' : ran.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(ran.stdout).toMatch(/^bootstrap \(3 scenarios, seed 9\):$/m);
+      return Object.fromEntries(FILES.map((name) => [name, readFileSync(join(out, name), 'utf8')])) as Record<(typeof FILES)[number], string>;
+    }),
+  );
   const [here, inWorkers] = runs;
   expect(inWorkers).toEqual(here);
   const summary = JSON.parse(here!['montecarlo.json']) as { setup: { seed: number; ruinDrawdown: number }; methods: Array<{ method: string; scenarios: number }> };

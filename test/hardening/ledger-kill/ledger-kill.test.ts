@@ -55,10 +55,10 @@ exchange:
   timeoutMs: 3000
 market:
   - symbol: ${BTC}
-    depth: { every: 1s, limit: 20, via: poll }
-    trades: { every: 1s, via: poll }
-    markPrice: { every: 1s, via: poll }
-    klines: { every: 1s, intervals: [1m], via: poll }
+    depth: { every: 500ms, limit: 20, via: poll }
+    trades: { every: 500ms, via: poll }
+    markPrice: { every: 500ms, via: poll }
+    klines: { every: 250ms, intervals: [1m], via: poll }
 userStream: { pingEvery: 20s, pongTimeout: 2m, backoff: { initial: 500ms, max: 4s } }
 jobs: { listenKeyKeepalive: "0 0 29 2 *", exchangeInfoRefresh: "0 0 29 2 *", reconcile: "0 0 29 2 *", dailyReset: "0 0 29 2 *" }
 risk: { dailyLossLimit: 100000, maxOpenOrders: 50, maxOrdersPerMinute: 600, priceBandPct: 5 }
@@ -113,7 +113,7 @@ async function launch(config: string, url: string): Promise<DaemonProcess> {
   return life;
 }
 
-/** How many kline requests the simulator has answered (the daemon polls every second). */
+/** How many kline requests the simulator has answered (the daemon polls every 250 ms: each minute the test closes is seen soon). */
 async function klinePolls(): Promise<number> {
   const label = endpointLabel(ENDPOINTS.klines);
   const text = await (await fetch(`${sim.address.baseUrl}/metrics`)).text();
