@@ -223,7 +223,7 @@ describe('REST transport: any status, headers and body', () => {
       }),
       runs(TRANSPORT_RUNS),
     );
-  });
+  }, 120_000);
 });
 
 describe('REST transport: oversized replies', () => {
@@ -246,7 +246,7 @@ describe('REST transport: oversized replies', () => {
       }),
       runs(TRANSPORT_OVERSIZED_RUNS),
     );
-  });
+  }, 120_000);
 });
 
 function isJunk(text: string): boolean {
@@ -331,7 +331,7 @@ describe('REST API methods over bad replies', () => {
       }),
       runs(API_RUNS),
     );
-  });
+  }, 120_000);
 });
 
 /** The routes the kernel's ExchangePort uses, with valid replies. */
@@ -444,5 +444,5 @@ describe('the kernel’s ExchangePort over bad replies', () => {
       }),
       runs(PORT_RUNS),
     );
-  });
+  }, 120_000);
 });
