@@ -314,14 +314,14 @@ export class BacktestRun {
   private accountUnrealized(): Decimal {
     let total = dec(0);
     for (const category of CATEGORIES) {
-      for (const p of this.engine.positions({ userId: this.options.account.userId, category })) total = total.add(p.unrealizedPnl);
+      for (const pnl of this.engine.equityParts({ userId: this.options.account.userId, category }).unrealizedPnl) total = total.add(pnl);
     }
     return total;
   }
 
   private sample(): EquitySample {
     let equity = this.accountUnrealized();
-    for (const category of CATEGORIES) equity = equity.add(this.engine.futuresBalance({ userId: this.options.account.userId, category }).balance);
+    for (const category of CATEGORIES) equity = equity.add(this.engine.equityParts({ userId: this.options.account.userId, category }).balance);
     const strategyPnl = this.strategyIds.map((id) => this.ledger.book(id)?.pnl(this.markOf) ?? dec(0));
     return { equity, strategyPnl };
   }
