@@ -5,6 +5,9 @@ import type { Position } from '../../model/account.js';
 import { positionKey } from '../../model/account.js';
 import type { BusEvent } from '../../model/bus-events.js';
 import type { CacheView } from '../../model/cache-view.js';
+import type { Instrument, PositionSide } from '../../model/instrument.js';
+
+const POSITION_SIDES: readonly PositionSide[] = ['LONG', 'SHORT'];
 
 /**
  * Today's PnL in quote units: realized PnL − fees of today's fills, plus today's funding payments
@@ -119,13 +122,16 @@ export class DayPnl {
 
   /** Revalues the symbol's positions at a new mark price (position events may come less often). */
   private markTo(symbol: string, mark: Decimal): boolean {
-    const instrument = this.cache.instrument(symbol);
-    if (instrument === undefined) return false;
+    // Every mark price of a replay comes here; most find no position (the instrument is looked up only for one).
+    if (this.positions.size === 0) return false;
+    let instrument: Instrument | undefined;
     let changed = false;
-    for (const side of ['LONG', 'SHORT'] as const) {
+    for (const side of POSITION_SIDES) {
       const key = positionKey(symbol, side);
       const position = this.positions.get(key);
       if (position === undefined || position.qty.isZero()) continue;
+      instrument ??= this.cache.instrument(symbol);
+      if (instrument === undefined) return false;
       const move = side === 'LONG' ? mark.sub(position.avgPrice) : position.avgPrice.sub(mark);
       this.unrealized.set(key, move.mul(position.qty).mul(instrument.contractMultiplier));
       changed = true;
