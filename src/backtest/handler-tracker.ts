@@ -24,8 +24,8 @@ export class HandlerTracker {
   }
 
   private wrap(handlers: StrategyHandlers): StrategyHandlers {
-    const call = <A extends unknown[]>(handler: ((...args: A) => void | Promise<void>) | undefined, ...args: A): void | Promise<void> => {
-      const returned = handler?.(...args);
+    // Each handler is called as a method of `handlers`, as the kernel calls it (no bound copy per event).
+    const counted = (returned: void | Promise<void>): void | Promise<void> => {
       if (returned === undefined || typeof (returned as Promise<void>).then !== 'function') return returned;
       this.pending++;
       return (returned as Promise<void>).finally(() => {
@@ -33,9 +33,9 @@ export class HandlerTracker {
       });
     };
     return {
-      onStart: () => call(handlers.onStart?.bind(handlers)),
-      onEvent: (event) => call(handlers.onEvent?.bind(handlers), event),
-      onStop: () => call(handlers.onStop?.bind(handlers)),
+      onStart: () => counted(handlers.onStart?.()),
+      onEvent: (event) => counted(handlers.onEvent?.(event)),
+      onStop: () => counted(handlers.onStop?.()),
     };
   }
 }

@@ -41,6 +41,11 @@ class SeriesBuilder {
     readonly ms: number,
   ) {}
 
+  /** Whether a kline ends at or before `time` (`close` has one to hand out). */
+  closesBy(time: number): boolean {
+    return this.forming !== undefined && this.forming.openTime + this.ms <= time;
+  }
+
   /** Klines that ended at or before `time` (an interval without trades repeats the last close, volume 0). */
   close(time: number, out: KlineUpdated[]): void {
     while (this.forming !== undefined && this.forming.openTime + this.ms <= time) {
@@ -99,6 +104,8 @@ class SeriesBuilder {
   }
 }
 
+const NONE: readonly KlineUpdated[] = Object.freeze([]);
+
 /**
  * Klines for a backtest, built from the recorded trades (recordings hold trades, not klines). A kline
  * is published closed, once, at the first market event at or after its end, stamped with its end:
@@ -118,8 +125,9 @@ export class KlineBuilder {
     }
   }
 
-  /** Closed klines up to `time`, in time order. */
-  advance(time: number): KlineUpdated[] {
+  /** Closed klines up to `time`, in time order (asked at every market event: most close none, and get no array of their own). */
+  advance(time: number): readonly KlineUpdated[] {
+    if (!this.builders.some((builder) => builder.closesBy(time))) return NONE;
     const out: KlineUpdated[] = [];
     for (const builder of this.builders) builder.close(time, out);
     return out.sort((a, b) => a.time - b.time || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));

@@ -4,7 +4,7 @@ import { dec } from '../core/decimal.js';
 import { InvariantError } from '../core/errors.js';
 import { silentLogger } from '../core/logger.js';
 import { VirtualClock } from '../core/virtual-time.js';
-import { Kernel } from '../engine/kernel.js';
+import { Kernel, LEDGER_STORE_ID } from '../engine/kernel.js';
 import type { BusEvent } from '../model/bus-events.js';
 import type { Category } from '../model/instrument.js';
 import { SimExchange } from '../sim/engine/sim-exchange.js';
@@ -20,6 +20,7 @@ import { BarFeed, barModelNote, DEFAULT_BAR_MODEL, hasBars } from './bar-fill-mo
 import { algoSnapshotOf, fillOf, orderSnapshotOf } from '../sim/port/snapshots.js';
 import { MemoryJournal } from '../store/memory-journal.js';
 import { MemoryKeyValueStores } from '../store/memory-kv.js';
+import { UnreadStateStore } from '../store/unread-state-kv.js';
 import { BacktestError } from '../recording/error.js';
 import type { BacktestOptions, BacktestResult, FillRecord, ObservedMarketEvent } from './types.js';
 import { EquityCurve } from './equity-curve.js';
@@ -101,13 +102,15 @@ export class BacktestRun {
     this.port = new SimExchangePort({ engine: this.engine, userId: account.userId, time: this.clock, latency: this.latency, roundTrips: true });
     // A backtest keeps nothing: its journal and the strategies' stores live in memory, no database.
     const stores = new MemoryKeyValueStores();
+    // The ledgers write their whole state after every fill for a restart to read; a backtest never restarts.
+    const ledgerState = new UnreadStateStore(LEDGER_STORE_ID);
     const tracker = new HandlerTracker();
     const symbols = [...new Set([...feed.instruments.map((i) => i.symbol), ...options.strategies.flatMap((s) => s.symbols)])];
     this.kernel = new Kernel({
       time: this.clock,
       port: this.port,
       journal: new MemoryJournal(),
-      keyValue: (id) => stores.keyValue(id),
+      keyValue: (id) => (id === LEDGER_STORE_ID ? ledgerState : stores.keyValue(id)),
       logger: options.logger ?? silentLogger,
       metrics: new UncountedKernelMetrics(),
       globalLimits: options.risk,
@@ -311,14 +314,14 @@ export class BacktestRun {
   private accountUnrealized(): Decimal {
     let total = dec(0);
     for (const category of CATEGORIES) {
-      for (const p of this.engine.positions({ userId: this.options.account.userId, category })) total = total.add(p.unrealizedPnl);
+      for (const pnl of this.engine.equityParts({ userId: this.options.account.userId, category }).unrealizedPnl) total = total.add(pnl);
     }
     return total;
   }
 
   private sample(): EquitySample {
     let equity = this.accountUnrealized();
-    for (const category of CATEGORIES) equity = equity.add(this.engine.futuresBalance({ userId: this.options.account.userId, category }).balance);
+    for (const category of CATEGORIES) equity = equity.add(this.engine.equityParts({ userId: this.options.account.userId, category }).balance);
     const strategyPnl = this.strategyIds.map((id) => this.ledger.book(id)?.pnl(this.markOf) ?? dec(0));
     return { equity, strategyPnl };
   }

@@ -229,7 +229,8 @@ export class Kernel {
       this.resyncing = false;
       for (const held of this.heldDuringResync.splice(0)) this.process(held);
     }
-    const arrival = this.arrivals.get(input);
+    // Most events come from sources that do not time their arrival (a replay: none): no lookup then.
+    const arrival = this.arrivals.size === 0 ? undefined : this.arrivals.get(input);
     if (arrival !== undefined) this.arrivals.delete(input);
     const event = this.enrich(input);
     if (!this.cache.apply(event)) return;

@@ -1,6 +1,6 @@
 import type { Decimal } from '../core/decimal.js';
 import { assertNever } from '../core/errors.js';
-import type { BookSnapshot, KlineInterval, KlineUpdated, MarketEvent, TradePrinted } from '../model/market-events.js';
+import type { BookSnapshot, IndexPriceUpdated, KlineInterval, KlineUpdated, MarketEvent, MarkPriceUpdated, TradePrinted } from '../model/market-events.js';
 
 /** Market state of one symbol: book, best prices, last/mark/index price, funding, open interest, klines. */
 export class SymbolMarket {
@@ -8,8 +8,9 @@ export class SymbolMarket {
   /** The latest trade, when it is what set the last price: its price is read (and made a decimal) only when asked. */
   private lastTrade: TradePrinted | undefined;
   private lastOther: Decimal | undefined;
-  markPrice: Decimal | undefined;
-  indexPrice: Decimal | undefined;
+  /** The latest mark and index price events: their prices are read (and made decimals, when the source defers it) only when asked. */
+  private mark: MarkPriceUpdated | undefined;
+  private index: IndexPriceUpdated | undefined;
   fundingRate: Decimal | undefined;
   openInterest: Decimal | undefined;
   lastTime: number | undefined;
@@ -39,10 +40,10 @@ export class SymbolMarket {
         this.setLastPrice(event.last);
         return true;
       case 'market.markPrice':
-        this.markPrice = event.price;
+        this.mark = event;
         return true;
       case 'market.indexPrice':
-        this.indexPrice = event.price;
+        this.index = event;
         return true;
       case 'market.fundingRate':
         this.fundingRate = event.rate;
@@ -53,6 +54,14 @@ export class SymbolMarket {
       default:
         return assertNever(event, 'market event');
     }
+  }
+
+  get markPrice(): Decimal | undefined {
+    return this.mark?.price;
+  }
+
+  get indexPrice(): Decimal | undefined {
+    return this.index?.price;
   }
 
   /** The last traded price: of the latest trade, ticker or kline close, whichever came last. */

@@ -35,9 +35,20 @@ function sha256Hex(text: string): string {
  */
 export function strategyTag(strategyId: string): string {
   if (TAG_PLAIN.test(strategyId)) return strategyId;
-  const prefix = strategyId.replace(/[^A-Za-z0-9_]/g, '_').slice(0, TAG_PREFIX_LENGTH);
-  return `${prefix}_${sha256Hex(strategyId).slice(0, TAG_HASH_LENGTH)}`;
+  // Every id of every order of a strategy with such an id starts with its tag: hashed once per id, not per order.
+  let tag = hashedTags.get(strategyId);
+  if (tag === undefined) {
+    const prefix = strategyId.replace(/[^A-Za-z0-9_]/g, '_').slice(0, TAG_PREFIX_LENGTH);
+    tag = `${prefix}_${sha256Hex(strategyId).slice(0, TAG_HASH_LENGTH)}`;
+    if (hashedTags.size >= HASHED_TAGS_KEPT) hashedTags.clear();
+    hashedTags.set(strategyId, tag);
+  }
+  return tag;
 }
+
+/** The tags `strategyTag` hashed, by strategy id (a process runs a handful of strategies; bounded all the same). */
+const hashedTags = new Map<string, string>();
+const HASHED_TAGS_KEPT = 1000;
 
 function prefixOf(strategyId: string, namespace: string | undefined): string {
   return namespace === undefined ? `${strategyTag(strategyId)}-` : `${strategyTag(strategyId)}-${namespace}-`;

@@ -17,6 +17,9 @@ import { decodeLedgerState, encodeLedgerState } from './codec.js';
 import type { LedgerClaim } from './claims.js';
 import { lossCauseOf } from './loss-cause.js';
 
+/** What most events change in the ledgers: nothing (one shared empty list, not one per event of a replay). */
+const NO_EVENTS: readonly LedgerEvent[] = Object.freeze([]);
+
 /** The key under which the ledgers live in their key-value store (the state file's `strategy_kv`). */
 export const LEDGER_STATE_KEY = 'ledgers';
 
@@ -89,7 +92,7 @@ export class Ledgers {
         const short = this.options.cache.position(symbol, 'SHORT')?.qty ?? dec(0);
         this.book.shareFunding(symbol, amount, long.sub(short), time);
         this.save();
-        return [];
+        return NO_EVENTS;
       }
       case 'account.resynced': {
         const lost = this.trueUp(event.time);
@@ -98,7 +101,7 @@ export class Ledgers {
         return [...lost, ...claimed];
       }
       default:
-        return [];
+        return NO_EVENTS;
     }
   }
 
@@ -122,7 +125,7 @@ export class Ledgers {
   }
 
   private onFill(fill: Fill): readonly LedgerEvent[] {
-    if (this.book.isBooked(fill)) return [];
+    if (this.book.isBooked(fill)) return NO_EVENTS;
     const owner = this.ownerOf(fill.clientOrderId);
     const multiplier = this.multiplierOf(fill.symbol);
     const events: LedgerEvent[] = [];

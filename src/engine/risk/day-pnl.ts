@@ -5,6 +5,10 @@ import type { Position } from '../../model/account.js';
 import { positionKey } from '../../model/account.js';
 import type { BusEvent } from '../../model/bus-events.js';
 import type { CacheView } from '../../model/cache-view.js';
+import type { Instrument, PositionSide } from '../../model/instrument.js';
+import type { MarkPriceUpdated } from '../../model/market-events.js';
+
+const POSITION_SIDES: readonly PositionSide[] = ['LONG', 'SHORT'];
 
 /**
  * Today's PnL in quote units: realized PnL − fees of today's fills, plus today's funding payments
@@ -66,7 +70,7 @@ export class DayPnl {
       case 'account.position':
         return this.observe(event.position);
       case 'market.markPrice':
-        return this.markTo(event.symbol, event.price);
+        return this.markTo(event);
       case 'account.resynced':
         this.synced = true;
         return false;
@@ -118,14 +122,20 @@ export class DayPnl {
   }
 
   /** Revalues the symbol's positions at a new mark price (position events may come less often). */
-  private markTo(symbol: string, mark: Decimal): boolean {
-    const instrument = this.cache.instrument(symbol);
-    if (instrument === undefined) return false;
+  private markTo(event: MarkPriceUpdated): boolean {
+    const symbol = event.symbol;
+    // Every mark price of a replay comes here; most find no position (the instrument is looked up only for one).
+    if (this.positions.size === 0) return false;
+    let instrument: Instrument | undefined;
     let changed = false;
-    for (const side of ['LONG', 'SHORT'] as const) {
+    for (const side of POSITION_SIDES) {
       const key = positionKey(symbol, side);
       const position = this.positions.get(key);
       if (position === undefined || position.qty.isZero()) continue;
+      instrument ??= this.cache.instrument(symbol);
+      if (instrument === undefined) return false;
+      // Read only now: a replay's mark prices become decimals when something reads them.
+      const mark = event.price;
       const move = side === 'LONG' ? mark.sub(position.avgPrice) : position.avgPrice.sub(mark);
       this.unrealized.set(key, move.mul(position.qty).mul(instrument.contractMultiplier));
       changed = true;

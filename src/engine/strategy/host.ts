@@ -37,19 +37,26 @@ export interface StrategyHostOptions {
 interface Hosted {
   readonly instance: StrategyInstance;
   readonly symbols: ReadonlySet<string>;
+  /** Whether a client order id is this instance's (made once: dispatch asks it for every account event). */
+  readonly owns: (clientOrderId: string) => boolean;
   runner: StrategyRunner;
 }
 
 /** The strategy instances of the daemon: builds their contexts, routes events to them, isolates failures. */
 export class StrategyHost {
   private readonly hosted = new Map<string, Hosted>();
+  /** The same, in order, for dispatch (every event of a replay walks it). */
+  private readonly list: Hosted[] = [];
   /** Strategies read closed klines only (see ClosedKlineView). */
   private readonly view: CacheView;
 
   constructor(private readonly options: StrategyHostOptions) {
     this.view = new ClosedKlineView(options.cache);
     for (const instance of options.instances) {
-      this.hosted.set(instance.id, { instance, symbols: new Set(instance.symbols), runner: this.createRunner(instance) });
+      const id = instance.id;
+      const hosted: Hosted = { instance, symbols: new Set(instance.symbols), owns: (clientOrderId) => options.owns(clientOrderId, id), runner: this.createRunner(instance) };
+      this.hosted.set(id, hosted);
+      this.list.push(hosted);
     }
   }
 
@@ -139,9 +146,10 @@ export class StrategyHost {
   dispatch(event: BusEvent, arrivedAt?: number, ingestedAt?: number): void {
     // A forming kline is not given to strategies: they see each kline once, closed, at its end.
     if (event.type === 'market.kline' && !event.closed) return;
-    for (const hosted of this.hosted.values()) {
-      const id = hosted.instance.id;
-      if (interestedIn(event, id, hosted.symbols, (clientOrderId) => this.options.owns(clientOrderId, id))) hosted.runner.deliver(event, arrivedAt, ingestedAt);
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const hosted = list[i]!;
+      if (interestedIn(event, hosted.instance.id, hosted.symbols, hosted.owns)) hosted.runner.deliver(event, arrivedAt, ingestedAt);
     }
   }
 

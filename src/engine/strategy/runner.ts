@@ -202,7 +202,7 @@ export class StrategyRunner {
   private handle(slot: Slot): Promise<void> | undefined {
     this.delivered++;
     this.handling = slot;
-    const handled = this.invoke(() => this.handlers.onEvent?.(slot.event));
+    const handled = this.invokeOnEvent(slot.event);
     if (handled !== undefined) return handled;
     this.handled();
     return undefined;
@@ -228,6 +228,21 @@ export class StrategyRunner {
     this.wakeIdle();
   }
 
+  /** `invoke` of onEvent, without a closure per event (every event of a replay comes this way). */
+  private invokeOnEvent(event: BusEvent): Promise<void> | undefined {
+    const handlers = this.handlers;
+    if (handlers.onEvent === undefined) return undefined;
+    const started = this.clock.now();
+    let returned: void | Promise<void>;
+    try {
+      returned = handlers.onEvent(event);
+    } catch (error: unknown) {
+      this.fail(error);
+      return undefined;
+    }
+    return this.settled(returned, started);
+  }
+
   /** Calls a handler; answers a promise only when the handler was async (keeps replay loops synchronous). */
   private invoke(call: () => void | Promise<void>): Promise<void> | undefined {
     const started = this.clock.now();
@@ -238,6 +253,11 @@ export class StrategyRunner {
       this.fail(error);
       return undefined;
     }
+    return this.settled(returned, started);
+  }
+
+  /** What a handler answered: its time counted now, or once its promise settles. */
+  private settled(returned: void | Promise<void>, started: number): Promise<void> | undefined {
     if (returned === undefined || typeof (returned as Promise<void>).then !== 'function') {
       this.handlerMs += this.clock.now() - started;
       return undefined;

@@ -195,11 +195,11 @@ export class PreparedColumns {
 
   /** The checks the JSONL reader makes on each line, on every row (each distinct text once). */
   private check(data: (name: PreparedColumnName) => Data): void {
-    const valid = (name: PreparedColumnName): ((row: number) => boolean) => {
+    // Each column's validity bitmap, undefined when it has no null (read inline per row: no closure call per row and column).
+    const valid = (name: PreparedColumnName): Uint8Array | undefined => {
       const d = data(name);
       const bitmap = d.nullBitmap;
-      if (d.nullCount === 0 || bitmap === undefined || bitmap.length === 0) return () => true;
-      return (row) => ((bitmap[row >> 3]! >> (row & 7)) & 1) === 1;
+      return d.nullCount === 0 || bitmap === undefined || bitmap.length === 0 ? undefined : bitmap;
     };
     const has = {
       price: valid('price'),
@@ -233,18 +233,18 @@ export class PreparedColumns {
       let ok: boolean;
       switch (this.kinds[row]) {
         case KIND_DEPTH:
-          ok = has.bids(row) && has.bidQty(row) && has.asks(row) && has.askQty(row) && sameLengths(this.bidPrice, this.bidQty, row) && sameLengths(this.askPrice, this.askQty, row);
+          ok = isSet(has.bids, row) && isSet(has.bidQty, row) && isSet(has.asks, row) && isSet(has.askQty, row) && sameLengths(this.bidPrice, this.bidQty, row) && sameLengths(this.askPrice, this.askQty, row);
           break;
         case KIND_TRADE:
-          ok = has.price(row) && has.qty(row) && has.tradeId(row) && has.ibm(row) && within(this.price[row]!, this.priceText.length) && within(this.qty[row]!, this.qtyText.length);
+          ok = isSet(has.price, row) && isSet(has.qty, row) && isSet(has.tradeId, row) && isSet(has.ibm, row) && within(this.price[row]!, this.priceText.length) && within(this.qty[row]!, this.qtyText.length);
           break;
         case KIND_MARK:
         case KIND_INDEX:
-          ok = has.price(row) && within(this.price[row]!, this.priceText.length);
+          ok = isSet(has.price, row) && within(this.price[row]!, this.priceText.length);
           break;
         case KIND_FUNDING: {
           const next = this.nextFundingTimes[row]!;
-          ok = has.rate(row) && has.nft(row) && has.period(row) && isSignedDecimal(this.fundingRates.get(row)) && Number.isSafeInteger(next) && next >= 0 && within(this.periods[row]!, this.periodNames.length);
+          ok = isSet(has.rate, row) && isSet(has.nft, row) && isSet(has.period, row) && isSignedDecimal(this.fundingRates.get(row)) && Number.isSafeInteger(next) && next >= 0 && within(this.periods[row]!, this.periodNames.length);
           break;
         }
         case KIND_BAR: {
@@ -252,13 +252,13 @@ export class PreparedColumns {
           const duration = bars.durations[row]!;
           const source = bars.sources[row]!;
           ok =
-            has.barSource(row) &&
-            has.barDuration(row) &&
-            has.barOpen(row) &&
-            has.barHigh(row) &&
-            has.barLow(row) &&
-            has.barClose(row) &&
-            has.barVolume(row) &&
+            isSet(has.barSource, row) &&
+            isSet(has.barDuration, row) &&
+            isSet(has.barOpen, row) &&
+            isSet(has.barHigh, row) &&
+            isSet(has.barLow, row) &&
+            isSet(has.barClose, row) &&
+            isSet(has.barVolume, row) &&
             within(source, bars.sourceNames.length) &&
             Number.isSafeInteger(duration) &&
             duration > 0 &&
@@ -425,6 +425,11 @@ function ascending(offsets: Int32Array, rows: number, limit: number): boolean {
   if (offsets[0] !== 0) return false;
   for (let i = 1; i <= rows; i++) if (offsets[i]! < offsets[i - 1]! || offsets[i]! > limit) return false;
   return true;
+}
+
+/** Whether `row` is valid (not null) in a column's validity bitmap; no bitmap: every row is. */
+function isSet(bitmap: Uint8Array | undefined, row: number): boolean {
+  return bitmap === undefined || ((bitmap[row >> 3]! >> (row & 7)) & 1) === 1;
 }
 
 /** A dictionary index that names one of its `size` values (indices are signed: a negative one names none). */

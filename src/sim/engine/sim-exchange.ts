@@ -4,7 +4,7 @@ import { err, ok } from '../../core/result.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import { DEFAULT_SIM_INSTRUMENTS } from '../market-stream/instruments.js';
-import { accountFigures } from './account-math.js';
+import { accountFigures, mathOf } from './account-math.js';
 import { AlgoDesk } from './algo/desk.js';
 import type { AlgoRecord } from './algo/record.js';
 import { DEFAULT_HISTORY_RETENTION, EngineState } from './engine-state.js';
@@ -484,6 +484,18 @@ export class SimExchange implements SimVenue {
       out.push(positionView(this.s, account, p, figures));
     }
     return out.sort((a, b) => (a.symbol === b.symbol ? a.side.localeCompare(b.side) : a.symbol.localeCompare(b.symbol)));
+  }
+
+  /**
+   * What an equity figure needs, as the views show it: the wallet balance (`futuresBalance().balance`)
+   * and each open position's unrealized PnL (`positions()[i].unrealizedPnl`, in the same order), without
+   * the rest of those views (margins, risk rates, liquidation prices): a backtest samples it every minute.
+   */
+  equityParts(ref: AccountRef): { readonly balance: string; readonly unrealizedPnl: readonly string[] } {
+    const account = this.s.account(ref);
+    if (account === undefined) throw new RangeError(`unknown user ${ref.userId}`);
+    const open = [...account.positions.values()].filter((p) => p.lots !== 0).sort((a, b) => (a.symbol === b.symbol ? a.side.localeCompare(b.side) : a.symbol.localeCompare(b.symbol)));
+    return { balance: money(account.wallet), unrealizedPnl: open.map((p) => money(mathOf(this.s, p).unrealizedPnl)) };
   }
 
   futuresBalance(ref: AccountRef): FuturesBalanceView {

@@ -3,8 +3,8 @@ import type { Decimal } from '../../core/decimal.js';
 import { decimalOfText as decimalOf } from '../../core/decimal-cache.js';
 import { assertNever } from '../../core/errors.js';
 import type { Side } from '../../model/instrument.js';
-import type { BookLevel, BookSnapshot, MarketEvent, TradePrinted } from '../../model/market-events.js';
-import type { DepthEvent, MarketEvent as SimMarketEvent, PriceLevel, TradeEvent } from '../market-stream/events.js';
+import type { BookLevel, BookSnapshot, IndexPriceUpdated, MarketEvent, MarkPriceUpdated, TradePrinted } from '../../model/market-events.js';
+import type { DepthEvent, IndexPriceEvent, MarketEvent as SimMarketEvent, MarkPriceEvent, PriceLevel, TradeEvent } from '../market-stream/events.js';
 
 function levelsOf(side: readonly PriceLevel[]): BookLevel[] {
   const out: BookLevel[] = new Array<BookLevel>(side.length);
@@ -87,13 +87,60 @@ class LazyTrade implements TradePrinted {
   }
 }
 
+/** A mark or index price whose decimal is made when first read (most of a replay's reach no reader of the price; see LazyBook). */
+class LazyMarkPrice implements MarkPriceUpdated {
+  readonly type = 'market.markPrice';
+  readonly symbol: string;
+  readonly time: number;
+  readonly #text: string;
+  #price: Decimal | undefined;
+
+  constructor(event: MarkPriceEvent) {
+    this.symbol = event.symbol;
+    this.time = event.ts;
+    this.#text = event.price;
+    this.#price = undefined;
+  }
+
+  get price(): Decimal {
+    return (this.#price ??= decimalOf(this.#text));
+  }
+
+  toJSON(): MarkPriceUpdated {
+    return { type: this.type, symbol: this.symbol, time: this.time, price: this.price };
+  }
+}
+
+class LazyIndexPrice implements IndexPriceUpdated {
+  readonly type = 'market.indexPrice';
+  readonly symbol: string;
+  readonly time: number;
+  readonly #text: string;
+  #price: Decimal | undefined;
+
+  constructor(event: IndexPriceEvent) {
+    this.symbol = event.symbol;
+    this.time = event.ts;
+    this.#text = event.price;
+    this.#price = undefined;
+  }
+
+  get price(): Decimal {
+    return (this.#price ??= decimalOf(this.#text));
+  }
+
+  toJSON(): IndexPriceUpdated {
+    return { type: this.type, symbol: this.symbol, time: this.time, price: this.price };
+  }
+}
+
 /**
  * One engine market event as the kernel's model event, stamped with the engine event's `ts`:
  * depth → market.book, trade → market.trade, mark → market.markPrice, index → market.indexPrice,
  * funding → market.fundingRate. Quantities stay contracts on both sides. A bar (a downloaded history)
  * has no model event of its own: undefined (the backtest builds klines from bars). This is the one
- * place a replayed event's decimal text becomes decimal.js values: a book's levels and a trade's price
- * and quantity when first read, the other prices at once.
+ * place a replayed event's decimal text becomes decimal.js values: a book's levels, a trade's price and
+ * quantity, and mark and index prices when first read; a funding rate at once.
  */
 export function modelMarketEvent(event: SimMarketEvent): MarketEvent | undefined {
   switch (event.type) {
@@ -102,9 +149,9 @@ export function modelMarketEvent(event: SimMarketEvent): MarketEvent | undefined
     case 'trade':
       return new LazyTrade(event);
     case 'mark':
-      return { type: 'market.markPrice', symbol: event.symbol, time: event.ts, price: decimalOf(event.price) };
+      return new LazyMarkPrice(event);
     case 'index':
-      return { type: 'market.indexPrice', symbol: event.symbol, time: event.ts, price: decimalOf(event.price) };
+      return new LazyIndexPrice(event);
     case 'funding':
       return { type: 'market.fundingRate', symbol: event.symbol, time: event.ts, rate: decimalOf(event.rate), nextFundingTime: event.nextFundingTime };
     case 'bar':

@@ -1,5 +1,5 @@
 import { dec } from '../../../src/core/decimal.js';
-import type { BookSnapshot, TradePrinted } from '../../../src/model/market-events.js';
+import type { BookSnapshot, IndexPriceUpdated, MarkPriceUpdated, TradePrinted } from '../../../src/model/market-events.js';
 import { modelMarketEvent } from '../../../src/sim/port/market-events.js';
 import type { DepthEvent, TradeEvent } from '../../../src/sim/market-stream/events.js';
 
@@ -50,5 +50,15 @@ describe('modelMarketEvent (levels and trade amounts made decimals when read)', 
     expect(printed.price).toBe(printed.price);
     expect(JSON.parse(JSON.stringify(printed))).toEqual({ type: 'market.trade', symbol: 'BTC-SWAP-USDT', time: trade.ts, tradeId: '42', price: '111022.3', qty: '0.7', takerSide: 'SELL' });
     expect((modelMarketEvent({ ...trade, buyerIsMaker: false }) as TradePrinted).takerSide).toBe('BUY');
+  });
+
+  it('mark and index prices read as their decimal, the same value on every read, and serialize as the eager events did', () => {
+    const mark = modelMarketEvent({ type: 'mark', ts: trade.ts, symbol: 'BTC-SWAP-USDT', price: '111021.6' }) as MarkPriceUpdated;
+    const index = modelMarketEvent({ type: 'index', ts: trade.ts, symbol: 'ETH-SWAP-USDT', price: '4439.92' }) as IndexPriceUpdated;
+    expect([mark.type, mark.symbol, mark.time, mark.price.toString()]).toEqual(['market.markPrice', 'BTC-SWAP-USDT', trade.ts, '111021.6']);
+    expect([index.type, index.symbol, index.time, index.price.toString()]).toEqual(['market.indexPrice', 'ETH-SWAP-USDT', trade.ts, '4439.92']);
+    expect(mark.price).toBe(mark.price);
+    expect(JSON.parse(JSON.stringify(mark))).toEqual({ type: 'market.markPrice', symbol: 'BTC-SWAP-USDT', time: trade.ts, price: '111021.6' });
+    expect(JSON.parse(JSON.stringify(index))).toEqual({ type: 'market.indexPrice', symbol: 'ETH-SWAP-USDT', time: trade.ts, price: '4439.92' });
   });
 });

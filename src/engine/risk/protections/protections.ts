@@ -13,6 +13,9 @@ import type { StrategyFigures } from './strategy-figures.js';
 import { FillFigures } from './strategy-figures.js';
 import { TripBook } from './trip-book.js';
 
+/** Most events change no protection: one shared empty list, not one per event of a replay. */
+const NO_CHANGES: readonly ProtectionChanged[] = Object.freeze([]);
+
 export interface ProtectionsOptions {
   readonly specs: readonly ProtectionSpec[];
   readonly strategyIds: readonly string[];
@@ -66,7 +69,7 @@ export class Protections {
 
   /** Follows fills and exits, then re-evaluates every protection; answers the trips and resumes. */
   onEvent(event: BusEvent, now: number): readonly ProtectionChanged[] {
-    if (this.list.length === 0 || !WATCHED.has(event.type)) return [];
+    if (this.list.length === 0 || !WATCHED.has(event.type)) return NO_CHANGES;
     const changes: ProtectionChanged[] = [];
     if (event.type === 'account.fill') this.onFill(event.fill, now, changes);
     for (const protection of this.list) {
