@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, SAMPLE } from './backtest-replay.bench.js';
 import type { BenchResult } from './bench-result.js';
@@ -8,64 +8,141 @@ import type { BenchResult } from './bench-result.js';
 /** 4 combinations of the example quoter's params. */
 const GRID = 'strategies:\n  quoter-btc:\n    params:\n      halfSpreadBps: [2, 5]\n      requoteBps: [2, 4]\n';
 const WORKER_LINE = /^sweep: worker (\d+): (\d+) combinations, ([\d,]+) events in ([\d.]+) s, ([\d,]+) events\/s$/;
+/** `stratd sweep`'s cost lines (src/sweep/throughput.ts costLines). */
+const COST_LINE = /^sweep: worker (\d+) cost: CPU ([\d.]+) s, waited for a core ([\d.]+) s, GC ([\d.]+) s, loading ([\d.]+) s; started in ([\d.]+) s, first event at ([\d.]+) s, idle at the end ([\d.]+) s$/;
+const PROCESS_LINE = /^sweep: process CPU ([\d.]+) s: main thread ([\d.]+) s, workers ([\d.]+) s, other threads ([\d.]+) s$/m;
 
-/**
- * Loaded into the sweep's process (--import): at exit it prints the CPU time the whole process used,
- * every worker thread included (getrusage of the process): the work a sweep costs with 1 and 2 workers.
- * Less affected by other work than wall times, not immune: contention inflates CPU time too.
- */
-const CPU_AT_EXIT = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('bench-cpu-us '+(u.user+u.system)+'\\n')})`;
-const CPU_LINE = /^bench-cpu-us (\d+)$/m;
+/** One worker thread of a run, as `stratd sweep` reported it. */
+interface WorkerFigures {
+  readonly eventsPerSecond: number;
+  readonly cpuSeconds: number;
+  readonly waitSeconds: number;
+  readonly gcSeconds: number;
+  readonly firstEventSeconds: number;
+  readonly idleTailSeconds: number;
+}
 
 interface SweepRun {
   readonly seconds: number;
-  /** CPU seconds of the whole process (main thread and workers). */
+  /** 1-minute load average when it started. */
+  readonly load: number;
+  /** CPU seconds of the whole process, and of its main thread, its worker threads and the rest (V8's GC helpers and compiler, libuv's pool). */
   readonly cpuSeconds: number;
-  /** events/s of each worker's own backtests, in worker order (stratd sweep's per-worker lines). */
-  readonly perWorker: readonly number[];
+  readonly mainCpuSeconds: number;
+  readonly workersCpuSeconds: number;
+  readonly otherCpuSeconds: number;
+  readonly workers: readonly WorkerFigures[];
 }
 
-/** `stratd sweep` (the built CLI) over the 4-combination grid with `workers` worker threads: wall time and per-worker events/s. */
+/** `stratd sweep` (the built CLI) over the 4-combination grid with `workers` worker threads. */
 function sweep(workers: number, grid: string, out: string): SweepRun {
+  const load = loadavg()[0] ?? 0;
   const started = performance.now();
-  const run = spawnSync(process.execPath, ['--import', CPU_AT_EXIT, 'bin/stratd.js', 'sweep', '--config', CONFIG, '--data', SAMPLE, '--grid', grid, '--workers', String(workers), '--out', out], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['bin/stratd.js', 'sweep', '--config', CONFIG, '--data', SAMPLE, '--grid', grid, '--workers', String(workers), '--out', out], { encoding: 'utf8' });
   const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`stratd sweep --workers ${workers} failed: ${run.stderr}`);
-  const perWorker = run.stderr
-    .split('\n')
-    .map((line) => WORKER_LINE.exec(line))
-    .flatMap((m) => (m === null ? [] : [Number(m[5]!.replaceAll(',', ''))]));
-  const cpu = CPU_LINE.exec(run.stderr);
-  return { seconds, cpuSeconds: cpu === null ? Number.NaN : Number(cpu[1]) / 1e6, perWorker };
+  const lines = run.stderr.split('\n');
+  const perWorker = new Map<number, number>();
+  const costs = new Map<number, RegExpExecArray>();
+  for (const line of lines) {
+    const rate = WORKER_LINE.exec(line);
+    if (rate !== null) perWorker.set(Number(rate[1]), Number(rate[5]!.replaceAll(',', '')));
+    const cost = COST_LINE.exec(line);
+    if (cost !== null) costs.set(Number(cost[1]), cost);
+  }
+  const total = PROCESS_LINE.exec(run.stderr);
+  if (total === null || costs.size !== perWorker.size) throw new Error(`stratd sweep --workers ${workers} printed no cost lines (not Linux?): ${run.stderr}`);
+  return {
+    seconds,
+    load,
+    cpuSeconds: Number(total[1]),
+    mainCpuSeconds: Number(total[2]),
+    workersCpuSeconds: Number(total[3]),
+    otherCpuSeconds: Number(total[4]),
+    workers: [...perWorker].sort(([a], [b]) => a - b).map(([id, eventsPerSecond]) => {
+      const c = costs.get(id)!;
+      return { eventsPerSecond, cpuSeconds: Number(c[2]), waitSeconds: Number(c[3]), gcSeconds: Number(c[4]), firstEventSeconds: Number(c[7]), idleTailSeconds: Number(c[8]) };
+    }),
+  };
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+
+/** `BENCH_SWEEP_ROUNDS`: pairs of sweeps (1 worker, then 2), interleaved (default 2). */
+function rounds(): number {
+  const text = process.env['BENCH_SWEEP_ROUNDS'];
+  if (text === undefined || text === '') return 2;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`BENCH_SWEEP_ROUNDS must be a positive integer, got ${JSON.stringify(text)}`);
+  return n;
 }
 
 /**
  * Sweep scaling (issue 18, target ≥ 1.8×): the wall time of the whole `stratd sweep` of 4 combinations
- * with 2 worker threads against 1 worker, process start, config, parse of the sample and every
- * backtest included; each worker's own events/s beside it (how fast each replays when both run at once,
- * against the single worker's), and the CPU time each sweep cost (what a second worker adds in work,
- * which a busy machine's wall times hide).
+ * with 2 worker threads against 1 worker, process start, config, parse of the sample and every backtest
+ * included, in interleaved rounds (1, 2, 1, 2…: a shared machine's load drifts; each round's ratio
+ * compares neighbours, the median of the rounds is the figure), each run's load beside it. Beside
+ * the wall times, what a quiet machine cannot hide: the CPU each sweep cost (main thread, workers, other
+ * threads), each worker's own events/s, GC and time waiting for a core, and `cpuSpeedUpBound`: the
+ * speed-up 2 otherwise idle cores could give at best for this CPU work (2 × the 1-worker sweep's
+ * worker and main thread CPU, its critical path while its other threads use the spare core, over all
+ * the CPU of the 2-worker sweep).
  */
 export function benchSweep(): BenchResult {
   const dir = mkdtempSync(join(tmpdir(), 'stratd-bench-sweep-'));
   try {
     const grid = join(dir, 'grid.yml');
     writeFileSync(grid, GRID);
-    const one = sweep(1, grid, join(dir, 'one'));
-    const two = sweep(2, grid, join(dir, 'two'));
+    const ones: SweepRun[] = [];
+    const twos: SweepRun[] = [];
+    for (let r = 0; r < rounds(); r++) {
+      ones.push(sweep(1, grid, join(dir, `one-${r}`)));
+      twos.push(sweep(2, grid, join(dir, `two-${r}`)));
+    }
+    const speedUps = ones.map((one, r) => one.seconds / twos[r]!.seconds);
     const figures: Record<string, number> = {
       combinations: 4,
-      oneWorkerSeconds: Number(one.seconds.toFixed(2)),
-      twoWorkersSeconds: Number(two.seconds.toFixed(2)),
-      speedUp: Number((one.seconds / two.seconds).toFixed(2)),
-      oneWorkerEventsPerSecond: one.perWorker[0] ?? 0,
-      oneWorkerCpuSeconds: Number(one.cpuSeconds.toFixed(2)),
-      twoWorkersCpuSeconds: Number(two.cpuSeconds.toFixed(2)),
-      // Work the second worker adds (1.00: none). On 2 otherwise idle cores the speed-up is at most 2 / this.
-      cpuWorkRatio: Number((two.cpuSeconds / one.cpuSeconds).toFixed(3)),
+      rounds: ones.length,
+      speedUp: round(median(speedUps), 2),
+      oneWorkerSeconds: round(median(ones.map((r) => r.seconds)), 2),
+      twoWorkersSeconds: round(median(twos.map((r) => r.seconds)), 2),
+      oneWorkerCpuSeconds: round(median(ones.map((r) => r.cpuSeconds)), 2),
+      twoWorkersCpuSeconds: round(median(twos.map((r) => r.cpuSeconds)), 2),
+      // Work the second worker adds (1.00: none).
+      cpuWorkRatio: round(median(ones.map((one, r) => twos[r]!.cpuSeconds / one.cpuSeconds)), 3),
+      cpuSpeedUpBound: round(median(ones.map((one, r) => (2 * (one.workersCpuSeconds + one.mainCpuSeconds)) / twos[r]!.cpuSeconds)), 2),
+      oneWorkerEventsPerSecond: median(ones.map((r) => r.workers[0]?.eventsPerSecond ?? 0)),
     };
-    two.perWorker.forEach((eps, i) => {
-      figures[`twoWorkers.worker${i + 1}EventsPerSecond`] = eps;
+    const each = (prefix: string, runs: readonly SweepRun[]): void => {
+      runs.forEach((run, r) => {
+        const at = `${prefix}.round${r + 1}`;
+        figures[`${at}.load`] = round(run.load, 2);
+        figures[`${at}.seconds`] = round(run.seconds, 2);
+        figures[`${at}.cpuSeconds`] = run.cpuSeconds;
+        figures[`${at}.mainCpuSeconds`] = run.mainCpuSeconds;
+        figures[`${at}.workersCpuSeconds`] = run.workersCpuSeconds;
+        figures[`${at}.otherCpuSeconds`] = run.otherCpuSeconds;
+        run.workers.forEach((w, i) => {
+          const worker = `${at}.worker${i + 1}`;
+          figures[`${worker}.eventsPerSecond`] = w.eventsPerSecond;
+          figures[`${worker}.cpuSeconds`] = w.cpuSeconds;
+          figures[`${worker}.waitSeconds`] = w.waitSeconds;
+          figures[`${worker}.gcSeconds`] = w.gcSeconds;
+          figures[`${worker}.firstEventSeconds`] = w.firstEventSeconds;
+          figures[`${worker}.idleTailSeconds`] = w.idleTailSeconds;
+        });
+      });
+    };
+    each('oneWorker', ones);
+    each('twoWorkers', twos);
+    // The figures the table of issue 18 had: the 2-worker sweep's per-worker events/s (median over rounds).
+    [0, 1].forEach((i) => {
+      figures[`twoWorkers.worker${i + 1}EventsPerSecond`] = median(twos.map((r) => r.workers[i]?.eventsPerSecond ?? 0));
     });
     return { name: 'sweep: 4 combinations, 2 workers vs 1', figures, target: 'speed-up ≥ 1.8' };
   } finally {

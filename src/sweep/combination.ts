@@ -36,6 +36,13 @@ export class SweepCombinationRunner {
     this.recording = Promise.resolve(ok(recording));
   }
 
+  /** Loads what every combination needs (the strategy modules and the recordings) without running one; `run` awaits the same. */
+  async load(): Promise<Result<void, string>> {
+    for (const spec of this.job.strategies) await this.definition(spec.moduleFile);
+    const parsed = await this.parsed();
+    return parsed.ok ? ok(undefined) : parsed;
+  }
+
   /** One combination's backtest: its row and the events it replayed; a recording that cannot be replayed is an error message. */
   async run(combination: SweepCombination): Promise<Result<SweepOutcome, string>> {
     const { job } = this;

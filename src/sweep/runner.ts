@@ -9,14 +9,20 @@ import { parseJsonlRecordings } from '../backtest/runner.js';
 import { SweepCombinationRunner } from './combination.js';
 import type { SharedRecording } from './recording.js';
 import { shareRecording } from './recording.js';
-import type { CombinationTiming, SweepCombination, SweepJob, SweepProgress, SweepRow } from './types.js';
+import { systemStopwatch } from '../core/system-time.js';
+import type { ThreadCost } from './thread-cost.js';
+import type { CombinationCost, CombinationTiming, SweepCombination, SweepJob, SweepProgress, SweepRow, WorkerSpan } from './types.js';
 
 /** What the main thread sends a worker thread: the shared recording (once, first), then combinations one by one. */
 export type WorkerRequest = { readonly type: 'recording'; readonly recording: SharedRecording } | { readonly type: 'combination'; readonly combination: SweepCombination };
 
-/** What a worker thread answers for one combination (`ms`: its backtest's time on the worker). */
+/**
+ * What a worker thread says: `ready` once its modules are loaded (with what starting cost the thread),
+ * then for each combination its row (`ms`: its backtest's time on the worker, `cost`: what it cost the thread).
+ */
 export type WorkerReply =
-  | { readonly type: 'row'; readonly row: SweepRow; readonly events: number; readonly ms: number }
+  | { readonly type: 'ready'; readonly cost: ThreadCost | undefined }
+  | { readonly type: 'row'; readonly row: SweepRow; readonly events: number; readonly ms: number; readonly cost: CombinationCost }
   | { readonly type: 'failed'; readonly index: number; readonly message: string };
 
 export interface SweepRunOptions {
@@ -26,8 +32,10 @@ export interface SweepRunOptions {
   readonly onProgress?: (progress: SweepProgress) => void;
   /** Called after each combination with its worker, events and time (per-worker events/s: `workerThroughput`). */
   readonly onCombination?: (timing: CombinationTiming) => void;
-  /** Times combinations run on this thread (--workers 0); worker threads time their own. */
+  /** Times combinations run on this thread (--workers 0) and the worker threads' start and idle end; worker threads time their own combinations. Default: the process's timer. */
   readonly stopwatch?: Stopwatch;
+  /** Called once per worker thread when the sweep is done: its start, first event and idle end. */
+  readonly onWorker?: (span: WorkerSpan) => void;
   /** Kernel logs of in-process runs (worker threads log nothing). */
   readonly logger?: Logger;
   /**
@@ -76,15 +84,18 @@ function inWorkers(job: SweepJob, combinations: readonly SweepCombination[], opt
   if (!existsSync(file)) return Promise.resolve(err(`worker threads need the compiled sweep worker ${file}: run \`npm run build\`, or use --workers 0`));
   const count = Math.min(options.workers, combinations.length);
   if (count === 0) return Promise.resolve(ok([]));
+  const stopwatch = options.stopwatch ?? systemStopwatch;
   return new Promise((resolve) => {
     const rows: SweepRow[] = [];
     const workers: Worker[] = [];
+    const spans: WorkerTimes[] = [];
     let next = 0;
     let settled = false;
     const finish = (result: Result<SweepRow[], string>): void => {
       if (settled) return;
       settled = true;
       for (const worker of workers) void worker.terminate();
+      if (result.ok) reportSpans(spans, stopwatch.now(), options.onWorker);
       resolve(result);
     };
     const send = (worker: Worker, request: WorkerRequest): void => worker.postMessage(request);
@@ -94,16 +105,27 @@ function inWorkers(job: SweepJob, combinations: readonly SweepCombination[], opt
     };
     // The workers load their modules while this thread parses the recordings.
     for (let w = 0; w < count; w++) {
+      const times: WorkerTimes = { worker: w + 1, spawnedAt: stopwatch.now() };
       const worker = new Worker(WORKER_URL, { workerData: job });
       const id = w + 1;
       workers.push(worker);
+      spans.push(times);
       worker.on('message', (reply: WorkerReply) => {
+        if (reply.type === 'ready') {
+          times.readyAt = stopwatch.now();
+          if (reply.cost !== undefined) times.startCpuMs = reply.cost.cpuMs;
+          return;
+        }
         if (reply.type === 'failed') {
           finish(err(`combination ${reply.index + 1}: ${reply.message}`));
           return;
         }
+        const at = stopwatch.now();
+        // Its first replay began when it had loaded the recordings: that long before its answer, less the backtest.
+        times.firstEventAt ??= at - (reply.ms - reply.cost.loadMs);
+        times.lastAnswerAt = at;
         rows.push(reply.row);
-        options.onCombination?.({ index: reply.row.index, worker: id, events: reply.events, ms: reply.ms });
+        options.onCombination?.({ index: reply.row.index, worker: id, events: reply.events, ms: reply.ms, cost: reply.cost });
         options.onProgress?.({ done: rows.length, total: combinations.length });
         if (rows.length === combinations.length) finish(ok(rows));
         else feed(worker);
@@ -139,4 +161,29 @@ function inWorkers(job: SweepJob, combinations: readonly SweepCombination[], opt
       (error: unknown) => finish(err(`reading the recordings failed: ${error instanceof Error ? error.message : String(error)}`)),
     );
   });
+}
+
+/** A worker thread's moments on the main thread's stopwatch, as they happen. */
+interface WorkerTimes {
+  readonly worker: number;
+  readonly spawnedAt: number;
+  readyAt?: number;
+  startCpuMs?: number;
+  firstEventAt?: number;
+  lastAnswerAt?: number;
+}
+
+/** Each worker's span, once the last answer is in (`end`); workers that answered nothing report none. */
+function reportSpans(spans: readonly WorkerTimes[], end: number, onWorker: ((span: WorkerSpan) => void) | undefined): void {
+  if (onWorker === undefined) return;
+  for (const t of spans) {
+    if (t.lastAnswerAt === undefined || t.firstEventAt === undefined) continue;
+    onWorker({
+      worker: t.worker,
+      startMs: (t.readyAt ?? t.firstEventAt) - t.spawnedAt,
+      ...(t.startCpuMs === undefined ? {} : { startCpuMs: t.startCpuMs }),
+      firstEventMs: t.firstEventAt - t.spawnedAt,
+      idleTailMs: end - t.lastAnswerAt,
+    });
+  }
 }

@@ -103,6 +103,32 @@ export interface CombinationTiming {
   readonly worker: number;
   readonly events: number;
   readonly ms: number;
+  /** What it cost its worker thread (worker threads only). */
+  readonly cost?: CombinationCost;
+}
+
+/** What one combination cost the worker thread that ran it, beside its wall time. */
+export interface CombinationCost {
+  /** CPU time of the thread, and time it was ready to run but waited for a core (absent where the system does not tell). */
+  readonly cpuMs?: number;
+  readonly waitMs?: number;
+  /** Garbage-collection pauses of the thread's heap. */
+  readonly gcMs: number;
+  /** Reading (or opening the shared) recordings and loading the strategy modules: the worker's first combination only, 0 after. */
+  readonly loadMs: number;
+}
+
+/** A worker thread's start and end, on the main thread's stopwatch, and what starting it cost the thread. */
+export interface WorkerSpan {
+  readonly worker: number;
+  /** From `new Worker` to the worker's modules loaded (its first message). */
+  readonly startMs: number;
+  /** CPU time the thread spent starting (absent where the system does not tell). */
+  readonly startCpuMs?: number;
+  /** From `new Worker` to its first combination's backtest under way (its recordings loaded): when it started replaying. */
+  readonly firstEventMs: number;
+  /** From its last answer to the last answer of the sweep: time it idled at the end while another worker finished. */
+  readonly idleTailMs: number;
 }
 
 export interface SweepProgress {

@@ -2,7 +2,8 @@ import { appendFileSync } from 'node:fs';
 import { parseJsonlRecordings, runBacktest } from '../../src/backtest/runner.js';
 import type { ParsedRecording } from '../../src/recording/parsed-recording.js';
 import { openSharedRecording, shareRecording } from '../../src/sweep/recording.js';
-import { throughputLines, workerThroughput } from '../../src/sweep/throughput.js';
+import { costLines, throughputLines, workerThroughput } from '../../src/sweep/throughput.js';
+import { costBetween, threadCost } from '../../src/sweep/thread-cost.js';
 import { dec } from '../../src/core/decimal.js';
 import type { MarketEvent } from '../../src/sim/market-stream/events.js';
 import quoter from '../../strategies/spread-quoter/index.js';
@@ -78,5 +79,38 @@ describe('per-worker throughput', () => {
     expect(throughputLines(workers)).toBe(
       'sweep: worker 1: 1 combinations, 3,000 events in 1.0 s, 3,000 events/s\nsweep: worker 2: 2 combinations, 2,000 events in 1.0 s, 2,000 events/s\nsweep: all workers: 5,000 events/s together\n',
     );
+  });
+
+  it('sums what each worker thread measured and splits the process CPU into main thread, workers and the rest', () => {
+    const cost = (cpuMs: number, gcMs: number, loadMs: number) => ({ cpuMs, waitMs: cpuMs / 10, gcMs, loadMs });
+    const workers = workerThroughput([
+      { index: 0, worker: 1, events: 1000, ms: 1000, cost: cost(900, 100, 200) },
+      { index: 1, worker: 2, events: 1000, ms: 2000, cost: cost(1800, 300, 400) },
+      { index: 2, worker: 1, events: 1000, ms: 1000, cost: cost(1000, 100, 0) },
+    ]);
+    expect(workers[0]).toEqual({ worker: 1, combinations: 2, events: 2000, busyMs: 2000, eventsPerSecond: 1000, cpuMs: 1900, waitMs: 190, gcMs: 200, loadMs: 200 });
+    const spans = [
+      { worker: 1, startMs: 500, startCpuMs: 400, firstEventMs: 800, idleTailMs: 0 },
+      { worker: 2, startMs: 600, startCpuMs: 400, firstEventMs: 1100, idleTailMs: 2500 },
+    ];
+    expect(costLines(workers, spans, { cpuMs: 6000, mainCpuMs: 1000 })).toBe(
+      'sweep: worker 1 cost: CPU 1.9 s, waited for a core 0.2 s, GC 0.2 s, loading 0.2 s; started in 0.5 s, first event at 0.8 s, idle at the end 0.0 s\n' +
+        'sweep: worker 2 cost: CPU 1.8 s, waited for a core 0.2 s, GC 0.3 s, loading 0.4 s; started in 0.6 s, first event at 1.1 s, idle at the end 2.5 s\n' +
+        'sweep: process CPU 6.0 s: main thread 1.0 s, workers 4.5 s, other threads 0.5 s\n',
+    );
+  });
+
+  it('reads this thread’s CPU from the kernel where it tells (Linux), and it grows with work', () => {
+    const before = threadCost();
+    if (process.platform !== 'linux') {
+      expect(before).toBeUndefined();
+      return;
+    }
+    let x = 0;
+    for (let i = 0; i < 5_000_000; i++) x = (x + i * 7) % 1_000_003;
+    const spent = costBetween(before, threadCost());
+    expect(x).toBeGreaterThanOrEqual(0);
+    expect(spent?.cpuMs).toBeGreaterThan(0);
+    expect(spent?.waitMs).toBeGreaterThanOrEqual(0);
   });
 });

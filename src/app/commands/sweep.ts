@@ -10,8 +10,9 @@ import { RANK_METRICS } from '../../sweep/output.js';
 import { heatmapAxesOf } from '../../sweep/report.js';
 import { parseShardSpec, writeSweepOutputs } from '../../sweep/shard/index.js';
 import { runSweep } from '../../sweep/runner.js';
-import { throughputLines, workerThroughput } from '../../sweep/throughput.js';
-import type { CombinationTiming, SweepJob, SweepProgress } from '../../sweep/types.js';
+import { threadCost } from '../../sweep/thread-cost.js';
+import { costLines, throughputLines, workerThroughput } from '../../sweep/throughput.js';
+import type { CombinationTiming, SweepJob, SweepProgress, WorkerSpan } from '../../sweep/types.js';
 import { limitsToWire } from '../../sweep/types.js';
 import { ConfigError } from '../../settings/config-error.js';
 import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
@@ -124,6 +125,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
       const clock = deps.wallClock ?? systemTime.clock;
       const started = clock.now();
       const timings: CombinationTiming[] = [];
+      const spans: WorkerSpan[] = [];
       const slice = shard === undefined ? undefined : await planSweepShard(job, plan.value.combinations, shard.value, { axes: job.axes, rank, heatmap: flags.heatmap ?? null, recordings: data });
       const combinations = slice === undefined ? plan.value.combinations : slice.items.map((item) => item.combination);
       const rows = await runSweep(job, combinations, {
@@ -132,6 +134,7 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
         ...(cache === undefined ? {} : { before: () => prepareRecordings(job.recordings, cache) }),
         stopwatch: deps.stopwatch ?? systemStopwatch,
         onCombination: (timing) => timings.push(timing),
+        onWorker: (span) => spans.push(span),
         onProgress: (progress) => deps.err(progressLine(progress, clock.now() - started)),
       });
       if (!rows.ok) {
@@ -139,7 +142,10 @@ export function registerSweepCommand(program: Command, deps: SweepCommandDeps): 
         deps.setExitCode(1);
         return;
       }
-      deps.err(throughputLines(workerThroughput(timings)));
+      const throughput = workerThroughput(timings);
+      const main = threadCost();
+      const cpu = process.cpuUsage();
+      deps.err(throughputLines(throughput) + costLines(throughput, spans, { cpuMs: (cpu.user + cpu.system) / 1000, ...(main === undefined ? {} : { mainCpuMs: main.cpuMs }) }));
       if (slice !== undefined) {
         deps.out(writeSweepShard(flags.out, slice, rows.value));
         return;
