@@ -77,6 +77,12 @@ export interface ChaosReport {
   readonly ordersOnExchange: number;
   /** Of those, orders the exchange made when a plan or TP/SL row triggered. */
   readonly triggeredOrders: number;
+  /**
+   * Triggered orders the daemon never adopted for the row's strategy (reported, not asserted: when the
+   * row's trigger event is lost and the row is finished before a reconciliation lists it, nothing links
+   * the order to its row yet, and its fill counts as external).
+   */
+  readonly unadoptedTriggeredOrders: readonly string[];
   readonly duplicateClientOrderIds: readonly string[];
   readonly exchangeFills: number;
   readonly daemonFills: number;
@@ -214,6 +220,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       commandFailures: await daemonTotalsBy(daemon, 'stratd_command_failures_total', 'code'),
       ordersOnExchange: orders.length,
       triggeredOrders: orders.length - truth.placedOrders().length,
+      unadoptedTriggeredOrders: orders.filter((o) => o.sourceAlgoOrderId !== undefined && journal.get(o.clientOrderId) === undefined).map((o) => o.clientOrderId),
       duplicateClientOrderIds: truth.duplicatedClientOrderIds(),
       exchangeFills: exchangeFills.size,
       daemonFills: daemonFills.size,
