@@ -91,6 +91,8 @@ export interface ChaosReport {
   /** The same fill passed on to strategies more than once. */
   readonly repeatedFills: readonly string[];
   readonly reconnects: number;
+  /** Reconciliation runs by outcome (ok, failed): a failed one is retried after 250 ms, doubling. */
+  readonly reconciliations: Readonly<Record<string, number>>;
   readonly reconnectChecks: readonly ReconnectCheck[];
   /** Requests the exchange refused for rate limits (429) or bans (418). */
   readonly rateLimitRefusals: number;
@@ -139,7 +141,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
   // The exchange hands out short-lived listen keys from the start: the daemon's first key expires early too.
   sim.http.faults.update({ listenKeyTtlMs: CHAOS_FAULTS.listenKeyTtlMs });
-  const file = writeConfig(options.dir, 'chaos.yml', chaosYaml({ stateDir: join(options.dir, 'state'), timeoutMs: 300 }));
+  // Real time before an unanswered request is "unknown": long enough that a CPU-starved test process
+  // (CI runs another jest worker beside it) does not time out replies the simulator gave, which failed
+  // reconciliations and stretched their retries past the 5 s convergence window; short enough that the
+  // 2% of order requests the simulator never answers cost seconds, not minutes.
+  const file = writeConfig(options.dir, 'chaos.yml', chaosYaml({ stateDir: join(options.dir, 'state'), timeoutMs: 1000 }));
   const daemon = await startDaemon(file, clock, [], env);
   try {
     const probe = activityOf(daemon, sim);
@@ -228,6 +234,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       unknownFills: [...daemonFills].filter((key) => !exchangeFills.has(key)),
       repeatedFills: [...fills].filter(([, count]) => count > 1).map(([key]) => key),
       reconnects: checks.length,
+      reconciliations: await daemonTotalsBy(daemon, 'stratd_reconciliations_total', 'outcome'),
       reconnectChecks: checks,
       rateLimitRefusals: await refusedForRateLimits(sim),
       faultsInjected: await totalsBy(sim, 'stratd_sim_faults_injected_total', 'kind'),
