@@ -162,8 +162,8 @@ describe('stratd parity: a short paper run of each example strategy and the back
       const prepared = await prepareRun({ config: configFile }, {});
       if (!prepared.ok) throw prepared.error;
       const { config } = prepared.value;
-      const again = await runBacktest({
-        strategies: prepared.value.strategies,
+      // The parity run's own backtest, repeated: from the recording, then from its prepared form.
+      const sameRun = {
         risk: config.risk,
         recordings: [outcome.recording.path],
         account: outcome.account,
@@ -172,24 +172,14 @@ describe('stratd parity: a short paper run of each example strategy and the back
         from: outcome.from,
         to: outcome.recording.endTime,
         marketView: outcome.view,
-      });
+      };
+      const again = await runBacktest({ ...sameRun, strategies: prepared.value.strategies });
       if (!again.ok) throw again.error;
       expect(outcome.report.fills.live).toBeGreaterThan(0);
       expect(again.value.summary.fillsSha256).toBe(outcome.backtest.summary.fillsSha256);
       const fresh = await resolveStrategies(config);
       if (!fresh.ok) throw fresh.error;
-      const fromCache = await runBacktest({
-        strategies: fresh.value,
-        risk: config.risk,
-        recordings: [outcome.recording.path],
-        account: outcome.account,
-        orphans: config.orphans,
-        latency: outcome.backtest.summary.latency,
-        from: outcome.from,
-        to: outcome.recording.endTime,
-        marketView: outcome.view,
-        prepared: cache,
-      });
+      const fromCache = await runBacktest({ ...sameRun, strategies: fresh.value, prepared: cache });
       if (!fromCache.ok) throw fromCache.error;
       expect(cacheSteps.map((e) => e.type)).toEqual(['written', 'read']);
       expect(fromCache.value.summary.fillsSha256).toBe(outcome.backtest.summary.fillsSha256);

@@ -88,14 +88,15 @@ class LazyTrade implements TradePrinted {
 }
 
 /** A mark or index price whose decimal is made when first read (most of a replay's reach no reader of the price; see LazyBook). */
-class LazyMarkPrice implements MarkPriceUpdated {
-  readonly type = 'market.markPrice';
+class LazyPrice<K extends MarkPriceUpdated['type'] | IndexPriceUpdated['type']> {
+  readonly type: K;
   readonly symbol: string;
   readonly time: number;
   readonly #text: string;
   #price: Decimal | undefined;
 
-  constructor(event: MarkPriceEvent) {
+  constructor(type: K, event: MarkPriceEvent | IndexPriceEvent) {
+    this.type = type;
     this.symbol = event.symbol;
     this.time = event.ts;
     this.#text = event.price;
@@ -106,30 +107,7 @@ class LazyMarkPrice implements MarkPriceUpdated {
     return (this.#price ??= decimalOf(this.#text));
   }
 
-  toJSON(): MarkPriceUpdated {
-    return { type: this.type, symbol: this.symbol, time: this.time, price: this.price };
-  }
-}
-
-class LazyIndexPrice implements IndexPriceUpdated {
-  readonly type = 'market.indexPrice';
-  readonly symbol: string;
-  readonly time: number;
-  readonly #text: string;
-  #price: Decimal | undefined;
-
-  constructor(event: IndexPriceEvent) {
-    this.symbol = event.symbol;
-    this.time = event.ts;
-    this.#text = event.price;
-    this.#price = undefined;
-  }
-
-  get price(): Decimal {
-    return (this.#price ??= decimalOf(this.#text));
-  }
-
-  toJSON(): IndexPriceUpdated {
+  toJSON(): { readonly type: K; readonly symbol: string; readonly time: number; readonly price: Decimal } {
     return { type: this.type, symbol: this.symbol, time: this.time, price: this.price };
   }
 }
@@ -149,9 +127,9 @@ export function modelMarketEvent(event: SimMarketEvent): MarketEvent | undefined
     case 'trade':
       return new LazyTrade(event);
     case 'mark':
-      return new LazyMarkPrice(event);
+      return new LazyPrice('market.markPrice', event);
     case 'index':
-      return new LazyIndexPrice(event);
+      return new LazyPrice('market.indexPrice', event);
     case 'funding':
       return { type: 'market.fundingRate', symbol: event.symbol, time: event.ts, rate: decimalOf(event.rate), nextFundingTime: event.nextFundingTime };
     case 'bar':

@@ -5,10 +5,10 @@ import type { ChaosReport } from './chaos-run.js';
 
 /**
  * Issue 8's chaos suite: every example strategy against a simulator injecting all faults at once.
- * `npm test` runs a short version (400 intents: about 17 virtual minutes, every fault kind many times,
- * four clock swings, some 25 reconnects); `npm run chaos` sets CHAOS_INTENTS=10000 (and may set CHAOS_SEED).
+ * `npm test` runs a short version (300 intents: about 14 virtual minutes, every fault kind many times,
+ * three clock swings, some 20 reconnects); `npm run chaos` sets CHAOS_INTENTS=10000 (and may set CHAOS_SEED).
  */
-const INTENTS = Number(process.env['CHAOS_INTENTS'] ?? 400);
+const INTENTS = Number(process.env['CHAOS_INTENTS'] ?? 300);
 const SEED = Number(process.env['CHAOS_SEED'] ?? 8);
 const tmp = tempDir();
 afterAll(() => tmp.remove());
