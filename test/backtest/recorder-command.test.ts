@@ -8,6 +8,7 @@ import { readAccountStream } from '../../src/recording/recorder/account-reader.j
 import { silentLogger } from '../../src/core/logger.js';
 import { ConfigError } from '../../src/settings/config-error.js';
 import { NEVER, SIM_YML } from '../app/daemon/daemon-harness.js';
+import { waitFor } from '../support/wait-for.js';
 import { BTC, ETH, SIM_INSTRUMENTS, T0, VirtualClock, readBack, tempDir } from './recorder-fixtures.js';
 
 /**
@@ -147,7 +148,7 @@ describe('stratd record', () => {
         clock.schedule(() => c.signals.emit('SIGINT', 'SIGINT'), 10_000);
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => c.exits.length > 0, 'the exit after the recording stopped');
     expect(c.exits).toEqual([0]);
     expect(summary?.parts.map((p) => p.market)).toEqual([out]);
     const { events } = await readBack(out);

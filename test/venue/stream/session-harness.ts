@@ -5,6 +5,7 @@ import type { UserStreamEvent, UserStreamSessionOptions } from '../../../src/ven
 import { UserStreamSession } from '../../../src/venue/stream/user-stream-session.js';
 import type { ExchangeClient } from '../../../src/venue/exchange-client.js';
 import type { RunningSim } from '../../sim/e2e/sim-harness.js';
+import { waitFor } from '../../support/wait-for.js';
 
 /** A session on the simulator's trader account, recording every event it emits. */
 export class RecordedSession {
@@ -44,14 +45,7 @@ export class RecordedSession {
   }
 }
 
-/** Real time passes (loopback I/O) until `done` holds; the bound only guards a condition that never comes. */
-export async function waitFor(done: () => boolean, what: string, limitMs = 5000): Promise<void> {
-  const giveUpAt = Date.now() + limitMs;
-  while (!done()) {
-    if (Date.now() > giveUpAt) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+export { waitFor };
 
 /**
  * Advances virtual time in heartbeat steps, letting each pong arrive before the next step (a pong comes
