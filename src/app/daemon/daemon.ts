@@ -13,6 +13,7 @@ import { KernelMetrics } from '../../engine/kernel-metrics.js';
 import type { StrategyInstance } from '../../engine/strategy/instance.js';
 import type { OrderJournal } from '../../model/journal.js';
 import { createGotHttp } from '../../venue/got-http.js';
+import type { HttpPort } from '../../venue/http-port.js';
 import type { CrashPoints } from './crash-points.js';
 import { httpWithCrashPoint, journalWithCrashPoint } from './crash-points.js';
 import type { MarketEvent } from '../../model/market-events.js';
@@ -99,6 +100,11 @@ export interface DaemonOptions {
   readonly stateStore?: StateStoreOptions;
   /** Scheduled jobs follow `time` (accelerated: `stratd run --time-scale`) instead of node-cron's wall clock. */
   readonly jobsOnTimeSource?: boolean;
+  /**
+   * The exchange client's network port instead of the default (`exchange.http`'s stack); its owner
+   * closes it. Tests in virtual time give one whose request deadlines run on their clock.
+   */
+  readonly http?: HttpPort;
 }
 
 /** What a tool may watch: the embedded simulator's engine, and every market event as the kernel receives it. */
@@ -201,7 +207,8 @@ export class Daemon {
     let venue: VenueConnection;
     try {
       const crash = options.crashPoints;
-      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps, crash === undefined ? undefined : httpWithCrashPoint(venueHttp(config), crash, () => (store.groupCommit?.unsynced ?? 0) > 0));
+      const http = crash === undefined ? options.http : httpWithCrashPoint(options.http ?? venueHttp(config), crash, () => (store.groupCommit?.unsynced ?? 0) > 0);
+      venue = await connectVenue(config, time, logger.child({ component: 'venue' }), options.taps, http);
     } catch (error: unknown) {
       return fail(`cannot start the venue: ${error instanceof Error ? error.message : String(error)}`);
     }

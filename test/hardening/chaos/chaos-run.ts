@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { Subject } from 'rxjs';
 import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
+import { silentLogger } from '../../../src/core/logger.js';
+import { DEFAULT_HTTP_STACK, createHttpStack } from '../../../src/venue/http-stack.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
 import type { FaultSettingsInput } from '../../../src/sim/config/fault-settings.js';
 import { SimulatedExchange } from '../../../src/sim/simulated-exchange.js';
@@ -9,6 +11,7 @@ import { startDaemon, writeConfig } from '../../app/daemon/daemon-harness.js';
 import { parseMetrics, scrape } from '../../app/daemon/metrics-scrape.js';
 import type { MetricSample } from '../../app/daemon/metrics-scrape.js';
 import { runSettled } from '../../app/daemon/virtual-steps.js';
+import type { ActivityProbe } from '../../app/daemon/virtual-steps.js';
 import { BTC, BTC_USDC, ETH, MINUTE, T0, simConfig } from '../../sim/e2e/sim-harness.js';
 import { chaosYaml } from './chaos-config.js';
 import type { MarketWsStats } from '../../../src/venue/market-ws/session.js';
@@ -115,11 +118,12 @@ export interface ChaosReport {
 }
 
 /** The daemon's unanswered requests, and a count of everything that happens (kernel events, simulator account events). */
-function activityOf(daemon: Daemon, sim: SimulatedExchange): { inFlight(): number; activity(): number } {
+function activityOf(daemon: Daemon, sim: SimulatedExchange): ActivityProbe {
   let count = 0;
   daemon.kernel.events$.subscribe(() => count++);
   sim.engine.onAccountEvent(() => count++);
-  return { inFlight: () => daemon.venue.client.rest.inFlight, activity: () => count };
+  // A request whose reply the simulator withholds is not waited for: virtual time runs on to its deadline.
+  return { inFlight: () => Math.max(0, daemon.venue.client.rest.inFlight - sim.http.heldCount), activity: () => count, inProcess: true };
 }
 
 /**
@@ -141,12 +145,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
   // The exchange hands out short-lived listen keys from the start: the daemon's first key expires early too.
   sim.http.faults.update({ listenKeyTtlMs: CHAOS_FAULTS.listenKeyTtlMs });
-  // Real time before an unanswered request is "unknown": long enough that a CPU-starved test process
-  // (CI runs another jest worker beside it) does not time out replies the simulator gave, which failed
-  // reconciliations and stretched their retries past the 5 s convergence window; short enough that the
-  // 2% of order requests the simulator never answers cost seconds, not minutes.
+  // The client's request deadlines run on the virtual clock: a reply the simulator withholds is "unknown"
+  // after 1 s of virtual time (no real second waited), and a CPU-starved test process (CI runs another
+  // jest worker beside it) cannot time out a reply the simulator gave.
   const file = writeConfig(options.dir, 'chaos.yml', chaosYaml({ stateDir: join(options.dir, 'state'), timeoutMs: 1000 }));
-  const daemon = await startDaemon(file, clock, [], env);
+  const http = createHttpStack(DEFAULT_HTTP_STACK, { scheduler: clock });
+  const daemon = await startDaemon(file, clock, [], env, silentLogger, http);
   try {
     const probe = activityOf(daemon, sim);
     const fills = new Map<string, number>();
@@ -250,6 +254,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     return report;
   } finally {
     await daemon.stop();
+    http.close();
     await sim.stop();
   }
 }
