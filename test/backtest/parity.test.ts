@@ -14,6 +14,7 @@ import { VirtualClock } from '../../src/core/virtual-time.js';
 import { T0 } from '../sim/e2e/sim-harness.js';
 import { NEVER, SIM_YML, defaultYaml, writeConfig } from '../app/daemon/daemon-harness.js';
 import { runSettled } from '../app/daemon/virtual-steps.js';
+import type { ActivityProbe } from '../app/daemon/virtual-steps.js';
 import { tempDir } from './backtest-support.js';
 import { launchBrowser, withPage } from '../support/browser.js';
 import type { PriceChart } from '../support/report-page.js';
@@ -63,11 +64,12 @@ function libraryConfigFor(dir: string, file: string): string {
 }
 
 /** The daemon's unanswered requests, and a count of everything its kernel publishes and the simulator's account events (each one a stream frame on its way). */
-function probeOf(daemon: Daemon): { inFlight(): number; activity(): number } {
+function probeOf(daemon: Daemon): ActivityProbe {
   let count = 0;
   daemon.kernel.events$.subscribe(() => count++);
   daemon.venue.sim?.engine.onAccountEvent(() => count++);
-  return { inFlight: () => daemon.venue.client.rest.inFlight, activity: () => count };
+  // The embedded simulator shares the daemon's event loop: loop turns, not timer pauses, let its replies through.
+  return { inFlight: () => daemon.venue.client.rest.inFlight, activity: () => count, inProcess: true };
 }
 
 async function parity(configFile: string, dir: string, minutes: number, cache?: PreparedCacheOptions): Promise<ParityOutcome & { readonly configFile: string }> {
