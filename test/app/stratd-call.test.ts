@@ -120,7 +120,7 @@ describe('stratd call', () => {
     expect(refused!.stderr).toContain('never read from the YAML body');
     expect(refused!.stderr).not.toContain('hunter2');
     rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 
   it('a usage mistake exits 2 with one readable line', async () => {
     const out = await stratd(['call', 'FETCH', '/x', '--base-url', 'http://127.0.0.1:9']);

@@ -57,7 +57,7 @@ describe('stratd sim', () => {
       expect(await sim.stop()).toBe(0);
     }
     // Its start-up shares the machine with the four refused ones below (launched with it).
-  }, 60_000);
+  }, 120_000);
 
   it('takes faults on the command line and reports them at the admin endpoint', async () => {
     const sim = await startSim(['--fault', 'latencyMs=5', '--fault', 'http5xxRate=0.5', '--seed', '9']);
@@ -68,7 +68,7 @@ describe('stratd sim', () => {
     } finally {
       await sim.stop();
     }
-  }, 60_000);
+  }, 120_000);
 
   const MISTAKES: ReadonlyArray<readonly [string, readonly string[], RegExp]> = [
     ['a config mistake, located', ['--config', 'BAD'], /sim\.yml:\d+:\d+.*users\[0\]\.email/],

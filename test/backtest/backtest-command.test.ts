@@ -73,7 +73,7 @@ test('runs the default config over a recording and writes the four outputs', asy
   expect(Object.keys(summary['strategies'] as object)).toEqual(['breakout-eth', 'quoter-btc']);
   expect(ran.stdout).toContain(`wrote ${join(out, 'summary.json')}`);
   expect(ran.stdout).toMatch(/fill sequence sha256 [0-9a-f]{64}/);
-}, 60_000);
+}, 120_000);
 
 test('--balance sets the opening balances; --from takes epoch milliseconds', async () => {
   const out = tmp.path('balance');
@@ -82,7 +82,7 @@ test('--balance sets the opening balances; --from takes epoch milliseconds', asy
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { account: unknown; range: { from: number } };
   expect(summary.account).toEqual({ userId: '879141111', balances: { USDT: '5000' }, initialEquity: '5000' });
   expect(summary.range.from).toBe(T0 + 60_000);
-}, 60_000);
+}, 120_000);
 
 test('mistakes exit 2 with one readable line: another format version, a bad time, a bad balance', async () => {
   const v2 = tmp.path('v2.jsonl');

@@ -44,7 +44,7 @@ test('two runs over the same recording write byte-identical outputs and the same
   const summary = JSON.parse(readFileSync(tmp.path('run-1/summary.json'), 'utf8')) as { total: { fills: number }; strategies: Record<string, unknown> };
   expect(summary.total.fills).toBe(first.fills.length);
   expect(Object.keys(summary.strategies)).toEqual(['breakout-eth', 'quoter-btc']);
-}, 60_000);
+}, 120_000);
 
 test('a recording split into one file per symbol replays exactly like the whole', async () => {
   const reader = await MarketStreamReader.open(recording);
@@ -63,4 +63,4 @@ test('a recording split into one file per symbol replays exactly like the whole'
   expect(parts.summary.events).toBe(whole.summary.events);
   expect(parts.summary.total).toEqual(whole.summary.total);
   expect(parts.summary.recordings.map((r) => r.events).reduce((a, b) => a + b, 0)).toBe(whole.summary.events);
-}, 60_000);
+}, 120_000);

@@ -75,7 +75,7 @@ describe('ParsedRecording', () => {
     expect(recording.size).toBe(onFiles.summary.events);
     expectSameOutputs('whole-1', onFiles, await backtest([whole], { recording }));
     expectSameOutputs('whole-2', onFiles, await backtest([whole], { recording }));
-  }, 60_000);
+  }, 120_000);
 
   it('merges several recordings as the file feed does, with the same per-recording counts', async () => {
     const onFiles = await backtest(parts);
@@ -86,7 +86,7 @@ describe('ParsedRecording', () => {
     expectSameOutputs('parts-2', onFiles, second);
     expect(second.summary.recordings).toEqual(onFiles.summary.recordings);
     expect(onFiles.summary.recordings.every((r) => r.events > 0)).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('respects --from and --to exactly as the file feed', async () => {
     const range = { from: T0 + 60_000, to: T0 + 4 * 60_000 };
@@ -94,7 +94,7 @@ describe('ParsedRecording', () => {
     const recording = await parsed(parts, range.to);
     expectSameOutputs('range', onFiles, await backtest(parts, { ...range, recording }));
     await expect(backtest(parts, { from: range.from, recording })).rejects.toThrow(InvariantError);
-  }, 60_000);
+  }, 120_000);
 
   it('hands out equal times in the order the recordings were given, on every replay', async () => {
     const a = await writeRecording(tmp.path('a.jsonl'), [mark(T0, '1'), mark(T0 + 1, '2'), mark(T0 + 1, '3'), mark(T0 + 5, '4')]);

@@ -95,7 +95,7 @@ test('every symbol gets a candle chart with each of its fills marked, drawn by t
     expect(requests).toEqual([pathToFileURL(report).href]);
     await page.screenshot({ path: join(ARTIFACTS, 'report-backtest.png') });
   });
-}, 90_000);
+}, 120_000);
 
 test('the tables hold at most the first rows and name the CSV with all of them', async () => {
   expect(fills.length).toBeGreaterThan(MAX_TABLE_ROWS);
@@ -108,7 +108,7 @@ test('the tables hold at most the first rows and name the CSV with all of them',
     const note = await inPage<string>(page, `document.querySelector('section.pane:not([hidden]) p.note')?.textContent ?? ''`);
     expect(note).toBe(`Showing the first ${MAX_TABLE_ROWS} of ${fills.length} fills; fills.csv (beside this page) holds them all.`);
   });
-}, 60_000);
+}, 120_000);
 
 test("a strategy's tab shows only its own symbols and fills, drawn when it is first opened", async () => {
   await withPage(browser!, pathToFileURL(report).href, '[data-charts-drawn]', async ({ page }) => {
@@ -129,4 +129,4 @@ test("a strategy's tab shows only its own symbols and fills, drawn when it is fi
     expect(await inPage<string>(page, `document.querySelector('button.tab[aria-selected="true"]')?.getAttribute('data-tab')`)).toBe('breakout-eth');
     await page.screenshot({ path: join(ARTIFACTS, 'report-backtest-strategy.png') });
   });
-}, 60_000);
+}, 120_000);

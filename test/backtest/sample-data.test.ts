@@ -73,4 +73,4 @@ test('`stratd backtest` of config/default.yml on a slice of the sample writes ev
   expect(report).toContain('<div class="chart" data-chart="equity"></div>');
   expect(report).toContain('quoter-btc');
   expect(out.join('')).toContain(tmp.path('chosen/report.html'));
-}, 60_000);
+}, 120_000);

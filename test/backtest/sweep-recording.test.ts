@@ -62,7 +62,7 @@ describe('a recording shared with sweep workers', () => {
     expect(fromFiles.value.fills.length).toBeGreaterThan(0);
     expect(fromShared.value.summary.fillsSha256).toBe(fromFiles.value.summary.fillsSha256);
     expect(fromShared.value.summary).toEqual(fromFiles.value.summary);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('per-worker throughput', () => {

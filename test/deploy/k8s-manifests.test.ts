@@ -171,7 +171,7 @@ describe('the sharded sweep: Indexed Job, merge Job, shared volume', () => {
     const mergeHelp = merged.stdout;
     for (const option of args.filter((a) => a.startsWith('--'))) expect([option, sweepHelp.includes(`${option} <`)]).toEqual([option, true]);
     for (const option of (container(merge.spec.template.spec).args ?? []).filter((a) => a.startsWith('--'))) expect([option, mergeHelp.includes(`${option} <`)]).toEqual([option, true]);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('the live daemon of one account: StatefulSet, its ConfigMap, Service and Secret', () => {

@@ -129,5 +129,5 @@ describeWithTools(['systemd-notify', 'python3'], 'the image’s start command wi
       sim.child.kill('SIGTERM');
       expect(await sim.exited).toBe(0);
     }
-  }, 90_000);
+  }, 120_000);
 });

@@ -59,7 +59,7 @@ describe('deploy/systemd/stratd@.service', () => {
     expect(argv).toEqual(['/usr/bin/node', '/opt/stratd/bin/stratd.js', 'run', '--config', '/etc/stratd/alpha.yml']);
     const help = await run(process.execPath, [join(ROOT, 'bin', 'stratd.js'), 'run', '--help']);
     for (const option of argv.filter((a) => a.startsWith('--'))) expect(help.stdout).toContain(`${option} <`);
-  }, 60_000);
+  }, 120_000);
 
   itWithTools(['systemd-analyze'], 'an instance passes `systemd-analyze verify`, with the start command pointed at this checkout', async () => {
     const copy = join(dir, 'stratd@alpha.service');

@@ -135,5 +135,5 @@ describe('stratd run: broken YAML through the CLI', () => {
     expect(exit.code).toBe(2);
     expect(exit.stderr).toMatch(new RegExp(`^stratd: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: `));
     expect(exit.stdout).toBe('');
-  }, 30_000);
+  }, 120_000);
 });

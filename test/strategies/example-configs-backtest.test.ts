@@ -61,4 +61,4 @@ test.each(CONFIGS)('config/strategies/%s backtests on the sample', async (file) 
   expect(summary.events).toBeGreaterThan(0);
   expect(Object.keys(summary.strategies).length).toBeGreaterThan(0);
   for (const id of run.trading) expect(summary.strategies[id]?.orders ?? 0).toBeGreaterThan(0);
-}, 60_000);
+}, 120_000);

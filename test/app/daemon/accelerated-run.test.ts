@@ -72,7 +72,7 @@ describe('stratd run in accelerated time (paper)', () => {
       await daemon.stop();
     }
     expect(daemon.kernel.state).toBe('stopped');
-  }, 90_000);
+  }, 120_000);
 
   it('--time-scale takes a factor in (0, 1000] and is refused for a live config (exit 2)', () => {
     expect(timeScaleOf(undefined, 'live')).toBeUndefined();

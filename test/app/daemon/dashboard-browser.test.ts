@@ -102,7 +102,7 @@ describe('the dashboard of a paper daemon in a headless browser', () => {
     const s = await status();
     expect(s.killSwitch.engaged).toBe(false);
     expect(s.strategies.every((st) => st.state === 'running')).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('with the token it shows the bot trading live (a fill, candles with fill markers) and halts, resumes, stops and starts through its buttons', async () => {
     const page = await openPage();

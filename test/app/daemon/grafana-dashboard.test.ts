@@ -112,4 +112,4 @@ test('every metric the dashboard queries exists on a trading paper daemon’s /m
   const queried = [...new Set(expressions(dashboard()).flatMap(metricNames))].sort();
   expect(queried.length).toBeGreaterThan(25);
   expect(queried.filter((name) => !exposed.has(name))).toEqual([]);
-}, 60_000);
+}, 120_000);

@@ -60,7 +60,7 @@ test('a backtest over a gap fails naming the recording and line; --allow-gaps ru
   expect(html).toContain('<h2>Data quality</h2>');
   expect(html).toContain('data-table="data-quality"');
   expect(html).toMatch(/--allow-gaps/);
-}, 60_000);
+}, 120_000);
 
 test('a range that leaves the gap out runs without --allow-gaps', async () => {
   const recording = tmp.path('flawed-range.jsonl');
@@ -70,7 +70,7 @@ test('a range that leaves the gap out runs without --allow-gaps', async () => {
   const summary = JSON.parse(readFileSync(join(tmp.path('range'), 'summary.json'), 'utf8')) as { dataQuality: { counts: { gap: number; 'frozen-book': number } } };
   expect(summary.dataQuality.counts.gap).toBe(0);
   expect(summary.dataQuality.counts['frozen-book']).toBe(1);
-}, 60_000);
+}, 120_000);
 
 test('stratd data check lists every finding with its line and exits 1 on gaps', async () => {
   const recording = tmp.path('checked.jsonl');

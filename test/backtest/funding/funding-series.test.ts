@@ -69,7 +69,7 @@ test('funding PnL from a recorded series equals the hand-computed sum over its s
   const html = reportHtml(result.value);
   expect(html).toContain('<h2>PnL split</h2>');
   expect(html).toContain('data-table="funding-series"');
-}, 60_000);
+}, 120_000);
 
 test('a held symbol without a funding series is a warning in the summary, not a silent zero', async () => {
   const file = await writeRecording(tmp.path('no-funding.jsonl'), market(false), { ...header(), channels: ['depth', 'mark'] });
@@ -81,7 +81,7 @@ test('a held symbol without a funding series is a warning in the summary, not a 
   expect(summary.fundingSeries[BTC]?.warning).toMatch(/no funding for BTC-SWAP-USDT.*unknown, not zero/);
   expect(summary.warnings).toContainEqual(expect.stringMatching(/^funding: the recordings hold no funding for BTC-SWAP-USDT/));
   expect(reportHtml(result.value)).toContain('unknown, not zero');
-}, 60_000);
+}, 120_000);
 
 test('a funding series that stops before a settlement inside the run is incomplete', async () => {
   const cut = market(true).filter((e) => !(e.type === 'funding' && e.ts >= T0 + 2 * HOUR));
@@ -92,4 +92,4 @@ test('a funding series that stops before a settlement inside the run is incomple
   const series = result.value.summary.fundingSeries[BTC];
   expect(series).toMatchObject({ events: 2, settlements: 1, status: 'incomplete' });
   expect(series?.warning).toContain('2026-01-01T02:00:00.000Z');
-}, 60_000);
+}, 120_000);

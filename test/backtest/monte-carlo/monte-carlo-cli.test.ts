@@ -54,4 +54,4 @@ test('stratd montecarlo names a bad flag and exits 2', async () => {
   const ran = await stratd(['montecarlo', '--data', tmp.path('none.jsonl'), '--ruin-drawdown', '2']);
   expect(ran.code).toBe(2);
   expect(ran.stderr).toMatch(/--ruin-drawdown 2: a drawdown above 0 and at most 1/);
-}, 60_000);
+}, 120_000);

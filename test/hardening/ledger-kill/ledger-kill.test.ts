@@ -227,5 +227,5 @@ describe('two strategies on one symbol in one account, kill -9 (issue 23)', () =
     const closes = ordersOf('trend-btc', false).filter((o) => o.side === 'SELL' && o.positionSide === 'LONG');
     expect(closes.map((o) => dec(o.executedQty).toFixed())).toEqual(['7']);
     expect(accountLong()).toBe('10');
-  }, 90_000);
+  }, 120_000);
 });

@@ -45,7 +45,7 @@ beforeAll(async () => {
     return handleErrors(...args);
   };
   await ex.loadMarkets();
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await ex.close();

@@ -36,7 +36,7 @@ beforeAll(async () => {
   // ccxt's own documented step for a plain ws:// URL (the live exchange is wss://): loopback has no TLS.
   await ex.loadHttpProxyAgent();
   await ex.loadMarkets();
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await ex.close();
@@ -56,11 +56,11 @@ function expectTheSimulatorsBook(book: { timestamp?: number | undefined; bids: R
 describe('ccxt-pro toobit, unmodified, on the simulator\'s public market socket', () => {
   it('watchOrderBook on the depth channel: whole books equal to the simulator\'s', async () => {
     for (let i = 0; i < 3; i++) expectTheSimulatorsBook(await ex.watchOrderBook(CCXT_BTC));
-  }, 30_000);
+  }, 120_000);
 
   it('watchOrderBook on the diffDepth channel: snapshot plus deltas stay equal to the simulator\'s book', async () => {
     for (let i = 0; i < 4; i++) expectTheSimulatorsBook(await ex.watchOrderBook(CCXT_BTC, undefined, { channel: 'diffDepth' }));
-  }, 30_000);
+  }, 120_000);
 
   it('watchTrades: the recent trades, then new prints, each one the simulator printed', async () => {
     const seen = new Set<string>();
@@ -76,5 +76,5 @@ describe('ccxt-pro toobit, unmodified, on the simulator\'s public market socket'
     // The replayed ones were printed during the simulator's warm-up, before this suite listened: its trade buffer has them.
     for (const trade of sim.marketData.recentTrades(BTC, 1000) ?? []) tradeIds.add(trade.id);
     for (const id of seen) expect(tradeIds.has(id)).toBe(true);
-  }, 30_000);
+  }, 120_000);
 });
