@@ -85,7 +85,7 @@ export async function exchangeView(client: ExchangeClient): Promise<AccountView>
  * With virtual time standing still, replies and stream events still in flight settle over real I/O:
  * compares the two views until they agree, failing with the last difference after `limitMs`.
  */
-export async function expectViewsAgree(daemon: Daemon, client: ExchangeClient, limitMs = 3000): Promise<void> {
+export async function expectViewsAgree(daemon: Daemon, client: ExchangeClient, limitMs = 30_000): Promise<void> {
   const giveUpAt = Date.now() + limitMs;
   for (;;) {
     const local = cacheView(daemon);

@@ -93,7 +93,7 @@ describe('notifications from a running paper daemon', () => {
     expect(fills).toBeGreaterThanOrEqual(1);
     // The counter moves once the reply is read: scrape until it has (or give up after 5 s).
     let samples = await scrape(d.health.url);
-    for (const giveUpAt = Date.now() + 5000; sample(samples, 'stratd_notify_sent_total', { sink: 'phone' }) !== fills + 1 && Date.now() < giveUpAt; ) samples = await scrape(d.health.url);
+    for (const giveUpAt = Date.now() + 30_000; sample(samples, 'stratd_notify_sent_total', { sink: 'phone' }) !== fills + 1 && Date.now() < giveUpAt; ) samples = await scrape(d.health.url);
     expect(sample(samples, 'stratd_notify_sent_total', { sink: 'phone' })).toBe(fills + 1);
     expect(sample(samples, 'stratd_notify_failures_total', { sink: 'phone' })).toBe(1);
     expect(sample(samples, 'stratd_notify_dropped_total', { sink: 'phone' })).toBe(0);

@@ -67,7 +67,7 @@ const halt = (reason: string): BusEvent => ({ type: 'risk.killSwitch', time: clo
 const release = (): BusEvent => ({ type: 'risk.killSwitch', time: clock.now(), engaged: false, reason: 'reset by hand', dayPnl: dec('-12.5') });
 
 /** Waits (real time, with a deadline) for an asynchronous condition, such as a counter read from the registry. */
-async function until(done: () => Promise<boolean>, what: string, limitMs = 5000): Promise<void> {
+async function until(done: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
   const giveUpAt = Date.now() + limitMs;
   while (!(await done())) {
     if (Date.now() > giveUpAt) throw new Error(`gave up waiting for ${what}`);

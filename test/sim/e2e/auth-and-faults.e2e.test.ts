@@ -2,6 +2,7 @@ import { dec } from '../../../src/core/decimal.js';
 import type { FaultSettingsInput } from '../../../src/sim/config/fault-settings.js';
 import { ExchangeClient } from '../../../src/venue/exchange-client.js';
 import type { RunningSim } from './sim-harness.js';
+import { waitFor } from '../../support/wait-for.js';
 import { BTC, ETH, failure, MINUTE, startSim, value } from './sim-harness.js';
 
 /** Authentication, rate limits and injected faults as the project's client meets them on a running simulator. */
@@ -181,14 +182,6 @@ describe('lost replies by route', () => {
   const lostReplies = (): Promise<number> => counter('stratd_sim_faults_injected_total', 'kind="lost_reply"');
   const requests = (route: string, status: string): Promise<number> => counter('stratd_sim_requests_total', `route="${route}",status="${status}"`);
 
-  async function until(done: () => boolean, what: string, limitMs = 5000): Promise<void> {
-    const giveUpAt = Date.now() + limitMs;
-    while (!done()) {
-      if (Date.now() > giveUpAt) throw new Error(`gave up waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  }
-
   it("'orders': reads are answered; a v2 order placement executes but its reply never comes", async () => {
     const lostBefore = await lostReplies();
     const answeredBefore = await requests(OPEN_ORDERS, '200');
@@ -203,7 +196,7 @@ describe('lost replies by route', () => {
     expect(s.sim.http.heldCount).toBe(0);
 
     const placing = trader.ordersV2.placeOrder({ symbol: BTC, side: 'BUY', positionSide: 'LONG', type: 'LIMIT', price: dec(50_000), quantity: dec(1), newClientOrderId: 'lost-orders-1' });
-    await until(() => s.sim.http.heldCount === 1, 'the simulator to execute the order and hold its reply');
+    await waitFor(() => s.sim.http.heldCount === 1, 'the simulator to execute the order and hold its reply');
     const placed = failure(await placing);
     expect(placed.kind).toBe('unknown-status');
     expect(placed.message).toContain('timed out');
@@ -237,7 +230,7 @@ describe('lost replies by route', () => {
     const impatient = s.client('trader', { timeoutMs: 300 });
 
     const reading = impatient.ordersV2.openOrders({ symbol: BTC });
-    await until(() => s.sim.http.heldCount >= 1, 'the simulator to hold the read');
+    await waitFor(() => s.sim.http.heldCount >= 1, 'the simulator to hold the read');
     const read = failure(await reading);
     expect(read.kind).toBe('unknown-status');
     expect(read.message).toContain('timed out');
