@@ -65,3 +65,12 @@ export function preparedCacheOf(cache: boolean, env: Environment, command: strin
     },
   };
 }
+
+/** ISO 8601 time or epoch milliseconds. */
+export function timeFlag(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  const time = /^\d+$/.test(trimmed) ? Number(trimmed) : /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  if (!Number.isSafeInteger(time) || time < 0) throw new ConfigError(`--${name} ${text}: an ISO time (2026-01-01T00:00:00Z) or epoch milliseconds`, { path: `--${name}` });
+  return time;
+}

@@ -10,7 +10,7 @@ import type { SimConfig } from '../../sim/config/sim-config.js';
 import { simConfigSchema } from '../../sim/config/sim-config.js';
 import { faultSettingsSchema } from '../../sim/config/fault-settings.js';
 import { SimulatedExchange } from '../../sim/simulated-exchange.js';
-import { packageFile } from '../package-files.js';
+import { DEFAULT_SIM_CONFIG } from './default-configs.js';
 import type { SimulatedExchangeInfo } from '../../sim/simulated-exchange.js';
 
 export interface SimFlags {
@@ -23,8 +23,7 @@ export interface SimFlags {
   readonly history?: string;
 }
 
-/** The default sim config shipped with the package (config/sim.yml), found from this file's location. */
-export const DEFAULT_SIM_CONFIG = packageFile('config/sim.yml');
+export { DEFAULT_SIM_CONFIG } from './default-configs.js';
 
 const portFlag = z.coerce.number().int().min(0).max(65_535);
 const seedFlag = z.coerce.number().int().min(0).max(2 ** 32 - 1);
