@@ -15,7 +15,7 @@ import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js
 import { ConfigError } from '../../settings/config-error.js';
 import type { Environment } from '../../settings/secrets.js';
 import { createLogger } from '../logging/logger.js';
-import { prepareRun } from './run.js';
+import { prepareRun } from './prepare-run.js';
 import { checkDataQuality } from '../data/data-quality-gate.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf, slippageFlag, timeFlag } from './backtest-flags.js';
 

@@ -7,7 +7,7 @@ import { ConfigError } from '../../settings/config-error.js';
 import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
 import type { Environment } from '../../settings/secrets.js';
 import type { SimConfig } from '../../sim/config/sim-config.js';
-import { loadSimConfig } from './sim.js';
+import { loadSimConfig } from './sim-config-file.js';
 
 /** Backtest flags shared by backtest, sweep and parity. */
 

@@ -11,7 +11,7 @@ import { parseDuration } from '../../settings/duration.js';
 import type { Environment } from '../../settings/secrets.js';
 import { klineSeriesOf, latencyFlag, openingAccount } from './backtest-flags.js';
 import { createLogger } from '../logging/logger.js';
-import { prepareRun } from './run.js';
+import { prepareRun } from './prepare-run.js';
 
 export interface CheckStrategyDeps {
   readonly env: Environment;

@@ -32,7 +32,7 @@ import { resolveStrategies } from '../daemon/strategies.js';
 import { createLogger } from '../logging/logger.js';
 import { openingAccount, preparedCacheOf } from './backtest-flags.js';
 import { DEFAULT_PARITY_TOLERANCE_MS, wholeMs } from './parity-flags.js';
-import { prepareRun } from './run.js';
+import { prepareRun } from './prepare-run.js';
 
 /** Default time tolerance: a fill of the paper run and one of the backtest agree when at most this far apart. */
 

@@ -16,7 +16,7 @@ import { parseDuration } from '../../settings/duration.js';
 import type { Environment } from '../../settings/secrets.js';
 import { Daemon } from '../daemon/daemon.js';
 import { createLogger } from '../logging/logger.js';
-import { prepareRun } from './run.js';
+import { prepareRun } from './prepare-run.js';
 import { installSignalHandlers } from '../daemon/shutdown.js';
 import type { SignalSource } from '../daemon/shutdown.js';
 

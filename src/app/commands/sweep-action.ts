@@ -15,7 +15,7 @@ import type { Environment } from '../../settings/secrets.js';
 import { readYamlFile } from '../../settings/yaml-source.js';
 import { prepareRecordings } from '../../recording/prepared/recording.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from './backtest-flags.js';
-import { prepareRun } from './run.js';
+import { prepareRun } from './prepare-run.js';
 import { planSweepShard, writeSweepShard } from './sweep-shard/run.js';
 import { checkDataQuality } from '../data/data-quality-gate.js';
 import { moduleFileOf, paramsOf, rankFlag, workersFlag } from './sweep-flags.js';

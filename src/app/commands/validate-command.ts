@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RunFlags } from './run.js';
+import type { RunFlags } from './prepare-run.js';
 import type { ValidateCommandDeps } from './validate.js';
 
 export type { ValidateCommandDeps } from './validate.js';

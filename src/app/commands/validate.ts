@@ -8,8 +8,8 @@ import { renderDaemonConfigJsonSchema } from '../../settings/daemon-config/json-
 import type { Environment } from '../../settings/secrets.js';
 import { resolveStrategies } from '../daemon/strategies.js';
 import { packageFile } from '../package-files.js';
-import type { RunFlags } from './run.js';
-import { prepareRun } from './run.js';
+import type { RunFlags } from './prepare-run.js';
+import { prepareRun } from './prepare-run.js';
 import { loadStrategy, strategyModulePath } from '../daemon/strategy-loader.js';
 
 /** A user mistake (config, arguments): cli.ts's exit code for ConfigError. */

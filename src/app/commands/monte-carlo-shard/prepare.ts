@@ -16,7 +16,7 @@ import type { Environment } from '../../../settings/secrets.js';
 import { timeFlag } from '../backtest-flags.js';
 import { klineSeriesOf, latencyFlag, openingAccount } from '../backtest-flags.js';
 import { createLogger } from '../../logging/logger.js';
-import { prepareRun } from '../run.js';
+import { prepareRun } from '../prepare-run.js';
 import { moduleFileOf, paramsOf } from '../sweep-flags.js';
 import { blockDurationFlag, methodsFlag, ruinFlag, samplingFlag, scenariosFlag, seedFlag } from '../monte-carlo/flags.js';
 

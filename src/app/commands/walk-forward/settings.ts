@@ -20,7 +20,7 @@ import type { Environment } from '../../../settings/secrets.js';
 import { readYamlFile } from '../../../settings/yaml-source.js';
 import { timeFlag } from '../backtest-flags.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from '../backtest-flags.js';
-import { prepareRun } from '../run.js';
+import { prepareRun } from '../prepare-run.js';
 import { moduleFileOf, paramsOf, rankFlag } from '../sweep-flags.js';
 import { windowSpecOf } from './window-flags.js';
 
