@@ -32,7 +32,7 @@ export function registerControlCommands(program: Command, deps: ControlCommandDe
   // The control client, the status formatter and their schemas load when a control command runs, not for every CLI start.
   const call = async (name: string, flags: ControlFlags, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> => {
     const { controlAddress, controlCall, replyError } = await import('../control/client.js');
-    const address = controlAddress(flags, deps.env, deps.cwd);
+    const address = await controlAddress(flags, deps.env, deps.cwd);
     if (!address.ok) throw address.error;
     const reply = await controlCall(address.value, method, path, body);
     const fail = (message: string): undefined => {
@@ -77,7 +77,7 @@ export function registerControlCommands(program: Command, deps: ControlCommandDe
     if (!intervalMs.ok) throw intervalMs.error;
     const count = watchCount(flags.count);
     if (!count.ok) throw count.error;
-    const address = controlAddress(flags, deps.env, deps.cwd);
+    const address = await controlAddress(flags, deps.env, deps.cwd);
     if (!address.ok) throw address.error;
     const stop = new AbortController();
     const onInterrupt = (): void => stop.abort();
