@@ -51,7 +51,6 @@ export interface BacktestFlags {
   readonly allowGaps?: boolean;
 }
 
-
 /** A few lines for a person; summary.json holds everything. */
 function report(result: BacktestResult, written: readonly string[]): string {
   const { summary } = result;
@@ -77,7 +76,6 @@ function balanceFlags(assignments: readonly string[], config: DaemonConfig, defa
   }
   return ok({ userId: base.ok ? base.value.userId : '1', futures });
 }
-
 
 /** The work of the command registered in backtest.ts, loaded only when it runs. */
 export async function backtestAction(flags: BacktestFlags, deps: BacktestCommandDeps): Promise<void> {

@@ -42,7 +42,6 @@ export interface CheckFlags {
 /** Exit code when lookahead was found (a mistake in the arguments exits 2). */
 export const EXIT_LOOKAHEAD = 1;
 
-
 function countFlag(text: string): number {
   const n = Number(text.trim());
   if (!/^\d+$/.test(text.trim()) || n < 1 || n > 1000) throw new ConfigError(`--cuts ${text}: a whole number from 1 to 1000`, { path: '--cuts' });

@@ -47,7 +47,6 @@ export interface DownloadFlags {
 /** Exit code of a download stopped by a signal or an abort: rerunning resumes it. */
 export const EXIT_INTERRUPTED = 130;
 
-
 async function runDownload(flags: DownloadFlags, deps: DownloadCommandDeps): Promise<void> {
   const connections = readConnections(flags.config);
   if (!connections.ok) throw connections.error;

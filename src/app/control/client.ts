@@ -97,7 +97,6 @@ export function replyError(reply: ControlReplyBody): string {
   return message;
 }
 
-
 function messageOf(error: unknown): string {
   return isRecord(error) && typeof error['message'] === 'string' ? error['message'] : String(error);
 }

@@ -17,7 +17,6 @@ export interface CheckFlags {
   readonly max: string;
 }
 
-
 function text(files: readonly string[], summary: DataQualitySummary, max: number): string {
   const lines: string[] = [];
   for (const file of files) {
