@@ -55,8 +55,8 @@ program
   .option('--public', 'send unsigned (for public paths the endpoint table does not know)')
   .option('--config <file>', 'YAML config with exchange/catalog sections')
   .action(async (method: string, path: string, params: string[], flags: { json?: string; baseUrl?: string; catalog?: boolean; public?: boolean; config?: string }) => {
-    // Each command's implementation (and the libraries it needs: got, the wire schemas, the simulator…) loads
-    // only when that command runs: `--help` and the light commands start without them.
+    // As for every command: its implementation (here the exchange client and its wire schemas) is imported
+    // when it runs, so `--help` and the other commands start without it (the register* modules are light).
     const { catalogTarget, exchangeClientFor, readConnections } = await import('./call-setup.js');
     const { callCatalog, callExchange } = await import('./call.js');
     const connections = readConnections(flags.config);
