@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { benchBacktestReplay } from './backtest-replay.bench.js';
+import { benchCliStart } from './cli-start.bench.js';
 import type { BenchResult } from './bench-result.js';
 import { benchClientThroughput } from './client-throughput.bench.js';
 import { benchDataReplay } from './data-replay.bench.js';
@@ -12,7 +13,7 @@ import { benchSweep } from './sweep.bench.js';
 import { benchChecks, checkLine } from './targets.js';
 import { benchTickToOrder } from './tick-to-order.bench.js';
 
-const USAGE = 'usage: npm run bench -- [NAME...] [--json FILE]   (names: engine server backtest data sweep client governor tick)';
+const USAGE = 'usage: npm run bench -- [NAME...] [--json FILE]   (names: engine server backtest data sweep client governor tick cli)';
 
 /**
  * `npm run bench [NAME...] [--json FILE]`: prints the machine's description first, then runs every
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     ['client', () => benchClientThroughput()],
     ['governor', () => benchOrderGovernor()],
     ['tick', () => benchTickToOrder(tickUpdates())],
+    ['cli', () => benchCliStart()],
   ];
   const unknown = only.filter((name) => !benches.some(([n]) => n === name));
   if (unknown.length > 0) return usage(`no bench named ${unknown.join(', ')}`);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { KLINE_INTERVALS } from './kline-intervals.js';
 
 /** Request enums of the market-data endpoints (document 001, API-NOTES §6.4). */
 
 /** REST kline intervals: the 14 values of API-NOTES §6.4. */
-export const klineInterval = z.enum(['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '1w', '1M']);
-export type KlineInterval = z.output<typeof klineInterval>;
+export const klineInterval = z.enum(KLINE_INTERVALS);
+export type { KlineInterval } from './kline-intervals.js';
 
 /** Long/short account ratio `period`. */
 export const longShortPeriod = z.enum(['5m', '15m', '30m', '1h', '2h', '4h', '6h', '12h', '1d']);
@@ -17,40 +18,4 @@ export type RealtimeInterval = z.output<typeof realtimeInterval>;
 /** Depth `limit` values the spec prices (0 asks for "a large amount"). */
 export const DEPTH_LIMITS: readonly number[] = [0, 5, 10, 20, 50, 100, 500, 1000];
 
-const MINUTE = 60_000;
-/** The length of every kline interval of one fixed length (all but the calendar month). */
-export const KLINE_INTERVAL_MS: Readonly<Record<Exclude<KlineInterval, '1M'>, number>> = {
-  '1m': MINUTE,
-  '3m': 3 * MINUTE,
-  '5m': 5 * MINUTE,
-  '15m': 15 * MINUTE,
-  '30m': 30 * MINUTE,
-  '1h': 60 * MINUTE,
-  '2h': 120 * MINUTE,
-  '4h': 240 * MINUTE,
-  '6h': 360 * MINUTE,
-  '8h': 480 * MINUTE,
-  '12h': 720 * MINUTE,
-  '1d': 1440 * MINUTE,
-  '1w': 7 * 1440 * MINUTE,
-};
-
-/**
- * The intervals whose candles open on multiples of their length since the epoch, so bars of them are
- * built from shorter ones by division: all but weeks (Monday-aligned) and months (calendar-aligned).
- */
-export const EPOCH_ALIGNED_INTERVAL_MS: Readonly<Partial<Record<KlineInterval, number>>> = Object.fromEntries(
-  Object.entries(KLINE_INTERVAL_MS).filter(([interval]) => interval !== '1w'),
-);
-
-/**
- * The last millisecond of the candle opening at `openTime` (live klines send 0 as close time,
- * API-NOTES §5.4). `1M` candles end with their UTC calendar month.
- */
-export function klineCloseTime(openTime: number, interval: KlineInterval): number {
-  if (interval === '1M') {
-    const open = new Date(openTime);
-    return Date.UTC(open.getUTCFullYear(), open.getUTCMonth() + 1, 1) - 1;
-  }
-  return openTime + KLINE_INTERVAL_MS[interval] - 1;
-}
+export { EPOCH_ALIGNED_INTERVAL_MS, KLINE_INTERVAL_MS, klineCloseTime } from './kline-intervals.js';

@@ -1,12 +1,27 @@
-import got, { RequestError, TimeoutError } from 'got';
+import type * as GotPackage from 'got';
+import type { Got } from 'got';
 import type { HttpPort, HttpReply, HttpRequest } from './http-port.js';
 import { HttpTransportError } from './http-port.js';
 
-/** HttpPort over got@14: no retries, no redirects, the body sent byte for byte as given. */
+type GotModule = typeof GotPackage;
+
+/**
+ * HttpPort over got@14: no retries, no redirects, the body sent byte for byte as given. got (and its ~60
+ * modules) loads at the first request, not when the port is made: many processes make one they never
+ * send through (a daemon's notifier without channels, a catalog client with no catalog configured).
+ */
 export function createGotHttp(): HttpPort {
-  const client = got.extend({ retry: { limit: 0 }, throwHttpErrors: false, followRedirect: false, decompress: true });
+  let loaded: { readonly got: GotModule; readonly client: Got } | undefined;
+  const load = async (): Promise<{ readonly got: GotModule; readonly client: Got }> => {
+    if (loaded !== undefined) return loaded;
+    const got = await import('got');
+    loaded ??= { got, client: got.default.extend({ retry: { limit: 0 }, throwHttpErrors: false, followRedirect: false, decompress: true }) };
+    return loaded;
+  };
   return {
     async send(request: HttpRequest): Promise<HttpReply> {
+      const { got, client } = loaded ?? (await load());
+      const { RequestError, TimeoutError } = got;
       try {
         const pending = client(request.url, {
           method: request.method,

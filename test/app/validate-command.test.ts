@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { publishedConfigSchema, registerValidateCommand } from '../../src/app/commands/validate.js';
+import { publishedConfigSchema } from '../../src/app/commands/validate.js';
+import { registerValidateCommand } from '../../src/app/commands/validate-command.js';
 import type { Environment } from '../../src/settings/secrets.js';
 import { defaultYaml, writeConfig } from './daemon/daemon-harness.js';
 

@@ -7,7 +7,7 @@ import { ConfigError } from '../../settings/config-error.js';
 import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
 import type { Environment } from '../../settings/secrets.js';
 import type { SimConfig } from '../../sim/config/sim-config.js';
-import { loadSimConfig } from './sim.js';
+import { loadSimConfig } from './sim-config-file.js';
 
 /** Backtest flags shared by backtest, sweep and parity. */
 
@@ -64,4 +64,13 @@ export function preparedCacheOf(cache: boolean, env: Environment, command: strin
       else if (event.type === 'unwritable') warn(`stratd ${command}: warning: the prepared form of ${event.recording} could not be written (${event.reason}); replaying without it\n`);
     },
   };
+}
+
+/** ISO 8601 time or epoch milliseconds. */
+export function timeFlag(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  const time = /^\d+$/.test(trimmed) ? Number(trimmed) : /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  if (!Number.isSafeInteger(time) || time < 0) throw new ConfigError(`--${name} ${text}: an ISO time (2026-01-01T00:00:00Z) or epoch milliseconds`, { path: `--${name}` });
+  return time;
 }

@@ -1,23 +1,19 @@
 import { Command, CommanderError } from 'commander';
-import { createGotHttp } from '../../venue/got-http.js';
 import { ConfigError } from '../../settings/config-error.js';
-import { callCatalog, callExchange } from './call.js';
 import type { CallOutput } from './call.js';
-import { catalogTarget, exchangeClientFor, readConnections } from './call-setup.js';
 import { registerFollowerCommands } from './follower.js';
 import { registerBacktestCommand } from './backtest.js';
 import { registerCheckStrategyCommand } from './check-strategy.js';
 import { registerDownloadCommand } from './download.js';
 import { registerDataCommands } from '../data/data-command.js';
 import { registerControlCommands } from './control.js';
-import { registerParityCommand } from './parity.js';
-import { registerRecordCommand } from './record.js';
+import { registerParityCommand } from './parity-command.js';
+import { registerRecordCommand } from './record-command.js';
 import { registerSweepCommand } from './sweep.js';
 import { registerMonteCarloCommand } from './monte-carlo/command.js';
 import { registerWalkForwardCommand } from './walk-forward/command.js';
-import { runDaemon } from './run.js';
-import { registerValidateCommand } from './validate.js';
-import { DEFAULT_SIM_CONFIG, runSim } from './sim.js';
+import { registerValidateCommand } from './validate-command.js';
+import { DEFAULT_SIM_CONFIG } from './default-configs.js';
 import { describeFailure, installScrubbedStderr } from '../logging/scrubbed-stderr.js';
 
 /** Exit codes: 0 success, 1 an error reply or failed operation, 2 a user mistake (config, arguments). */
@@ -59,12 +55,17 @@ program
   .option('--public', 'send unsigned (for public paths the endpoint table does not know)')
   .option('--config <file>', 'YAML config with exchange/catalog sections')
   .action(async (method: string, path: string, params: string[], flags: { json?: string; baseUrl?: string; catalog?: boolean; public?: boolean; config?: string }) => {
+    // As for every command: its implementation (here the exchange client and its wire schemas) is imported
+    // when it runs, so `--help` and the other commands start without it (the register* modules are light).
+    const { catalogTarget, exchangeClientFor, readConnections } = await import('./call-setup.js');
+    const { callCatalog, callExchange } = await import('./call.js');
     const connections = readConnections(flags.config);
     if (!connections.ok) throw connections.error;
     const args = { method, path, params, ...(flags.json === undefined ? {} : { json: flags.json }), public: flags.public === true };
     if (flags.catalog === true) {
       const target = catalogTarget(connections.value, flags.baseUrl, process.env);
       if (!target.ok) throw target.error;
+      const { createGotHttp } = await import('../../venue/got-http.js');
       print(await callCatalog(createGotHttp(), target.value.baseUrl, target.value.token, args, target.value.timeoutMs));
       return;
     }
@@ -83,6 +84,7 @@ program
     'paper mode only (refused live): run market time <factor> times faster than real time (at most 1000), e.g. 50 runs a day of market in about 29 min; the daemon, its jobs and the embedded simulator share the accelerated clock (`npm run soak`)',
   )
   .action(async (flags: { config?: string; stateDir?: string; timeScale?: string }) => {
+    const { runDaemon } = await import('./run.js');
     await runDaemon(flags);
   });
 
@@ -118,6 +120,7 @@ program
   .option('--fault <name=value>', 'set a fault, e.g. --fault http5xxRate=0.1 (repeatable)', (value: string, all: string[] = []) => [...all, value])
   .option('--history <duration>', 'generate this much market before now (e.g. 6h), so klines and funding of a past range exist to download')
   .action(async (flags: { port?: string; seed?: string; config?: string; json?: boolean; fault?: string[]; history?: string }) => {
+    const { runSim } = await import('./sim.js');
     await runSim(flags, (text) => process.stdout.write(text));
   });
 

@@ -1,14 +1,10 @@
 import type { Command } from 'commander';
 import type { SchedulerLike } from 'rxjs';
 import { err, ok } from '../../core/result.js';
-import { systemTime } from '../../core/system-time.js';
 import { ConfigError } from '../../settings/config-error.js';
 import type { Environment } from '../../settings/secrets.js';
-import { controlAddress, controlCall, isRecord, replyError } from '../control/client.js';
 import type { ControlFlags } from '../control/client.js';
 import { jsonLine } from '../follower/output.js';
-import { formatStatus } from './status.js';
-import { watchCount, watchInterval, watchStatus } from './status-watch.js';
 
 export interface ControlCommandDeps {
   readonly env: Environment;
@@ -33,8 +29,10 @@ const CONFIG_FLAG = ['--config <file>', 'the daemon\'s config: where the server 
  * daemon's control endpoint (GET /status, POST /control/…).
  */
 export function registerControlCommands(program: Command, deps: ControlCommandDeps): Command {
+  // The control client, the status formatter and their schemas load when a control command runs, not for every CLI start.
   const call = async (name: string, flags: ControlFlags, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> => {
-    const address = controlAddress(flags, deps.env, deps.cwd);
+    const { controlAddress, controlCall, replyError } = await import('../control/client.js');
+    const address = await controlAddress(flags, deps.env, deps.cwd);
     if (!address.ok) throw address.error;
     const reply = await controlCall(address.value, method, path, body);
     const fail = (message: string): undefined => {
@@ -67,22 +65,24 @@ export function registerControlCommands(program: Command, deps: ControlCommandDe
       if (flags.interval !== undefined || flags.count !== undefined) throw new ConfigError(`${flags.interval === undefined ? '--count' : '--interval'} goes with --watch`, { path: flags.interval === undefined ? '--count' : '--interval' });
       const body = await call('status', flags, 'GET', '/status');
       if (body === undefined) return;
-      const summary = flags.json === true ? undefined : formatStatus(body);
+      const summary = flags.json === true ? undefined : (await import('./status.js')).formatStatus(body);
       deps.out(summary ?? jsonLine(body));
     });
 
   const watch = async (flags: ControlFlags & { json?: boolean; interval?: string; count?: string }): Promise<void> => {
     if (flags.json === true) throw new ConfigError('--watch draws the status for a person: without --json (stratd status --json in a loop gives JSON lines)', { path: '--json' });
+    const { watchCount, watchInterval, watchStatus } = await import('./status-watch.js');
+    const { controlAddress, controlCall, replyError } = await import('../control/client.js');
     const intervalMs = watchInterval(flags.interval);
     if (!intervalMs.ok) throw intervalMs.error;
     const count = watchCount(flags.count);
     if (!count.ok) throw count.error;
-    const address = controlAddress(flags, deps.env, deps.cwd);
+    const address = await controlAddress(flags, deps.env, deps.cwd);
     if (!address.ok) throw address.error;
     const stop = new AbortController();
     const onInterrupt = (): void => stop.abort();
     process.once('SIGINT', onInterrupt);
-    const scheduler = deps.scheduler ?? systemTime.scheduler;
+    const scheduler = deps.scheduler ?? (await import('../../core/system-time.js')).systemTime.scheduler;
     try {
       const code = await watchStatus({
         fetch: async () => {
@@ -133,6 +133,7 @@ export function registerControlCommands(program: Command, deps: ControlCommandDe
     .action(async (flags: ControlFlags) => {
       const body = await call('reload', flags, 'POST', '/control/reload');
       print(body);
+      const { isRecord } = await import('../control/client.js');
       const report = isRecord(body) ? body['reload'] : undefined;
       if (isRecord(report) && report['ok'] === false) deps.setExitCode(1);
     });

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { TimeSource } from '../../core/clock.js';
 import type { Result } from '../../core/result.js';
-import { systemTime } from '../../core/system-time.js';
 import { ConfigError } from '../../settings/config-error.js';
 import type { Environment } from '../../settings/secrets.js';
 import type { ExchangeClient } from '../../venue/exchange-client.js';
@@ -9,7 +8,6 @@ import type { VenueError } from '../../venue/venue-error.js';
 import { CONFIG_SET_OPTIONS, completeConfig, decimalFlag, parseConfigFlags } from '../follower/config-args.js';
 import type { ConfigSetFlags } from '../follower/config-args.js';
 import { jsonLine } from '../follower/output.js';
-import { followerClient } from '../follower/setup.js';
 import type { FollowerConnectionFlags } from '../follower/setup.js';
 
 export interface FollowerCommandDeps {
@@ -41,11 +39,13 @@ export function registerFollowerCommands(program: Command, deps: FollowerCommand
     .option('--config <file>', 'daemon config whose follower section names the credentials')
     .option('--base-url <url>', 'exchange URL (else STRATD_BASE_URL, else the config); keys from STRATD_FOLLOWER_API_KEY/SECRET without --config');
 
-  const run = (command: Command, body: (client: ExchangeClient) => Promise<void>): Promise<void> => {
+  const run = async (command: Command, body: (client: ExchangeClient) => Promise<void>): Promise<void> => {
     const flags = command.optsWithGlobals<FollowerConnectionFlags>();
+    // The client (got, the wire schemas) loads only when a follower command runs, not for every CLI start.
+    const { followerClient } = await import('../follower/setup.js');
     const client = followerClient(flags, {
       env: deps.env,
-      time: deps.time ?? systemTime,
+      time: deps.time ?? (await import('../../core/system-time.js')).systemTime,
       ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
       ...(deps.defaultSimConfig === undefined ? {} : { defaultSimConfig: deps.defaultSimConfig }),
     });

@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import pino from 'pino';
 import type { TimeSource } from '../../core/clock.js';
 import { sleep } from '../../core/clock.js';
@@ -32,10 +31,10 @@ import type { DaemonTaps } from '../daemon/daemon.js';
 import { resolveStrategies } from '../daemon/strategies.js';
 import { createLogger } from '../logging/logger.js';
 import { openingAccount, preparedCacheOf } from './backtest-flags.js';
-import { prepareRun } from './run.js';
+import { DEFAULT_PARITY_TOLERANCE_MS, wholeMs } from './parity-flags.js';
+import { prepareRun } from './prepare-run.js';
 
 /** Default time tolerance: a fill of the paper run and one of the backtest agree when at most this far apart. */
-export const DEFAULT_PARITY_TOLERANCE_MS = 1000;
 
 export interface ParityOptions {
   /** A paper config (the embedded simulator is the venue both sides share). */
@@ -181,7 +180,7 @@ export interface ParityCommandDeps {
   readonly logger?: Logger;
 }
 
-interface ParityFlags {
+export interface ParityFlags {
   readonly config?: string;
   readonly duration: string;
   readonly out: string;
@@ -191,68 +190,47 @@ interface ParityFlags {
   readonly cache: boolean;
 }
 
-/**
- * `stratd parity --config FILE [--duration D] [--out DIR] [--latency-ms N] [--tolerance-ms N] [--no-cache]`: exit 0
- * when the paper run and the backtest of its recording made the same fills, 1 (with the first
- * divergences listed) otherwise or when a side could not run, 2 for a mistake in the flags or config.
- */
-export function registerParityCommand(program: Command, deps: ParityCommandDeps): Command {
-  return program
-    .command('parity')
-    .description('trade the strategies in paper mode against the simulator while recording, backtest the recording, and compare the fills')
-    .option('--config <file>', 'paper config whose strategies run (default config/default.yml)')
-    .option('--duration <d>', 'how long the paper side trades (e.g. 5m)', '2m')
-    .option('--out <dir>', 'working directory: the recording, the paper state, report.html and each side\'s fills CSV', 'parity-out')
-    .option('--latency-ms <n>', "network latency each way, on both sides: the paper simulator's latency fault and the backtest's model (default: the simulator config's)")
-    .option('--tolerance-ms <n>', `how far apart in time matching fills may be (default ${DEFAULT_PARITY_TOLERANCE_MS})`)
-    .option('--log-level <level>', 'daemon, kernel and strategy logs on standard error', 'warn')
-    .option('--no-cache', "backtest the recording as JSONL only: neither write nor read its prepared (Arrow) form")
-    .action(async (flags: ParityFlags) => {
-      const durationMs = parseDuration(flags.duration);
-      if (durationMs === undefined || durationMs <= 0) throw new ConfigError(`--duration ${flags.duration}: a duration such as 30s, 5m or 1h`, { path: '--duration' });
-      const latency = flags.latencyMs === undefined ? undefined : wholeMs('--latency-ms', flags.latencyMs, 30_000);
-      const toleranceMs = flags.toleranceMs === undefined ? undefined : wholeMs('--tolerance-ms', flags.toleranceMs, 60_000);
-      const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
-      if (!prepared.ok) throw prepared.error;
-      const { config } = prepared.value;
-      let first: readonly StrategyInstance[] | undefined = prepared.value.strategies;
-      const time = deps.time ?? systemTime;
-      const cache = preparedCacheOf(flags.cache, deps.env, 'parity', deps.err);
-      const outcome = await runParity({
-        config,
-        // The prepared instances serve the paper side; the backtest gets fresh ones.
-        strategies: async () => {
-          if (first !== undefined) {
-            const instances = first;
-            first = undefined;
-            return ok(instances);
-          }
-          return resolveStrategies(config);
-        },
-        time,
-        logger: deps.logger ?? createLogger({ level: flags.logLevel, pretty: false, destination: pino.destination(2) }),
-        dir: flags.out,
-        wait: () => sleep(time.scheduler, durationMs),
-        env: deps.env,
-        ...(cache === undefined ? {} : { prepared: cache }),
-        ...(latency === undefined ? {} : { latencyMs: latency }),
-        ...(toleranceMs === undefined ? {} : { toleranceMs }),
-      });
-      if (!outcome.ok) {
-        if (outcome.error instanceof ConfigError) throw outcome.error;
-        deps.err(`stratd parity: ${outcome.error.message}\n`);
-        deps.setExitCode(1);
-        return;
+/** `stratd parity`'s work, loaded only when the command runs (parity-command.ts registers it). */
+export async function parityAction(flags: ParityFlags, deps: ParityCommandDeps): Promise<void> {
+  const durationMs = parseDuration(flags.duration);
+  if (durationMs === undefined || durationMs <= 0) throw new ConfigError(`--duration ${flags.duration}: a duration such as 30s, 5m or 1h`, { path: '--duration' });
+  const latency = flags.latencyMs === undefined ? undefined : wholeMs('--latency-ms', flags.latencyMs, 30_000);
+  const toleranceMs = flags.toleranceMs === undefined ? undefined : wholeMs('--tolerance-ms', flags.toleranceMs, 60_000);
+  const prepared = await prepareRun(flags.config === undefined ? {} : { config: flags.config }, deps.env);
+  if (!prepared.ok) throw prepared.error;
+  const { config } = prepared.value;
+  let first: readonly StrategyInstance[] | undefined = prepared.value.strategies;
+  const time = deps.time ?? systemTime;
+  const cache = preparedCacheOf(flags.cache, deps.env, 'parity', deps.err);
+  const outcome = await runParity({
+    config,
+    // The prepared instances serve the paper side; the backtest gets fresh ones.
+    strategies: async () => {
+      if (first !== undefined) {
+        const instances = first;
+        first = undefined;
+        return ok(instances);
       }
-      const { report, recording } = outcome.value;
-      deps.out(`recorded the simulator's ${recording.events} market events (its warm-up included) → ${recording.path}; the strategies saw ${outcome.value.view.length}\n`);
-      deps.out(formatParityReport(report));
-      deps.out(`wrote ${outcome.value.reportFile}\n`);
-      if (!report.identical) deps.setExitCode(1);
-    });
-}
-
-function wholeMs(flag: string, text: string, max: number): number {
-  if (!/^\d+$/.test(text.trim()) || Number(text) > max) throw new ConfigError(`${flag} ${text}: whole milliseconds from 0 to ${max}`, { path: flag });
-  return Number(text);
+      return resolveStrategies(config);
+    },
+    time,
+    logger: deps.logger ?? createLogger({ level: flags.logLevel, pretty: false, destination: pino.destination(2) }),
+    dir: flags.out,
+    wait: () => sleep(time.scheduler, durationMs),
+    env: deps.env,
+    ...(cache === undefined ? {} : { prepared: cache }),
+    ...(latency === undefined ? {} : { latencyMs: latency }),
+    ...(toleranceMs === undefined ? {} : { toleranceMs }),
+  });
+  if (!outcome.ok) {
+    if (outcome.error instanceof ConfigError) throw outcome.error;
+    deps.err(`stratd parity: ${outcome.error.message}\n`);
+    deps.setExitCode(1);
+    return;
+  }
+  const { report, recording } = outcome.value;
+  deps.out(`recorded the simulator's ${recording.events} market events (its warm-up included) → ${recording.path}; the strategies saw ${outcome.value.view.length}\n`);
+  deps.out(formatParityReport(report));
+  deps.out(`wrote ${outcome.value.reportFile}\n`);
+  if (!report.identical) deps.setExitCode(1);
 }

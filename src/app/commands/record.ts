@@ -1,5 +1,4 @@
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
 import { InvariantError } from '../../core/errors.js';
@@ -17,7 +16,7 @@ import { parseDuration } from '../../settings/duration.js';
 import type { Environment } from '../../settings/secrets.js';
 import { Daemon } from '../daemon/daemon.js';
 import { createLogger } from '../logging/logger.js';
-import { prepareRun } from './run.js';
+import { prepareRun } from './prepare-run.js';
 import { installSignalHandlers } from '../daemon/shutdown.js';
 import type { SignalSource } from '../daemon/shutdown.js';
 
@@ -50,26 +49,6 @@ export interface RecordFlags {
   readonly rotateEvery?: string;
   /** commander's --no-account. */
   readonly account?: boolean;
-}
-
-/** `stratd record`: the daemon's sources without strategies, written as a market-stream recording. */
-export function registerRecordCommand(program: Command, deps: RecordCommandDeps): Command {
-  return program
-    .command('record')
-    .description("record the config's market data (and the account's events) as a market-stream recording, without running strategies")
-    .requiredOption('--out <file>', 'recording file (.jsonl, or .jsonl.gz for gzip); the account section goes next to it as <name>.account.jsonl')
-    .option('--config <file>', 'daemon config whose market section says what to record (default config/default.yml)')
-    .option('--state-dir <dir>', 'journal and state directory (as for run)')
-    .option('--duration <d>', 'stop after this long (e.g. 30m, 2h); else at SIGINT/SIGTERM')
-    .option('--gzip', 'gzip the files (adds .gz to the names)')
-    .option('--force', 'overwrite existing files')
-    .option('--next', 'when the files exist, write the next numbered part beside them (rec.0001.jsonl, …)')
-    .option('--rotate-size <size>', 'start a new numbered file at this size on disk, e.g. 100MB')
-    .option('--rotate-every <d>', 'start a new numbered file at every multiple of this in exchange time, e.g. 1h')
-    .option('--no-account', 'do not write the account section')
-    .action(async (flags: RecordFlags) => {
-      await runRecord(flags, deps);
-    });
 }
 
 /**

@@ -1,33 +1,19 @@
 import type { TimeSource } from '../../core/clock.js';
 import { MAX_TIME_SCALE, ScaledTime } from '../../core/scaled-time.js';
 import { systemTime } from '../../core/system-time.js';
-import { checkHealthSettings } from '../control/server-settings.js';
 import { crashPointsFromEnv } from '../daemon/crash-points.js';
 import { ConfigError } from '../../settings/config-error.js';
-import { loadDaemonConfig } from '../../settings/daemon-config/daemon-config.js';
 import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
-import type { Environment } from '../../settings/secrets.js';
 import { Daemon } from '../daemon/daemon.js';
-import { resolveStrategies } from '../daemon/strategies.js';
 import { createLogger } from '../logging/logger.js';
-import { packageFile } from '../package-files.js';
 import { SdNotifier } from '../systemd/sd-notify.js';
 import { startWatchdogPings } from '../systemd/watchdog.js';
 import { installSignalHandlers } from '../daemon/shutdown.js';
-import { DEFAULT_SIM_CONFIG } from './sim.js';
-import type { StrategyInstance } from '../../engine/strategy/instance.js';
-import type { Result } from '../../core/result.js';
-import { ok } from '../../core/result.js';
+import { prepareRun } from './prepare-run.js';
+import type { RunFlags } from './prepare-run.js';
 
-/** The packaged default configuration (paper trading against the embedded simulator). */
-export const DEFAULT_DAEMON_CONFIG = packageFile('config/default.yml');
-
-export interface RunFlags {
-  readonly config?: string;
-  readonly stateDir?: string;
-  /** `--time-scale`: market time runs this many times faster than real time (paper mode only). */
-  readonly timeScale?: string;
-}
+export { DEFAULT_DAEMON_CONFIG, prepareRun } from './prepare-run.js';
+export type { RunFlags } from './prepare-run.js';
 
 /** The `--time-scale` factor, or a ConfigError (exit 2) for a bad value or a live config. */
 export function timeScaleOf(text: string | undefined, mode: DaemonConfig['venue']['mode']): number | undefined {
@@ -40,27 +26,6 @@ export function timeScaleOf(text: string | undefined, mode: DaemonConfig['venue'
     throw new ConfigError('--time-scale accelerates the embedded simulator\'s market: paper mode only, and this config trades live (mode: live)');
   }
   return factor;
-}
-
-/**
- * Loads and checks a daemon config and its strategies' params: everything `run` checks before it connects
- * (`validate` runs exactly this, so a config it accepts is not refused by `run`).
- */
-export async function prepareRun(flags: RunFlags, env: Environment): Promise<Result<{ config: DaemonConfig; strategies: StrategyInstance[] }, ConfigError>> {
-  const loaded = loadDaemonConfig(flags.config ?? DEFAULT_DAEMON_CONFIG, {
-    env,
-    defaultSimConfig: DEFAULT_SIM_CONFIG,
-    ...(flags.stateDir === undefined ? {} : { stateDirFlag: flags.stateDir }),
-  });
-  if (!loaded.ok) return loaded;
-  // The health server's settings with its environment (the token, TLS files): Daemon.start refuses them otherwise.
-  const health = checkHealthSettings(loaded.value, env);
-  if (!health.ok) return health;
-  const crashPoints = crashPointsFromEnv(env);
-  if (!crashPoints.ok) return crashPoints;
-  const strategies = await resolveStrategies(loaded.value);
-  if (!strategies.ok) return strategies;
-  return ok({ config: loaded.value, strategies: strategies.value });
 }
 
 /** Every secret the config resolved: blanked wherever one would appear in a log line. */

@@ -1,5 +1,4 @@
 import { readdirSync } from 'node:fs';
-import type { Command } from 'commander';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import type { ConfigError } from '../../settings/config-error.js';
@@ -9,8 +8,8 @@ import { renderDaemonConfigJsonSchema } from '../../settings/daemon-config/json-
 import type { Environment } from '../../settings/secrets.js';
 import { resolveStrategies } from '../daemon/strategies.js';
 import { packageFile } from '../package-files.js';
-import type { RunFlags } from './run.js';
-import { prepareRun } from './run.js';
+import type { RunFlags } from './prepare-run.js';
+import { prepareRun } from './prepare-run.js';
 import { loadStrategy, strategyModulePath } from '../daemon/strategy-loader.js';
 
 /** A user mistake (config, arguments): cli.ts's exit code for ConfigError. */
@@ -37,33 +36,20 @@ export interface ValidConfig {
   readonly symbols: readonly string[];
 }
 
-/**
- * `stratd validate --config FILE [--state-dir DIR]`: everything `stratd run` checks before it starts
- * (the YAML, `${NAME}` variables, secret files, the simulator config, every strategy module and its
- * params, disabled strategies included) without starting anything. `--print-schema` prints the JSON
- * Schema of the YAML instead (schema/stratd-config.schema.json is its output).
- */
-export function registerValidateCommand(program: Command, deps: ValidateCommandDeps): Command {
-  return program
-    .command('validate')
-    .description('check a daemon config and its strategies’ params without starting anything; exit 2 on a mistake')
-    .option('--config <file>', 'daemon config (default config/default.yml)')
-    .option('--state-dir <dir>', 'as for run (else STRATD_STATE_DIR, else the config); not created')
-    .option('--print-schema', 'print the JSON Schema of the config (editors: yaml-language-server) and exit')
-    .action(async (flags: RunFlags & { printSchema?: boolean }) => {
-      if (flags.printSchema === true) {
-        deps.out(await publishedConfigSchema());
-        return;
-      }
-      const checked = await validateConfig(flags, deps.env);
-      if (!checked.ok) {
-        deps.err(`stratd: ${checked.error.message}\n`);
-        deps.setExitCode(EXIT_USAGE);
-        return;
-      }
-      deps.out(`${summary(flags.config ?? checked.value.file, checked.value)}\n`);
-      deps.setExitCode(0);
-    });
+/** `stratd validate`'s work, loaded only when the command runs (validate-command.ts registers it). */
+export async function validateAction(flags: RunFlags & { printSchema?: boolean }, deps: ValidateCommandDeps): Promise<void> {
+  if (flags.printSchema === true) {
+    deps.out(await publishedConfigSchema());
+    return;
+  }
+  const checked = await validateConfig(flags, deps.env);
+  if (!checked.ok) {
+    deps.err(`stratd: ${checked.error.message}\n`);
+    deps.setExitCode(EXIT_USAGE);
+    return;
+  }
+  deps.out(`${summary(flags.config ?? checked.value.file, checked.value)}\n`);
+  deps.setExitCode(0);
 }
 
 /** `stratd run`'s preparation, plus the params of disabled strategies (a later `strategies start` needs them valid). */

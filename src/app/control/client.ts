@@ -1,15 +1,10 @@
-import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
+import { resolve } from 'node:path';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { ConfigError } from '../../settings/config-error.js';
-import { interpolateEnv } from '../../settings/daemon-config/env.js';
-import { locatedError, validateSection } from '../../settings/daemon-config/locate.js';
-import { healthSchema } from '../../settings/daemon-config/schema.js';
 import type { Environment } from '../../settings/secrets.js';
-import { readYamlFile } from '../../settings/yaml-source.js';
-import { resolveStateDir } from '../../settings/daemon-config/daemon-config.js';
 import { HEALTH_TOKEN_ENV, isLoopbackHost } from './auth.js';
+import { isRecord } from './json-record.js';
 import { readControlToken } from './token.js';
 
 /** `--url` and `--config` of the control commands. */
@@ -29,6 +24,8 @@ export interface ControlReplyBody {
   readonly body: unknown;
 }
 
+export { isRecord } from './json-record.js';
+
 const DEFAULT_URL = 'http://127.0.0.1:9464';
 const TIMEOUT_MS = 30_000;
 
@@ -37,8 +34,9 @@ const TIMEOUT_MS = 30_000;
  * 127.0.0.1:9464. The token: STRATD_HEALTH_TOKEN, else the daemon's `control.token` in the state
  * directory --config names. A token is never sent over plain HTTP to another machine.
  */
-export function controlAddress(flags: ControlFlags, env: Environment, cwd: string = process.cwd()): Result<ControlAddress, ConfigError> {
-  const fromConfig = flags.config === undefined ? ok(undefined) : readControlConfig(resolve(cwd, flags.config), env, cwd);
+export async function controlAddress(flags: ControlFlags, env: Environment, cwd: string = process.cwd()): Promise<Result<ControlAddress, ConfigError>> {
+  // The config reader (YAML, the daemon config's schemas) loads only with --config: `status --url` needs none of it.
+  const fromConfig = flags.config === undefined ? ok(undefined) : (await import('./client-config.js')).readControlConfig(resolve(cwd, flags.config), env, cwd);
   if (!fromConfig.ok) return fromConfig;
   const token = readControlToken(fromConfig.value?.stateDir, env);
   if (!token.ok) return err(new ConfigError(token.error, { path: flags.config === undefined ? HEALTH_TOKEN_ENV : 'stateDir' }));
@@ -64,34 +62,6 @@ export function controlAddress(flags: ControlFlags, env: Environment, cwd: strin
     return err(new ConfigError(`${url}: the control token is never sent over plain HTTP to another machine: use https (health.tls) or run the command on the daemon's machine`, { path: '--url' }));
   }
   return ok({ url, ...(token.value === undefined ? {} : { token: token.value }) });
-}
-
-/** The state directory and the server's URL a daemon config names (the URL may be an error about its port). */
-function readControlConfig(
-  file: string,
-  env: Environment,
-  cwd: string,
-): Result<{ readonly stateDir: string; readonly health: Result<string, ConfigError> }, ConfigError> {
-  const read = readYamlFile(file);
-  if (!read.ok) return read;
-  const source = read.value;
-  const top = isRecord(source.value) ? source.value : {};
-  const { value, missing } = interpolateEnv({ health: top['health'], stateDir: top['stateDir'] }, env);
-  const unset = missing[0];
-  if (unset !== undefined) return err(locatedError(source, `environment variable ${unset.name} is not set`, unset.path));
-  const section = validateSection(source, z.looseObject({ health: healthSchema, stateDir: z.string().min(1).optional() }), value, []);
-  if (!section.ok) return section;
-  const { host, port, tls } = section.value.health;
-  const stateDir = resolveStateDir(section.value.stateDir, { env, cwd, configDir: dirname(file) });
-  if (port === 0) return ok({ stateDir, health: err(locatedError(source, 'the daemon listens on any free port (0): pass --url with the port it logged', ['health', 'port'])) });
-  return ok({ stateDir, health: ok(`${tls === undefined ? 'http' : 'https'}://${connectHost(host)}:${port}`) });
-}
-
-/** A wildcard bind address is reached over loopback; an IPv6 literal needs brackets. */
-function connectHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::' || host === '[::]') return '[::1]';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 /** One request to the daemon; a reply of any status comes back as a value, no reply as an error line. */
@@ -125,10 +95,6 @@ export function replyError(reply: ControlReplyBody): string {
   const message = isRecord(reply.body) && typeof reply.body['error'] === 'string' ? reply.body['error'] : `HTTP ${reply.status}`;
   if (reply.status === 401) return `${message} (the daemon wants its token: --config names its state directory, whose control.token is read, or set ${HEALTH_TOKEN_ENV})`;
   return message;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function messageOf(error: unknown): string {

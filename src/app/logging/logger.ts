@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import { fileURLToPath } from 'node:url';
-import { prettyOptions } from './pretty.js';
+import { prettyOptions } from './pretty-options.js';
 import { REDACTED, SECRET_FIELD_NAMES, SecretValues, scrubSecrets } from '../../core/secret-text.js';
 
 export const REDACT_PATHS: readonly string[] = SECRET_FIELD_NAMES.flatMap((name) => {

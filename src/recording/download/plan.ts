@@ -1,5 +1,5 @@
-import { EPOCH_ALIGNED_INTERVAL_MS } from '../../protocol/market-params.js';
-import type { KlineInterval } from '../../protocol/market-params.js';
+import { EPOCH_ALIGNED_INTERVAL_MS } from '../../protocol/kline-intervals.js';
+import type { KlineInterval } from '../../protocol/kline-intervals.js';
 
 /** The units of work per symbol, each paged and checkpointed on its own. */
 export type DownloadChannel = 'contract' | 'mark' | 'index' | 'funding' | 'trades';

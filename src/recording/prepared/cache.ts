@@ -6,8 +6,7 @@ import type { MarketEvent } from '../../sim/market-stream/events.js';
 import { MarketStreamReader } from '../../sim/market-stream/reader.js';
 import type { MarketStreamWarning } from '../../sim/market-stream/stream-error.js';
 import { MarketStreamError } from '../../sim/market-stream/stream-error.js';
-import { PreparedColumns, PreparedFormatError } from './columns.js';
-import { encodePrepared } from './write.js';
+import type { PreparedColumns } from './columns.js';
 
 /** What the cache did for one recording (tests count reads and writes; the CLI prints the others as warnings). */
 export type PreparedCacheEvent =
@@ -57,6 +56,9 @@ export async function fileSha256(path: string): Promise<{ readonly sha256: strin
  * reader cannot read throws its MarketStreamError (the caller then reads it as JSONL, to report it).
  */
 export async function loadPrepared(path: string, options: PreparedCacheOptions): Promise<PreparedColumns> {
+  // The Arrow reader and writer (apache-arrow, ~150 modules) load here, when a prepared form is read or
+  // written, not with everything that imports this module (sweep shards hash recordings with it).
+  const { PreparedColumns, PreparedFormatError } = await import('./columns.js');
   const { sha256, bytes } = await fileSha256(path);
   const name = preparedFileName(sha256);
   const places = [preparedDirOf(path), ...(options.fallbackDir === undefined ? [] : [options.fallbackDir])];
@@ -78,6 +80,7 @@ export async function loadPrepared(path: string, options: PreparedCacheOptions):
     }
   }
   const built = await readWhole(path);
+  const { encodePrepared } = await import('./write.js');
   const encoded = encodePrepared({ header: built.header, events: built.events, recordingSha256: sha256, recordingBytes: bytes, ...(built.torn === undefined ? {} : { torn: built.torn }) });
   const reasons: string[] = [];
   for (const dir of places) {

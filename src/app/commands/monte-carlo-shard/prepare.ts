@@ -13,11 +13,11 @@ import type { SweepJob } from '../../../sweep/types.js';
 import { limitsToWire } from '../../../sweep/types.js';
 import { ConfigError } from '../../../settings/config-error.js';
 import type { Environment } from '../../../settings/secrets.js';
-import { timeFlag } from '../backtest.js';
+import { timeFlag } from '../backtest-flags.js';
 import { klineSeriesOf, latencyFlag, openingAccount } from '../backtest-flags.js';
 import { createLogger } from '../../logging/logger.js';
-import { prepareRun } from '../run.js';
-import { moduleFileOf, paramsOf } from '../sweep.js';
+import { prepareRun } from '../prepare-run.js';
+import { moduleFileOf, paramsOf } from '../sweep-flags.js';
 import { blockDurationFlag, methodsFlag, ruinFlag, samplingFlag, scenariosFlag, seedFlag } from '../monte-carlo/flags.js';
 
 /**

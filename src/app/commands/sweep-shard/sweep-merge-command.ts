@@ -1,17 +1,7 @@
 import type { Command } from 'commander';
-import { heatmapAxesOf } from '../../../sweep/report.js';
-import { mergeShards, SWEEP_KIND, sweepOfMerged, writeSweepOutputs } from '../../../sweep/shard/index.js';
-import { ConfigError } from '../../../settings/config-error.js';
-import { stratdVersion } from './stratd-version.js';
+import type { SweepMergeDeps } from './sweep-merge-action.js';
 
-export interface SweepMergeDeps {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
-}
-
-/** Exit code of shards that cannot be merged (as a usage mistake: rerunning will not help). */
-const EXIT_REFUSED = 2;
+export type { SweepMergeDeps } from './sweep-merge-action.js';
 
 /**
  * `stratd sweep merge DIR... --out OUT`: the shard output folders of one sweep (`stratd sweep --shard
@@ -25,17 +15,8 @@ export function registerSweepMergeCommand(sweep: Command, deps: SweepMergeDeps):
     .description('combine the output folders of `stratd sweep --shard I/N` into the outputs of one whole sweep')
     .argument('<dirs...>', 'shard output folders (each with manifest.json and items/)')
     .requiredOption('--out <dir>', 'output directory of the merged sweep.csv and report.html')
-    .action((dirs: string[], flags: { readonly out: string }) => {
-      const merged = mergeShards(dirs, { kind: SWEEP_KIND, stratdVersion: stratdVersion() });
-      const sweep = merged.ok ? sweepOfMerged(merged.value) : merged;
-      if (!sweep.ok) {
-        deps.err(`stratd sweep merge: ${sweep.error}\n`);
-        deps.setExitCode(EXIT_REFUSED);
-        return;
-      }
-      const { context, rows } = sweep.value;
-      const heat = heatmapAxesOf(context.axes, context.heatmap ?? undefined);
-      if (!heat.ok) throw new ConfigError(`the shards' ${heat.error.reason}`);
-      deps.out(writeSweepOutputs(flags.out, { axes: context.axes, rows, rank: context.rank, heat: heat.value, recordings: context.recordings }));
+    .action(async (dirs: string[], flags: { readonly out: string }) => {
+      const { sweepMergeAction } = await import('./sweep-merge-action.js');
+      sweepMergeAction(dirs, flags, deps);
     });
 }

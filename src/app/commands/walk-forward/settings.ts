@@ -18,10 +18,10 @@ import { walkForwardWindows } from '../../../sweep/walk-forward/windows.js';
 import { ConfigError } from '../../../settings/config-error.js';
 import type { Environment } from '../../../settings/secrets.js';
 import { readYamlFile } from '../../../settings/yaml-source.js';
-import { timeFlag } from '../backtest.js';
+import { timeFlag } from '../backtest-flags.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from '../backtest-flags.js';
-import { prepareRun } from '../run.js';
-import { moduleFileOf, paramsOf, rankFlag } from '../sweep.js';
+import { prepareRun } from '../prepare-run.js';
+import { moduleFileOf, paramsOf, rankFlag } from '../sweep-flags.js';
 import { windowSpecOf } from './window-flags.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { WindowSpec } from '../../../sweep/walk-forward/windows.js';
 import { ConfigError } from '../../../settings/config-error.js';
-import { parseDuration } from '../../../settings/duration.js';
+import { parseDuration } from '../../../settings/duration-text.js';
 
 export interface WindowFlags {
   readonly windows?: string;
