@@ -143,6 +143,10 @@ export class Kernel {
       store: options.keyValue(LEDGER_STORE_ID),
       strategyIds,
       ownerOf: (clientOrderId) => this.executor.ownerOf(clientOrderId) ?? strategyOfClientOrderId(clientOrderId, strategyIds),
+      ownerOfOrder: (orderId) => {
+        const clientOrderId = this.cache.clientOrderIdOf(orderId);
+        return clientOrderId === undefined ? undefined : this.executor.ownerOf(clientOrderId);
+      },
       claims: options.strategies.flatMap((s) => (s.claims ?? []).map((c) => ({ strategyId: s.id, symbol: c.symbol, sides: c.sides }))),
       logger: logger.child({ component: 'ledgers' }),
     });
@@ -154,6 +158,7 @@ export class Kernel {
       symbols: options.symbols,
       strategies: options.strategies.map((s) => s.id),
       orphans: options.orphans,
+      unattributedFills: () => this.ledgers.unattributed(),
       clock: time.clock,
       logger: logger.child({ component: 'reconciler' }),
       publish: (event) => this.ingest(event),
