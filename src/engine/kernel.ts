@@ -241,6 +241,7 @@ export class Kernel {
     if (!this.cache.apply(event)) return;
     const ledgerEvents = this.ledgers.onEvent(event);
     this.executor.onEvent(event);
+    this.ledgers.afterOwnership(event);
     this.reconciler.onEvent(event);
     const killSwitch = this.risk.onEvent(event);
     const protections = this.risk.protectionChanges(event);

@@ -62,9 +62,12 @@ export class LedgerBook {
     if (oldest !== undefined) this.waiting.delete(oldest);
   }
 
-  /** Fills booked to the external ledger that may still find their owner, oldest first. */
-  unattributed(): readonly Fill[] {
-    return [...this.waiting.values()];
+  /** Fills booked to the external ledger that may still find their owner (of one order, when given), oldest first. */
+  unattributed(orderId?: string): readonly Fill[] {
+    if (orderId === undefined) return [...this.waiting.values()];
+    const out: Fill[] = [];
+    for (const fill of this.waiting.values()) if (fill.orderId === orderId) out.push(fill);
+    return out;
   }
 
   /**

@@ -137,12 +137,22 @@ export class Ledgers {
   }
 
   /**
+   * Called with an order or plan-row event once the executor has applied it: a row's late triggered event
+   * (or the order's adoption) may have made an order a strategy's whose fills were booked to `external`.
+   */
+  afterOwnership(event: BusEvent): void {
+    if (event.type !== 'account.order' && event.type !== 'account.algo') return;
+    const orderId = event.type === 'account.order' ? event.order.orderId : event.order.executedOrderId;
+    if (orderId !== undefined) this.reattribute(orderId);
+  }
+
+  /**
    * Fills booked to `external` whose order is known to be a strategy's now (one of its plan or TP/SL rows
    * created it, and the event saying so came late or was lost): moved to that strategy's ledger.
    */
-  private reattribute(): void {
+  private reattribute(orderId?: string): void {
     let moved = 0;
-    for (const fill of this.book.unattributed()) {
+    for (const fill of this.book.unattributed(orderId)) {
       const owner = this.ownerOfFill(fill);
       if (owner === EXTERNAL_LEDGER) continue;
       const excess = this.book.moveToOwner(owner, fill, this.multiplierOf(fill.symbol));

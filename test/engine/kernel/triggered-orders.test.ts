@@ -88,6 +88,27 @@ describe('orders a TP/SL row created while its triggered event was lost', () => 
     await rig.stop(false);
   });
 
+  test('the row’s trigger event comes after its order’s fill (reordered): the fill moves to alpha at once, no reconciliation needed', async () => {
+    const world = new World();
+    const alpha = scripted('alpha', { onStart: (ctx) => ctx.emit(entryWithStops) });
+    const rig = new KernelRig(world, { strategies: [alpha], orphans: 'cancel' });
+    await rig.start();
+    const late: AccountEvent[] = [];
+    const stream = lossyStream(rig, world, (e) => {
+      const held = e.type === 'account.algo' && e.order.status === 'ORDER_FILLED';
+      if (held) late.push(e);
+      return held;
+    });
+    const child = await stopLossFires(rig, world);
+    expect(qtyOf(rig, 'alpha')).toBe('2');
+    for (const event of late) rig.kernel.ingest(event);
+    await rig.settle();
+    expectClosedByOwnFill(rig, world, child);
+    expect(rig.faulty.count('fetchAccount')).toBe(1);
+    stream.unsubscribe();
+    await rig.stop(false);
+  });
+
   test('stream down while the row fired: the order and its fill come from REST; the order is fetched by id and adopted', async () => {
     const world = new World();
     const alpha = scripted('alpha', { onStart: (ctx) => ctx.emit(entryWithStops) });
