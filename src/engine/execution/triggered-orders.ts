@@ -58,6 +58,8 @@ export class TriggeredOrders {
   /** Order id → lookups that did not find its row, and the reconciliation of the last one. */
   private readonly searched = new Map<string, { readonly lookups: number; readonly run: number }>();
   private run = 0;
+  /** Linked orders a query did not find once (forgotten when the next reconciliation does not find them either). */
+  private readonly missing = new Set<string>();
 
   constructor(private readonly options: TriggeredOrdersOptions) {}
 
@@ -101,16 +103,22 @@ export class TriggeredOrders {
     const { executor: ex, port } = this.options;
     let attributed = 0;
     let unresolved = 0;
-    for (const child of ex.linkedChildren().slice(0, MAX_CHILD_QUERIES)) {
+    const linked = ex.linkedChildren();
+    const ids = new Set(linked.map((child) => child.orderId));
+    for (const id of this.missing) if (!ids.has(id)) this.missing.delete(id);
+    for (const child of linked.slice(0, MAX_CHILD_QUERIES)) {
       const reply = await port.queryOrderById(child.symbol, child.orderId);
       if (!reply.ok) {
         unresolved += 1;
         continue;
       }
       if (reply.value === undefined) {
-        ex.forgetChild(child.orderId);
+        // Perhaps not listed yet (a row that triggered a moment ago): forgotten at the second miss.
+        if (this.missing.delete(child.orderId)) ex.forgetChild(child.orderId);
+        else this.missing.add(child.orderId);
         continue;
       }
+      this.missing.delete(child.orderId);
       const event: BusEvent = { type: 'account.order', source: 'rest', time: this.options.clock.now(), order: reply.value };
       ex.onEvent(event);
       this.options.publish(event);
