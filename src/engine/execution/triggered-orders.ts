@@ -51,8 +51,9 @@ const MAX_CHILD_QUERIES = 50;
  * the order finished before a reconciliation, nothing else would: it would stay unjournaled and its fill
  * would be booked to `external`. So the orders nobody here knows are looked up in the rows' history
  * (`executedOrderId`), linked to the row's owner, and orders linked but never seen are fetched by id and
- * adopted. The ledgers move fills already booked to `external` when the next resync shows their owner.
- * Calls are bounded: only for unattributed orders not looked up before, grouped by symbol.
+ * adopted. The ledgers move the fills they booked to `external` once their order has an owner (at the
+ * latest at the resync that ends the reconciliation). Calls are bounded: only for unattributed orders,
+ * grouped by symbol, each looked up once per reconciliation and twice in all.
  */
 export class TriggeredOrders {
   /** Order id → lookups that did not find its row, and the reconciliation of the last one. */
