@@ -148,6 +148,8 @@ export class Kernel {
         return clientOrderId === undefined ? undefined : this.executor.ownerOf(clientOrderId);
       },
       claims: options.strategies.flatMap((s) => (s.claims ?? []).map((c) => ({ strategyId: s.id, symbol: c.symbol, sides: c.sides }))),
+      // The owner was not known when the fill came, so the strategy was not given it: it is now (not the bus, which had it).
+      moved: (fill) => this.strategies.dispatch({ type: 'account.fill', source: 'rest', time: time.clock.now(), fill: { ...fill, clientOrderId: fill.clientOrderId === '' ? (this.cache.clientOrderIdOf(fill.orderId) ?? '') : fill.clientOrderId } }),
       logger: logger.child({ component: 'ledgers' }),
     });
     this.reconciler = new Reconciler({

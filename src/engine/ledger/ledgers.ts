@@ -36,6 +36,8 @@ export interface LedgersOptions {
    * undefined. Default: none known that way.
    */
   readonly ownerOfOrder?: (orderId: string) => string | undefined;
+  /** A fill booked to `external` was moved to its owner's ledger (the owner never heard of it: tell it now). */
+  readonly moved?: (fill: Fill, owner: string) => void;
   /** Claims from config: applied after every start-up reconciliation. */
   readonly claims?: readonly LedgerClaim[];
   readonly logger: Logger;
@@ -157,6 +159,7 @@ export class Ledgers {
       if (owner === EXTERNAL_LEDGER) continue;
       const excess = this.book.moveToOwner(owner, fill, this.multiplierOf(fill.symbol));
       moved += 1;
+      this.options.moved?.(fill, owner);
       const about = { strategy: owner, symbol: fill.symbol, side: fill.positionSide, tradeId: fill.tradeId, orderId: fill.orderId, qty: fill.qty.toFixed() };
       if (excess.gt(0)) this.log.warn({ ...about, excess: excess.toFixed() }, 'fill moved from external to its strategy, which had lost that position already');
       else this.log.info(about, 'fill moved from external to the strategy whose order it was');

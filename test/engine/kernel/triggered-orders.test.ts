@@ -3,6 +3,7 @@ import { dec } from '../../../src/core/decimal.js';
 import type { AccountEvent } from '../../../src/model/account-events.js';
 import type { Intent } from '../../../src/model/intents.js';
 import type { OrderView } from '../../../src/sim/engine/types.js';
+import type { TestStrategy } from './kernel-support.js';
 import { ACCOUNT, BTC, KernelRig, scripted, World } from './kernel-support.js';
 
 /**
@@ -64,6 +65,13 @@ function expectClosedByOwnFill(rig: KernelRig, world: World, child: OrderView): 
   expect(rig.kernel.executor.ownerOf(child.clientOrderId)).toBe('alpha');
 }
 
+/** alpha was given the fills of the order, once each (late, once the order was known to be its). */
+function expectFillsDelivered(alpha: TestStrategy, world: World, child: OrderView): void {
+  const trades = world.ex.userTrades(ACCOUNT, { symbol: BTC, limit: 100 }).filter((t) => t.orderId === child.orderId);
+  const delivered = alpha.of('account.fill').filter((e) => e.fill.orderId === child.orderId);
+  expect(delivered.map((e) => e.fill.clientOrderId)).toEqual(trades.map(() => child.clientOrderId));
+}
+
 describe('orders a TP/SL row created while its triggered event was lost', () => {
   test('the order was seen, the row’s trigger was not: after the reconciliation the fill is in alpha’s ledger, not external', async () => {
     const world = new World();
@@ -81,6 +89,7 @@ describe('orders a TP/SL row created while its triggered event was lost', () => 
     const reconciled = await rig.kernel.reconcile(1);
     await rig.settle();
     expectClosedByOwnFill(rig, world, child);
+    expectFillsDelivered(alpha, world, child);
     // The row was ours: its query named the order (waiting as a stray), no lookup was needed.
     expect(reconciled.ok && reconciled.value.triggered).toBe(0);
     expect(rig.faulty.count('fetchAlgoHistory')).toBe(0);
@@ -104,6 +113,7 @@ describe('orders a TP/SL row created while its triggered event was lost', () => 
     for (const event of late) rig.kernel.ingest(event);
     await rig.settle();
     expectClosedByOwnFill(rig, world, child);
+    expectFillsDelivered(alpha, world, child);
     expect(rig.faulty.count('fetchAccount')).toBe(1);
     stream.unsubscribe();
     await rig.stop(false);
@@ -123,6 +133,7 @@ describe('orders a TP/SL row created while its triggered event was lost', () => 
     if (!reconciled.ok) throw new Error(reconciled.error.message);
     await rig.settle();
     expectClosedByOwnFill(rig, world, child);
+    expectFillsDelivered(alpha, world, child);
     expect(reconciled.value.triggered).toBe(1);
     expect(rig.faulty.count('queryOrderById')).toBe(1);
     // alpha heard of its order's end.
@@ -151,6 +162,7 @@ describe('orders a TP/SL row created while its triggered event was lost', () => 
     if (!reconciled.ok) throw new Error(reconciled.error.message);
     await rig.settle();
     expectClosedByOwnFill(rig, world, child);
+    expectFillsDelivered(alpha, world, child);
     expect(reconciled.value.triggered).toBe(1);
     expect(rig.faulty.count('fetchAlgoHistory')).toBeGreaterThan(0);
     // The stop-loss row is journaled as alpha's too (adopted from the history).
@@ -172,6 +184,7 @@ describe('orders a TP/SL row created while its triggered event was lost', () => 
     first.detach();
 
     // The next process: its start-up reconciliation settles the row, fetches its order and moves the fill.
+    // (The start-up reconciliation runs before the strategies start: they begin from their ledgers.)
     const second = new KernelRig(world, { strategies: [scripted('alpha')], orphans: 'cancel' });
     await second.start();
     expectClosedByOwnFill(second, world, child);
