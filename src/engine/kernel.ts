@@ -143,7 +143,13 @@ export class Kernel {
       store: options.keyValue(LEDGER_STORE_ID),
       strategyIds,
       ownerOf: (clientOrderId) => this.executor.ownerOf(clientOrderId) ?? strategyOfClientOrderId(clientOrderId, strategyIds),
+      ownerOfOrder: (orderId) => {
+        const clientOrderId = this.cache.clientOrderIdOf(orderId);
+        return clientOrderId === undefined ? undefined : this.executor.ownerOf(clientOrderId);
+      },
       claims: options.strategies.flatMap((s) => (s.claims ?? []).map((c) => ({ strategyId: s.id, symbol: c.symbol, sides: c.sides }))),
+      // The owner was not known when the fill came, so the strategy was not given it: it is now (not the bus, which had it).
+      moved: (fill) => this.strategies.dispatch({ type: 'account.fill', source: 'rest', time: time.clock.now(), fill: { ...fill, clientOrderId: fill.clientOrderId === '' ? (this.cache.clientOrderIdOf(fill.orderId) ?? '') : fill.clientOrderId } }),
       logger: logger.child({ component: 'ledgers' }),
     });
     this.reconciler = new Reconciler({
@@ -154,6 +160,7 @@ export class Kernel {
       symbols: options.symbols,
       strategies: options.strategies.map((s) => s.id),
       orphans: options.orphans,
+      unattributedFills: () => this.ledgers.unattributed(),
       clock: time.clock,
       logger: logger.child({ component: 'reconciler' }),
       publish: (event) => this.ingest(event),
@@ -236,6 +243,7 @@ export class Kernel {
     if (!this.cache.apply(event)) return;
     const ledgerEvents = this.ledgers.onEvent(event);
     this.executor.onEvent(event);
+    this.ledgers.afterOwnership(event);
     this.reconciler.onEvent(event);
     const killSwitch = this.risk.onEvent(event);
     const protections = this.risk.protectionChanges(event);

@@ -45,6 +45,15 @@ export interface AccountSnapshot {
   readonly fetchedAt: number;
 }
 
+/** Plan rows (STOP) or TP/SL rows (STOP_PROFIT_LOSS): the exchange lists each family on its own. */
+export type AlgoFamily = 'plan' | 'tpsl';
+
+/** One page of finished plan or TP/SL rows, newest first; `next` is the cursor of the following page, absent on the last. */
+export interface AlgoHistoryPage {
+  readonly rows: readonly AlgoOrderSnapshot[];
+  readonly next?: string;
+}
+
 /**
  * Hooks into one exchange call, for latency figures. A port that writes requests to a socket calls
  * `written` once the signed request has been handed to it; an in-process port never does.
@@ -78,4 +87,11 @@ export interface ExchangePort {
   fetchAccount(symbols: readonly string[]): PortResult<AccountSnapshot>;
   /** The account's fills on a symbol from `fromTime` (inclusive), oldest first. */
   fetchFills(symbol: string, fromTime: number): PortResult<readonly Fill[]>;
+  /**
+   * One page of a symbol's finished plan or TP/SL rows (the exchange's history window), newest first,
+   * below the exchange id `before` when given. A triggered row names the order it created (`executedOrderId`).
+   */
+  fetchAlgoHistory(symbol: string, family: AlgoFamily, before?: string): PortResult<AlgoHistoryPage>;
+  /** A regular order by its exchange id (one a plan or TP/SL row created); `undefined` when the exchange does not know it. */
+  queryOrderById(symbol: string, orderId: string): PortResult<OrderSnapshot | undefined>;
 }

@@ -344,6 +344,7 @@ const PORT_ROUTES: Readonly<Record<string, unknown>> = {
   'DELETE /api/v2/futures/batch-orders': v2(null),
   'GET /api/v2/futures/open-orders': v2([ORDER_V2_ROW]),
   'GET /api/v2/futures/open-algo-orders': v2([PLAN_V2_ROW]),
+  'GET /api/v2/futures/history-algo-orders': v2([{ ...PLAN_V2_ROW, status: 'ORDER_FILLED', executedOrderId: ORDER_V2_ROW.orderId }]),
   'POST /api/v2/futures/algo-order': v2(PLAN_V2_ROW),
   'GET /api/v2/futures/algo-order': v2(PLAN_V2_ROW),
   'GET /api/v1/futures/positions': [POSITION_ROW],
@@ -384,6 +385,8 @@ const PORT_CASES: readonly PortCase[] = [
     call: (p) => p.fetchAccount([BTC]),
   },
   { name: 'fetchFills', write: false, routes: ['GET /api/v2/futures/user-trades'], call: (p) => p.fetchFills(BTC, 0) },
+  { name: 'fetchAlgoHistory', write: false, routes: ['GET /api/v2/futures/history-algo-orders'], call: (p) => p.fetchAlgoHistory(BTC, 'plan') },
+  { name: 'queryOrderById', write: false, routes: ['GET /api/v2/futures/order'], call: (p) => p.queryOrderById(BTC, ORDER_V2_ROW.orderId) },
 ];
 
 const FAILURE_KINDS: readonly ExchangeFailureKind[] = ['rejected', 'unknown', 'not-found', 'throttled', 'invalid'];

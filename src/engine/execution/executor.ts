@@ -16,7 +16,7 @@ import { duplicateFailure } from './execution-failures.js';
 import type { JournalHealthState } from './journal-health.js';
 import { isStorageFailure, JournalHealth } from './journal-health.js';
 import { isAwaitingAnswer, isLive } from './order-phase.js';
-import type { OrderKind, Tracked } from './order-tracker.js';
+import type { LinkedChild, OrderKind, Tracked } from './order-tracker.js';
 import { isPlacing, OrderTracker } from './order-tracker.js';
 import type { SettleContext, SettleResult } from './settlement.js';
 import { applyReply, settle } from './settlement.js';
@@ -192,6 +192,31 @@ export class Executor {
   /** Takes over an order the journal did not know, under `strategyId`. */
   adopt(strategyId: string, order: OrderSnapshot | AlgoOrderSnapshot): void {
     this.tracker.adopt(strategyId, order);
+  }
+
+  /** Snapshots of regular orders nobody here knows: a plan or TP/SL row of ours may have created them. */
+  strays(): readonly OrderSnapshot[] {
+    return this.tracker.strays();
+  }
+
+  /** A regular order that a plan or TP/SL row of `strategyId` created is the strategy's. */
+  linkChild(orderId: string, strategyId: string, symbol: string): void {
+    this.tracker.linkChild(orderId, strategyId, symbol);
+  }
+
+  /** Orders our plan and TP/SL rows created that were never seen (their events were lost). */
+  linkedChildren(): readonly LinkedChild[] {
+    return this.tracker.linkedChildren();
+  }
+
+  /** The strategy one of its plan or TP/SL rows linked this (not yet seen) regular order to. */
+  childOwner(orderId: string): string | undefined {
+    return this.tracker.childOwner(orderId);
+  }
+
+  /** Drops the link of a created order the exchange does not know. */
+  forgetChild(orderId: string): void {
+    this.tracker.forgetChild(orderId);
   }
 
   // ---------------------------------------------------------------- internals

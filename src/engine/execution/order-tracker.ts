@@ -13,6 +13,13 @@ import type { TableSize } from '../../core/table-size.js';
 
 export type OrderKind = 'order' | 'algo';
 
+/** A regular order one of our plan or TP/SL rows created, linked to the row's strategy before any snapshot of it was seen. */
+export interface LinkedChild {
+  readonly orderId: string;
+  readonly strategyId: string;
+  readonly symbol: string;
+}
+
 /** One of our regular orders as the TP/SL rows of its attached stops are traced back to it. */
 interface ParentOrder {
   readonly strategyId: string;
@@ -57,8 +64,10 @@ const CHILD_LIMIT = 1000;
 export class OrderTracker {
   private readonly live = new Map<string, Tracked>();
   /** Regular orders created by our plan rows (orderId → owner), and unknown snapshots waiting for that link. */
-  private readonly childOwners = new Map<string, string>();
-  private readonly strays = new Map<string, OrderSnapshot>();
+  private readonly childOwners = new Map<string, LinkedChild>();
+  private readonly strayOrders = new Map<string, OrderSnapshot>();
+  /** Exchange ids of plan-row children adopted already (a later copy of the row's link must not wait for them again). */
+  private readonly adoptedChildren = new Set<string>();
   /** Inside an admission's commit: a failed write must abort it (nothing may be sent unjournaled). */
   private strict = false;
   /** Our regular orders by exchange id (→ owner and attached stops): the TP/SL rows their attached stops create are the owner's too. */
@@ -161,18 +170,27 @@ export class OrderTracker {
   applyAlgo(snapshot: AlgoOrderSnapshot): 'applied' | 'stale' | 'foreign' {
     const tracked = this.trackedFor(snapshot.clientOrderId, snapshot.orderId, 'algo');
     if (tracked === undefined) return this.adoptAttached(snapshot) ? 'applied' : 'foreign';
-    if (snapshot.executedOrderId !== undefined) this.linkChild(snapshot.executedOrderId, tracked.strategyId);
+    if (snapshot.executedOrderId !== undefined) this.linkChild(snapshot.executedOrderId, tracked.strategyId, snapshot.symbol);
     if (tracked.algo !== undefined && !algoSupersedes(tracked.algo, snapshot)) return 'stale';
     tracked.algo = snapshot;
     this.advance(tracked.id, { kind: 'exists', finished: isFinishedAlgo(snapshot) });
     return 'applied';
   }
 
-  /** Records an order the journal did not know under `strategyId` (journaled, so it survives restarts). */
+  /**
+   * Records an order the journal did not know under `strategyId` (journaled, so it survives restarts). A
+   * plan or TP/SL row that already triggered brings the order it created along: that is the strategy's too.
+   */
   adopt(strategyId: string, snapshot: OrderSnapshot | AlgoOrderSnapshot): Tracked {
+    const tracked = this.adoptOne(strategyId, snapshot);
+    if ('kind' in snapshot && snapshot.executedOrderId !== undefined) this.linkChild(snapshot.executedOrderId, strategyId, snapshot.symbol);
+    return tracked;
+  }
+
+  private adoptOne(strategyId: string, snapshot: OrderSnapshot | AlgoOrderSnapshot): Tracked {
     const isAlgo = 'kind' in snapshot;
-    const command = isAlgo ? algoCommandOf(snapshot) : placeCommandOf(snapshot);
-    const finished = isAlgo ? isFinishedAlgo(snapshot) : isFinishedOrder(snapshot);
+    const command = 'kind' in snapshot ? algoCommandOf(snapshot) : placeCommandOf(snapshot);
+    const finished = 'kind' in snapshot ? isFinishedAlgo(snapshot) : isFinishedOrder(snapshot);
     const time = this.clock.now();
     const tracked: Tracked = { id: snapshot.clientOrderId, strategyId, symbol: snapshot.symbol, command, phase: finished ? 'done' : 'accepted', ...(isAlgo ? { algo: snapshot } : { order: snapshot }) };
     const known = this.journal.get(tracked.id);
@@ -197,6 +215,26 @@ export class OrderTracker {
 
   ownerOf(id: string): string | undefined {
     return this.live.get(id)?.strategyId ?? this.journal.get(id)?.strategyId;
+  }
+
+  /** Snapshots of regular orders nobody here knows, waiting for the plan row that may have created them. */
+  strays(): readonly OrderSnapshot[] {
+    return [...this.strayOrders.values()];
+  }
+
+  /** Orders our plan and TP/SL rows created whose first snapshot has not been seen yet. */
+  linkedChildren(): readonly LinkedChild[] {
+    return [...this.childOwners.values()];
+  }
+
+  /** The strategy a plan or TP/SL row of ours linked this (not yet seen) order to. */
+  childOwner(orderId: string): string | undefined {
+    return this.childOwners.get(orderId)?.strategyId;
+  }
+
+  /** Drops a link whose order the exchange does not know (nothing will ever show it). */
+  forgetChild(orderId: string): void {
+    this.childOwners.delete(orderId);
   }
 
   /** Client order ids of a strategy's live orders (regular, plan, or both). */
@@ -237,8 +275,9 @@ export class OrderTracker {
     return [
       { name: 'tracker.live', size: this.live.size },
       { name: 'tracker.childOwners', size: this.childOwners.size, limit: CHILD_LIMIT },
-      { name: 'tracker.strays', size: this.strays.size, limit: STRAY_LIMIT },
+      { name: 'tracker.strays', size: this.strayOrders.size, limit: STRAY_LIMIT },
       { name: 'tracker.parentOwners', size: this.parentOwners.size, limit: CHILD_LIMIT },
+      { name: 'tracker.adoptedChildren', size: this.adoptedChildren.size, limit: CHILD_LIMIT },
     ];
   }
 
@@ -288,16 +327,20 @@ export class OrderTracker {
     return owners.size === 1 ? [...owners][0] : undefined;
   }
 
-  private linkChild(orderId: string, strategyId: string): void {
-    if (this.childOwners.has(orderId)) return;
-    this.childOwners.set(orderId, strategyId);
+  /**
+   * The regular order `orderId` was created by a plan or TP/SL row of `strategyId`: it is the strategy's
+   * (adopted at once when its snapshot is waiting as a stray, else when it is first seen).
+   */
+  linkChild(orderId: string, strategyId: string, symbol: string): void {
+    if (this.childOwners.has(orderId) || this.adoptedChildren.has(orderId) || this.isKnownOrder(orderId)) return;
+    this.childOwners.set(orderId, { orderId, strategyId, symbol });
     if (this.childOwners.size > CHILD_LIMIT) {
       const oldest = this.childOwners.keys().next().value;
       if (oldest !== undefined) this.childOwners.delete(oldest);
     }
-    const stray = this.strays.get(orderId);
+    const stray = this.strayOrders.get(orderId);
     if (stray === undefined) return;
-    this.strays.delete(orderId);
+    this.strayOrders.delete(orderId);
     this.applyOrder(stray);
   }
 
@@ -309,22 +352,33 @@ export class OrderTracker {
       return false;
     }
     this.childOwners.delete(snapshot.orderId);
-    this.adopt(owner, snapshot);
+    this.adoptedChildren.add(snapshot.orderId);
+    if (this.adoptedChildren.size > CHILD_LIMIT) {
+      const oldest = this.adoptedChildren.values().next().value;
+      if (oldest !== undefined) this.adoptedChildren.delete(oldest);
+    }
+    this.adopt(owner.strategyId, snapshot);
     return true;
   }
 
+  /** Whether a regular order with this exchange id is tracked live already (adopted before, or ours). */
+  private isKnownOrder(orderId: string): boolean {
+    for (const t of this.live.values()) if (t.order?.orderId === orderId) return true;
+    return false;
+  }
+
   private keepStray(snapshot: OrderSnapshot): void {
-    const known = this.strays.get(snapshot.orderId);
+    const known = this.strayOrders.get(snapshot.orderId);
     if (known !== undefined && !supersedes(known, snapshot)) return;
-    this.strays.delete(snapshot.orderId);
-    this.strays.set(snapshot.orderId, snapshot);
-    if (this.strays.size > STRAY_LIMIT) {
-      const oldest = this.strays.keys().next().value;
-      if (oldest !== undefined) this.strays.delete(oldest);
+    this.strayOrders.delete(snapshot.orderId);
+    this.strayOrders.set(snapshot.orderId, snapshot);
+    if (this.strayOrders.size > STRAY_LIMIT) {
+      const oldest = this.strayOrders.keys().next().value;
+      if (oldest !== undefined) this.strayOrders.delete(oldest);
     }
-    for (const [orderId, stray] of this.strays) {
+    for (const [orderId, stray] of this.strayOrders) {
       if (stray.updateTime >= snapshot.updateTime - STRAY_MAX_AGE_MS) break;
-      this.strays.delete(orderId);
+      this.strayOrders.delete(orderId);
     }
   }
 }

@@ -9,13 +9,15 @@ import type { BusEvent } from '../../model/bus-events.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { AccountSnapshot, ExchangeFailure, ExchangePort } from '../../model/exchange-port.js';
 import type { JournalEntry, OrderJournal } from '../../model/journal.js';
-import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
+import type { AlgoOrderSnapshot, Fill, OrderSnapshot } from '../../model/orders.js';
 import { strategyOfClientOrderId } from './client-order-ids.js';
 import { query } from './exchange-calls.js';
 import type { Executor } from './executor.js';
 import { isAwaitingAnswer } from './order-phase.js';
 import { isPlacing, kindOf } from './order-tracker.js';
 import { vanished } from './settlement.js';
+import type { TriggeredOutcome, UnattributedOrder } from './triggered-orders.js';
+import { TriggeredOrders } from './triggered-orders.js';
 
 /** Owner of adopted orders that carry no strategy's tag. */
 export const EXTERNAL_STRATEGY = 'external';
@@ -45,6 +47,11 @@ export interface ReconcilerOptions {
   readonly orphans: OrphanPolicy;
   /** Where missed fills are looked for on a symbol with no fill seen yet and no live journal entry. */
   readonly fillsSince?: number;
+  /**
+   * Fills booked to nobody yet (the ledgers' `external` fills that may still find an owner): the orders
+   * they filled are looked up among the orders our plan and TP/SL rows created. Default none.
+   */
+  readonly unattributedFills?: () => readonly Fill[];
 }
 
 export interface ReconcileReport {
@@ -66,6 +73,8 @@ export interface ReconcileReport {
   /** Positions the cache held that the exchange no longer has, published flat. */
   readonly flattened: number;
   readonly fills: number;
+  /** Orders a plan or TP/SL row of ours created whose trigger event was lost: found in the rows' history or fetched by id, and attributed. */
+  readonly triggered: number;
 }
 
 export interface ReconcileTotals {
@@ -88,9 +97,18 @@ export class Reconciler {
   private readonly lastFill = new Map<string, number>();
   private readonly log: Logger;
   private totalsSoFar: Mutable<ReconcileTotals> = { runs: 0, failures: 0, adopted: 0, cancelled: 0, settled: 0 };
+  private readonly triggered: TriggeredOrders;
 
   constructor(private readonly options: ReconcilerOptions) {
     this.log = options.logger;
+    this.triggered = new TriggeredOrders({
+      port: options.port,
+      executor: options.executor,
+      clock: options.clock,
+      logger: options.logger,
+      publish: options.publish,
+      strategies: options.strategies ?? [],
+    });
   }
 
   /** Follows fills on the bus: the next run looks for missed ones after the newest seen. */
@@ -130,18 +148,42 @@ export class Reconciler {
       finalStates: 0,
       flattened: 0,
       fills: 0,
+      triggered: 0,
     };
     const handled = await this.settleJournal(unsettled, snapshot, report);
+    this.triggered.nextRun();
+    // Before orphans are resolved: an open order one of our rows created is not an orphan.
+    count(report, await this.triggered.link(this.unattributed(snapshot)));
     const cancelled = await this.resolveOrphans(snapshot, report);
     this.publishState(snapshot, cancelled, report);
     await this.closeLocallyOpen(snapshot, handled, report);
     await this.replayFills(fillsFrom, report);
+    // Fills replayed just now may be of orders nobody here saw; then the orders linked but never seen.
+    count(report, await this.triggered.link(this.unattributed(undefined)));
+    count(report, await this.triggered.fetchLinked());
     o.publish({ type: 'account.resynced', time: this.now(), epoch, adopted: report.adopted, cancelled: report.cancelled, settled: report.settled });
     this.totalsSoFar.adopted += report.adopted;
     this.totalsSoFar.cancelled += report.cancelled;
     this.totalsSoFar.settled += report.settled;
     this.log.info({ ...report }, 'reconciled');
     return ok(report);
+  }
+
+  /**
+   * Regular orders nobody here can attribute: snapshots the executor could not place, orders of fills
+   * booked to nobody, and (with a snapshot) open orders unknown to the journal that carry no strategy's tag.
+   */
+  private unattributed(snapshot: AccountSnapshot | undefined): UnattributedOrder[] {
+    const o = this.options;
+    const out: UnattributedOrder[] = o.executor.strays().map((order) => ({ symbol: order.symbol, orderId: order.orderId }));
+    for (const fill of o.unattributedFills?.() ?? []) {
+      if (fill.clientOrderId === '' || o.executor.ownerOf(fill.clientOrderId) === undefined) out.push({ symbol: fill.symbol, orderId: fill.orderId });
+    }
+    for (const order of snapshot?.openOrders ?? []) {
+      if (o.executor.ownerOf(order.clientOrderId) !== undefined || strategyOfClientOrderId(order.clientOrderId, o.strategies ?? []) !== undefined) continue;
+      out.push({ symbol: order.symbol, orderId: order.orderId });
+    }
+    return out.filter((order) => this.covers(order.symbol));
   }
 
   /** Journal entries not yet settled: by the fresh open lists, else a query by client order id. Plan rows first, so the orders they created find their owner. */
@@ -290,6 +332,11 @@ export class Reconciler {
   private now(): number {
     return this.options.clock.now();
   }
+}
+
+function count(report: Mutable<ReconcileReport>, outcome: TriggeredOutcome): void {
+  report.triggered += outcome.attributed;
+  report.unresolved += outcome.unresolved;
 }
 
 function byClientId<T extends { readonly clientOrderId: string }>(rows: readonly T[]): Map<string, T> {

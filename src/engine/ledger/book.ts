@@ -11,12 +11,16 @@ import { addFunding, applyExecution, closeFrom, flatPosition, openInto, signedQt
 const ZERO = dec(0);
 /** Trade ids remembered across restarts: a resync asks for fills from the newest one seen, so only recent ones come twice. */
 export const LEDGER_FILL_MEMORY = 5000;
+/** Fills booked to the external ledger kept while their owner may still become known (newest kept). */
+export const UNATTRIBUTED_FILL_MEMORY = 200;
 
 /** What the ledgers know that a restart must find again (the store writes it after every change). */
 export interface LedgerState {
   readonly positions: readonly LedgerPosition[];
   /** Trade ids already booked, oldest first. */
   readonly fills: readonly string[];
+  /** Fills booked to the external ledger whose order may still turn out to be a strategy's, oldest first. */
+  readonly unattributed?: readonly Fill[];
 }
 
 /** A loss booked by `takeLoss`: what each ledger gave up. */
@@ -34,17 +38,51 @@ export interface LossShare {
 export class LedgerBook {
   private readonly byOwner = new Map<string, Map<string, LedgerPosition>>();
   private readonly booked = new Set<string>();
+  /** Booking key → a fill booked to the external ledger that may still find its owner. */
+  private readonly waiting = new Map<string, Fill>();
 
   constructor(state?: LedgerState) {
     if (state === undefined) return;
     for (const p of state.positions) this.put(p);
     for (const id of state.fills) this.booked.add(id);
+    for (const fill of state.unattributed ?? []) this.waiting.set(bookingKey(fill), fill);
   }
 
   state(): LedgerState {
     const positions: LedgerPosition[] = [];
     for (const slots of this.byOwner.values()) positions.push(...slots.values());
-    return { positions, fills: [...this.booked] };
+    return { positions, fills: [...this.booked], ...(this.waiting.size === 0 ? {} : { unattributed: [...this.waiting.values()] }) };
+  }
+
+  /** A fill just booked to the external ledger whose order may turn out to be a strategy's (a plan row's order seen late). */
+  awaitOwner(fill: Fill): void {
+    this.waiting.set(bookingKey(fill), fill);
+    if (this.waiting.size <= UNATTRIBUTED_FILL_MEMORY) return;
+    const oldest = this.waiting.keys().next().value;
+    if (oldest !== undefined) this.waiting.delete(oldest);
+  }
+
+  /** Fills booked to the external ledger that may still find their owner (of one order, when given), oldest first. */
+  unattributed(orderId?: string): readonly Fill[] {
+    if (orderId === undefined) return [...this.waiting.values()];
+    const out: Fill[] = [];
+    for (const fill of this.waiting.values()) if (fill.orderId === orderId) out.push(fill);
+    return out;
+  }
+
+  /**
+   * Moves a fill booked to the external ledger to `owner`, whose order it was after all: the external
+   * record gives back the fill's PnL and fee, and the owner's ledger books it. Answers the closing excess
+   * (what the owner no longer held: a true-up already took it as lost).
+   */
+  moveToOwner(owner: string, fill: Fill, multiplier: Decimal): Decimal {
+    this.waiting.delete(bookingKey(fill));
+    const external = this.get(EXTERNAL_LEDGER, fill.symbol, fill.positionSide);
+    if (external !== undefined) this.put({ ...external, realizedPnl: external.realizedPnl.sub(fill.realizedPnl), fees: external.fees.sub(fill.fee) });
+    const before = this.get(owner, fill.symbol, fill.positionSide) ?? flatPosition(owner, fill.symbol, fill.positionSide, fill.time);
+    const { position, excess } = applyExecution(before, fill, multiplier);
+    this.put(position);
+    return excess;
   }
 
   /** The owner's record (flat when it never traded the symbol and side). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dec } from '../../core/decimal.js';
 import { InvariantError } from '../../core/errors.js';
 import type { LedgerPosition } from '../../model/ledger.js';
+import type { Fill } from '../../model/orders.js';
 import type { LedgerState } from './book.js';
 
 /** The ledgers' persisted form: JSON with decimals as strings (exact), read back through a schema. */
@@ -20,7 +21,23 @@ const positionSchema = z.object({
   updateTime: z.number().int(),
 });
 
-const stateSchema = z.object({ version: z.literal(1), positions: z.array(positionSchema), fills: z.array(z.string()) });
+const fillSchema = z.object({
+  symbol: z.string().min(1),
+  tradeId: z.string().min(1),
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  side: z.enum(['BUY', 'SELL']),
+  positionSide: z.enum(['LONG', 'SHORT']),
+  price: decimalText,
+  qty: decimalText,
+  fee: decimalText,
+  feeAsset: z.string(),
+  isMaker: z.boolean(),
+  realizedPnl: decimalText,
+  time: z.number().int(),
+});
+
+const stateSchema = z.object({ version: z.literal(1), positions: z.array(positionSchema), fills: z.array(z.string()), unattributed: z.array(fillSchema).optional() });
 
 export type LedgerStateJson = z.input<typeof stateSchema>;
 
@@ -39,6 +56,17 @@ export function encodeLedgerState(state: LedgerState): LedgerStateJson {
       updateTime: p.updateTime,
     })),
     fills: [...state.fills],
+    ...(state.unattributed === undefined
+      ? {}
+      : {
+          unattributed: state.unattributed.map((f) => ({
+            ...f,
+            price: f.price.toFixed(),
+            qty: f.qty.toFixed(),
+            fee: f.fee.toFixed(),
+            realizedPnl: f.realizedPnl.toFixed(),
+          })),
+        }),
   };
 }
 
@@ -55,5 +83,6 @@ export function decodeLedgerState(stored: unknown): LedgerState | undefined {
     fees: dec(p.fees),
     funding: dec(p.funding),
   }));
-  return { positions, fills: parsed.data.fills };
+  const unattributed: Fill[] | undefined = parsed.data.unattributed?.map((f) => ({ ...f, price: dec(f.price), qty: dec(f.qty), fee: dec(f.fee), realizedPnl: dec(f.realizedPnl) }));
+  return { positions, fills: parsed.data.fills, ...(unattributed === undefined ? {} : { unattributed }) };
 }

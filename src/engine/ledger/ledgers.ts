@@ -31,6 +31,13 @@ export interface LedgersOptions {
   readonly strategyIds: readonly string[];
   /** The strategy that placed an order (the executor's records, then the id's tag), or undefined. */
   readonly ownerOf: (clientOrderId: string) => string | undefined;
+  /**
+   * The strategy an order belongs to by its exchange id (a fill that carried no client order id), or
+   * undefined. Default: none known that way.
+   */
+  readonly ownerOfOrder?: (orderId: string) => string | undefined;
+  /** A fill booked to `external` was moved to its owner's ledger (the owner never heard of it: tell it now). */
+  readonly moved?: (fill: Fill, owner: string) => void;
   /** Claims from config: applied after every start-up reconciliation. */
   readonly claims?: readonly LedgerClaim[];
   readonly logger: Logger;
@@ -95,6 +102,8 @@ export class Ledgers {
         return NO_EVENTS;
       }
       case 'account.resynced': {
+        // Orders the reconciliation attributed (a plan row's order whose trigger event was lost) take their fills first.
+        this.reattribute();
         const lost = this.trueUp(event.time);
         const claimed = this.claimsApplied ? [] : this.applyConfigClaims(event.time);
         this.claimsApplied = true;
@@ -124,11 +133,47 @@ export class Ledgers {
     return ok({ type: 'ledger.claimed', time, strategyId, symbol, positionSide, qty: wanted, price, by });
   }
 
+  /** Fills booked to the external ledger whose order may still turn out to be a strategy's (oldest first). */
+  unattributed(): readonly Fill[] {
+    return this.book.unattributed();
+  }
+
+  /**
+   * Called with an order or plan-row event once the executor has applied it: a row's late triggered event
+   * (or the order's adoption) may have made an order a strategy's whose fills were booked to `external`.
+   */
+  afterOwnership(event: BusEvent): void {
+    if (event.type !== 'account.order' && event.type !== 'account.algo') return;
+    const orderId = event.type === 'account.order' ? event.order.orderId : event.order.executedOrderId;
+    if (orderId !== undefined) this.reattribute(orderId);
+  }
+
+  /**
+   * Fills booked to `external` whose order is known to be a strategy's now (one of its plan or TP/SL rows
+   * created it, and the event saying so came late or was lost): moved to that strategy's ledger.
+   */
+  private reattribute(orderId?: string): void {
+    let moved = 0;
+    for (const fill of this.book.unattributed(orderId)) {
+      const owner = this.ownerOfFill(fill);
+      if (owner === EXTERNAL_LEDGER) continue;
+      const excess = this.book.moveToOwner(owner, fill, this.multiplierOf(fill.symbol));
+      moved += 1;
+      this.options.moved?.(fill, owner);
+      const about = { strategy: owner, symbol: fill.symbol, side: fill.positionSide, tradeId: fill.tradeId, orderId: fill.orderId, qty: fill.qty.toFixed() };
+      if (excess.gt(0)) this.log.warn({ ...about, excess: excess.toFixed() }, 'fill moved from external to its strategy, which had lost that position already');
+      else this.log.info(about, 'fill moved from external to the strategy whose order it was');
+    }
+    if (moved > 0) this.save();
+  }
+
   private onFill(fill: Fill): readonly LedgerEvent[] {
     if (this.book.isBooked(fill)) return NO_EVENTS;
-    const owner = this.ownerOf(fill.clientOrderId);
+    const owner = this.ownerOfFill(fill);
     const multiplier = this.multiplierOf(fill.symbol);
     const events: LedgerEvent[] = [];
+    // A foreign fill may be of an order a plan or TP/SL row of a strategy created, its link not known yet.
+    if (owner === EXTERNAL_LEDGER && lossCauseOf(fill.clientOrderId) === undefined) this.book.awaitOwner(fill);
     if (owner === EXTERNAL_LEDGER && !isOpening(fill.side, fill.positionSide)) {
       const cause = lossCauseOf(fill.clientOrderId);
       if (cause !== undefined) {
@@ -201,6 +246,14 @@ export class Ledgers {
   private ownerOf(clientOrderId: string): string {
     const owner = clientOrderId === '' ? undefined : this.options.ownerOf(clientOrderId);
     return owner !== undefined && this.strategies.has(owner) ? owner : EXTERNAL_LEDGER;
+  }
+
+  /** By the fill's client order id, else by its order's exchange id. */
+  private ownerOfFill(fill: Fill): string {
+    const owner = this.ownerOf(fill.clientOrderId);
+    if (owner !== EXTERNAL_LEDGER || this.options.ownerOfOrder === undefined) return owner;
+    const byOrder = this.options.ownerOfOrder(fill.orderId);
+    return byOrder !== undefined && this.strategies.has(byOrder) ? byOrder : EXTERNAL_LEDGER;
   }
 
   private multiplierOf(symbol: string): Decimal {

@@ -14,7 +14,7 @@ import type {
   PlaceAlgoCommand,
   PlaceOrderCommand,
 } from '../../model/commands.js';
-import type { AccountSnapshot, ExchangeFailure, ExchangePort, PortResult } from '../../model/exchange-port.js';
+import type { AccountSnapshot, AlgoFamily, AlgoHistoryPage, ExchangeFailure, ExchangePort, PortResult } from '../../model/exchange-port.js';
 import type { Category, Instrument } from '../../model/instrument.js';
 import type { AlgoOrderSnapshot, Fill, OrderSnapshot } from '../../model/orders.js';
 import type { SimVenue } from '../engine/sim-venue.js';
@@ -180,6 +180,22 @@ export class SimExchangePort implements ExchangePort {
         (views) => [...views].reverse().map(fillOf),
       ),
     );
+  }
+
+  fetchAlgoHistory(symbol: string, family: AlgoFamily, before?: string): PortResult<AlgoHistoryPage> {
+    const stopCategory = family === 'plan' ? 'STOP' : 'STOP_PROFIT_LOSS';
+    // One page holds every row: the engine's history is in memory.
+    return this.call(() =>
+      this.withRef(
+        symbol,
+        (ref) => ok(this.engine.historyAlgoOrders(ref, { symbol, stopCategory, limit: LIST_LIMIT, ...(before === undefined ? {} : { beforeOrderId: before }) })),
+        (views) => ({ rows: views.map((v) => algoSnapshotOf(v)) }),
+      ),
+    );
+  }
+
+  queryOrderById(symbol: string, orderId: string): PortResult<OrderSnapshot | undefined> {
+    return this.call(() => this.withRef(symbol, (ref) => this.found(this.engine.getOrder(ref, { orderId })), (v) => (v === undefined ? undefined : orderSnapshotOf(v))));
   }
 
   // ---------------------------------------------------------------- plumbing

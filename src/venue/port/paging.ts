@@ -26,11 +26,18 @@ export async function allOrderPages<R extends { readonly orderId: string }>(
     if (!reply.ok) return reply;
     for (const row of reply.value) if (!rows.has(row.orderId)) rows.set(row.orderId, row);
     if (reply.value.length < pageSize) break;
-    const lowest = reply.value.reduce((low, row) => (compareIds(row.orderId, low) < 0 ? row.orderId : low), reply.value[0]?.orderId ?? '0');
+    const lowest = lowestOrderId(reply.value) ?? '0';
     if (cursor !== undefined && compareIds(lowest, cursor) >= 0) break;
     cursor = lowest;
   }
   return ok([...rows.values()]);
+}
+
+/** The lowest exchange id of a page (the cursor of the page below it); undefined for an empty page. */
+export function lowestOrderId(rows: ReadonlyArray<{ readonly orderId: string }>): string | undefined {
+  const [first] = rows;
+  if (first === undefined) return undefined;
+  return rows.reduce((low, row) => (compareIds(row.orderId, low) < 0 ? row.orderId : low), first.orderId);
 }
 
 export interface TradeCursor {

@@ -12,7 +12,7 @@ import type {
   PlaceAlgoCommand,
   PlaceOrderCommand,
 } from '../../model/commands.js';
-import type { AccountSnapshot, CallTrace, ExchangeFailure, ExchangePort, PortResult } from '../../model/exchange-port.js';
+import type { AccountSnapshot, AlgoFamily, AlgoHistoryPage, CallTrace, ExchangeFailure, ExchangePort, PortResult } from '../../model/exchange-port.js';
 import type { Category, Instrument } from '../../model/instrument.js';
 import type { AlgoOrderSnapshot, Fill, OrderSnapshot } from '../../model/orders.js';
 import { ENDPOINTS, endpointLabel } from '../../protocol/endpoints.js';
@@ -41,7 +41,7 @@ import { isNotFound, legFailure, localFailure, mappingFailure, toExchangeFailure
 import { toInstrument } from './instrument-mapping.js';
 import type { Mapped } from './order-mapping.js';
 import { toAlgoSnapshot, toAlgoSnapshotFromV1, toOrderSnapshot } from './order-mapping.js';
-import { allOrderPages, allTradePages } from './paging.js';
+import { allOrderPages, allTradePages, lowestOrderId } from './paging.js';
 
 export interface VenueExchangePortOptions {
   /** The signed, rate-governed client (live exchange or `stratd sim` over loopback). */
@@ -232,6 +232,28 @@ export class VenueExchangePort implements ExchangePort {
     );
     if (!rows.ok) return err(toExchangeFailure(rows.error, 'read'));
     return ok(rows.value.filter((row) => row.time >= fromTime).map(toFill));
+  }
+
+  async fetchAlgoHistory(symbol: string, family: AlgoFamily, before?: string): PortResult<AlgoHistoryPage> {
+    const reply = await this.client.algo.historyAlgoOrders({
+      symbol,
+      stopCategory: family === 'plan' ? 'STOP' : 'STOP_PROFIT_LOSS',
+      limit: this.pageSize,
+      category: categoryOf(symbol),
+      ...(before === undefined ? {} : { orderId: before }),
+    });
+    if (!reply.ok) return err(toExchangeFailure(reply.error, 'read'));
+    const rows = mapAll(reply.value, toAlgoSnapshot);
+    if (!rows.ok) return err(mappingFailure(rows.error, 'read'));
+    // A full page may have more below its lowest id (the cursor answers only lower ids).
+    const next = reply.value.length < this.pageSize ? undefined : lowestOrderId(reply.value);
+    return ok(next === undefined || next === before ? { rows: rows.value } : { rows: rows.value, next });
+  }
+
+  async queryOrderById(symbol: string, orderId: string): PortResult<OrderSnapshot | undefined> {
+    const reply = await this.client.ordersV2.getOrder({ orderId, category: categoryOf(symbol) });
+    if (!reply.ok && isNotFound(reply.error)) return ok(undefined);
+    return settle(reply, toOrderSnapshot, 'read');
   }
 
   /** One category's lists; positions and balances stay wire rows until the snapshot's time is known. */

@@ -65,6 +65,8 @@ export class FaultyPort implements ExchangePort {
   queryAlgo: ExchangePort['queryAlgo'] = (s, id) => this.run('queryAlgo', () => this.inner.queryAlgo(s, id));
   fetchAccount: ExchangePort['fetchAccount'] = (s) => this.run('fetchAccount', () => this.inner.fetchAccount(s));
   fetchFills: ExchangePort['fetchFills'] = (s, t) => this.run('fetchFills', () => this.inner.fetchFills(s, t));
+  fetchAlgoHistory: ExchangePort['fetchAlgoHistory'] = (s, f, b) => this.run('fetchAlgoHistory', () => this.inner.fetchAlgoHistory(s, f, b));
+  queryOrderById: ExchangePort['queryOrderById'] = (s, id) => this.run('queryOrderById', () => this.inner.queryOrderById(s, id));
 }
 
 /** Lets promise continuations run (the port answers through microtasks). */

@@ -70,7 +70,41 @@ function row(clientOrderId: string, kind: AlgoKind, trigger: string, parentOrder
   };
 }
 
+/** The closing order a triggered TP/SL row created (exchange-generated client id). */
+function childOrder(orderId: string): OrderSnapshot {
+  return {
+    symbol: BTC,
+    orderId,
+    clientOrderId: `sys-${orderId}`,
+    side: 'SELL',
+    positionSide: 'LONG',
+    type: 'MARKET',
+    timeInForce: 'IOC',
+    price: dec(0),
+    quantity: dec(2),
+    filledQty: dec(2),
+    avgPrice: dec(97000),
+    status: 'FILLED',
+    updateTime: T0 + 2,
+  };
+}
+
 describe('TP/SL rows of attached stops are traced to the order that carried them', () => {
+  test('a row first seen triggered brings the order it created along, whichever of the two is seen first', () => {
+    const { t, journal } = trackerWithEntry('alpha', 'alpha-entry', '5001', { tp: '103000', sl: '97000' });
+    // The row, then its order.
+    expect(t.applyAlgo({ ...row('1767000006', 'STOP_LOSS', '97000', '5001'), status: 'ORDER_FILLED', executedOrderId: '7001' })).toBe('applied');
+    expect(t.applyOrder(childOrder('7001'))).toBe('applied');
+    expect(t.ownerOf('sys-7001')).toBe('alpha');
+    expect(journal.get('sys-7001')).toMatchObject({ strategyId: 'alpha', state: 'done' });
+    // The order first (unknown, kept as a stray), then its row (a REST row: traced by its trigger price).
+    expect(t.applyOrder(childOrder('7002'))).toBe('foreign');
+    expect(t.applyAlgo({ ...row('1767000007', 'TAKE_PROFIT', '103000'), status: 'ORDER_FILLED', executedOrderId: '7002' })).toBe('applied');
+    expect(t.ownerOf('sys-7002')).toBe('alpha');
+    expect(t.strays()).toEqual([]);
+    expect(t.linkedChildren()).toEqual([]);
+  });
+
   test('by the parent order id the stream names', () => {
     const { t } = trackerWithEntry('alpha', 'alpha-entry', '5001', { tp: '103000', sl: '97000' });
     expect(t.applyAlgo(row('1767000001', 'STOP_LOSS', '96000', '5001'))).toBe('applied');

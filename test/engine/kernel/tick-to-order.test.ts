@@ -73,6 +73,8 @@ class WritingPort implements ExchangePort {
   queryAlgo: ExchangePort['queryAlgo'] = (s, id) => this.inner.queryAlgo(s, id);
   fetchAccount: ExchangePort['fetchAccount'] = (s) => this.inner.fetchAccount(s);
   fetchFills: ExchangePort['fetchFills'] = (s, t) => this.inner.fetchFills(s, t);
+  fetchAlgoHistory: ExchangePort['fetchAlgoHistory'] = (s, f, b) => this.inner.fetchAlgoHistory(s, f, b);
+  queryOrderById: ExchangePort['queryOrderById'] = (s, id) => this.inner.queryOrderById(s, id);
 }
 
 /** A kernel on the world's exchange through a WritingPort, its time source carrying the test's stopwatch. */

@@ -247,6 +247,60 @@ describe('plan and TP/SL orders', () => {
   });
 });
 
+describe('triggered rows and the orders they created', () => {
+  it('a stop-loss fires: the TP/SL history names the order it created (on every page size), and that order is found by its id', async () => {
+    const [book] = value(await trader.market.contractBookTicker(ETH));
+    const ask = book?.askPrice ?? dec(0);
+    const stopLoss = ask.mul('0.95').toDecimalPlaces(2, Decimal.ROUND_DOWN);
+    ok(
+      await port.placeOrder({
+        type: 'place-order',
+        clientOrderId: 'port-fired-1',
+        symbol: ETH,
+        side: 'BUY',
+        positionSide: 'LONG',
+        orderType: 'MARKET',
+        quantity: dec(3),
+        timeInForce: 'IOC',
+        takeProfit: { triggerPrice: ask.mul('1.2').toDecimalPlaces(2, Decimal.ROUND_DOWN), triggerBy: 'CONTRACT_PRICE' },
+        stopLoss: { triggerPrice: stopLoss, triggerBy: 'CONTRACT_PRICE' },
+      }),
+    );
+    const open = ok(await port.fetchAccount([ETH])).openAlgoOrders.filter((o) => o.symbol === ETH);
+    const sl = open.find((o) => o.kind === 'STOP_LOSS');
+    // A trade prints through the stop (the contract price triggers it).
+    s.sim.engine.applyMarketEvent({ type: 'trade', ts: s.clock.now(), symbol: ETH, id: 'port-fired-print', price: stopLoss.sub(1).toFixed(), qty: '1', buyerIsMaker: true });
+
+    const page = ok(await port.fetchAlgoHistory(ETH, 'tpsl'));
+    const fired = page.rows.find((r) => r.clientOrderId === sl?.clientOrderId);
+    expect(fired).toMatchObject({ kind: 'STOP_LOSS', status: 'ORDER_FILLED' });
+    const childId = fired?.executedOrderId ?? '';
+    expect(childId).not.toBe('');
+    const rows = value(await trader.algo.historyAlgoOrders({ symbol: ETH, stopCategory: 'STOP_PROFIT_LOSS', limit: 1000 }));
+    expect(page.rows.map((r) => r.orderId)).toEqual(rows.map((r) => r.orderId));
+    expect(page.next).toBeUndefined();
+    expect(ok(await port.fetchAlgoHistory(ETH, 'plan')).rows.every((r) => r.kind === 'PLAN')).toBe(true);
+
+    // One row a page: the cursor walks down to the last row.
+    const paged = new VenueExchangePort({ client: trader, pageSize: 1 });
+    const walked: string[] = [];
+    let before: string | undefined;
+    for (let n = 0; n < rows.length + 2; n++) {
+      const one = ok(await paged.fetchAlgoHistory(ETH, 'tpsl', before));
+      walked.push(...one.rows.map((r) => r.orderId));
+      if (one.next === undefined) break;
+      before = one.next;
+    }
+    expect(walked).toEqual(rows.map((r) => r.orderId));
+
+    const child = ok(await port.queryOrderById(ETH, childId));
+    expect(child).toMatchObject({ orderId: childId, symbol: ETH, side: 'SELL', positionSide: 'LONG', status: 'FILLED' });
+    expect(child?.filledQty.eq(3)).toBe(true);
+    expect(child?.clientOrderId).toBe(value(await trader.ordersV2.getOrder({ orderId: childId })).clientOrderId);
+    expect(ok(await port.queryOrderById(ETH, '1'))).toBeUndefined();
+  });
+});
+
 describe('fills', () => {
   it('every fill from a time, oldest first, whatever the page size', async () => {
     ok(await port.placeOrder({ type: 'place-order', clientOrderId: 'port-fills-1', symbol: ETH, side: 'BUY', positionSide: 'LONG', orderType: 'MARKET', quantity: dec(3), timeInForce: 'IOC' }));
