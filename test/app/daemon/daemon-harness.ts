@@ -11,6 +11,7 @@ import type { Environment } from '../../../src/settings/secrets.js';
 import { ExchangeClient } from '../../../src/venue/exchange-client.js';
 import type { RunningSim } from '../../sim/e2e/sim-harness.js';
 import type { HttpPort } from '../../../src/venue/http-port.js';
+import type { TimeSource } from '../../../src/core/clock.js';
 import { simConfig } from '../../sim/e2e/sim-harness.js';
 
 /** The simulator's YAML the paper configs point at (absolute). */
@@ -120,7 +121,7 @@ export function writeConfig(dir: string, name: string, text: string): string {
 
 /** Loads `file` through `stratd run`'s own preparation, adds `extra` strategies and starts the daemon on `time` (logging to `logger`). */
 /** `http`: the exchange client's network port (its caller closes it), e.g. one whose deadlines run on `time`. */
-export async function startDaemon(file: string, time: VirtualClock, extra: readonly StrategyInstance[] = [], env: Environment = {}, logger: Logger = silentLogger, http?: HttpPort): Promise<Daemon> {
+export async function startDaemon(file: string, time: TimeSource, extra: readonly StrategyInstance[] = [], env: Environment = {}, logger: Logger = silentLogger, http?: HttpPort): Promise<Daemon> {
   const prepared = await prepareRun({ config: file }, env);
   if (!prepared.ok) throw prepared.error;
   const started = await Daemon.start({ config: prepared.value.config, strategies: [...prepared.value.strategies, ...extra], time, logger, env, hangup: null, ...(http === undefined ? {} : { http }) });

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { Subject } from 'rxjs';
 import type { Daemon } from '../../../src/app/daemon/daemon.js';
 import { VirtualClock } from '../../../src/core/virtual-time.js';
+import type { Clock, TimeSource } from '../../../src/core/clock.js';
+import type { SchedulerAction, SchedulerLike, Subscription } from 'rxjs';
 import { silentLogger } from '../../../src/core/logger.js';
 import { DEFAULT_HTTP_STACK, createHttpStack } from '../../../src/venue/http-stack.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
@@ -30,11 +32,10 @@ export const CHAOS_FAULTS: FaultSettingsInput = {
   marketFrameReorderRate: 0.01,
   marketSeqGapRate: 0.01,
   listenKeyTtlMs: 5 * MINUTE,
-  clockSkewMs: 3000,
   rateLimitShare: 0.5,
 };
 
-/** The server clock swings between +3 s and -3 s this often. */
+/** The daemon's clock steps between 3 s behind and 3 s ahead of the exchange's this often. */
 const SKEW_SWING_MS = 4 * MINUTE;
 /** After a reconnect, local open orders and positions must equal the exchange's within this long. */
 const CONVERGE_WITHIN_MS = 5000;
@@ -64,6 +65,8 @@ export interface ReconnectCheck {
   readonly agreedAfterMs: number | undefined;
   /** On a failed check: the rows only one side holds (a row twice on one side and once on the other counts once). */
   readonly difference?: { readonly onlyLocal: readonly string[]; readonly onlyExchange: readonly string[] };
+  /** On a failed check: the exchange's account events and the daemon's non-market events from 8 s before the reconnect on (ms from the reconnect). */
+  readonly trail?: readonly string[];
 }
 
 export interface ChaosReport {
@@ -150,13 +153,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   // jest worker beside it) cannot time out a reply the simulator gave.
   const file = writeConfig(options.dir, 'chaos.yml', chaosYaml({ stateDir: join(options.dir, 'state'), timeoutMs: 1000 }));
   const http = createHttpStack(DEFAULT_HTTP_STACK, { scheduler: clock });
-  const daemon = await startDaemon(file, clock, [], env, silentLogger, http);
+  // The local clock steps ±6 s every few minutes (an NTP step), the exchange's clock and its own times staying
+  // consistent: the daemon's time sync must notice (-1021) and every comparison of its estimate of exchange
+  // time with the exchange's event times must survive a stale offset.
+  const localTime = new SteppedTime(clock, 3000);
+  const daemon = await startDaemon(file, localTime, [], env, silentLogger, http);
   try {
     const probe = activityOf(daemon, sim);
     const fills = new Map<string, number>();
     const reconnects = new Subject<number>();
     let connections = 0;
+    const trail = new EventTrail(clock);
+    sim.engine.onAccountEvent((event) => trail.record('exchange', event));
     daemon.kernel.events$.subscribe((event: BusEvent) => {
+      if (!event.type.startsWith('market.')) trail.record('daemon', event);
       if (event.type === 'account.fill') {
         const key = `${event.fill.symbol}/${event.fill.tradeId}`;
         fills.set(key, (fills.get(key) ?? 0) + 1);
@@ -169,7 +179,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     sim.http.faults.update(CHAOS_FAULTS);
     const chaosStart = clock.now();
 
-    const watch = new ConvergenceWatch(daemon, truth, clock);
+    const watch = new ConvergenceWatch(daemon, truth, clock, trail);
     reconnects.subscribe((at) => watch.reconnected(at));
     let counts: IntentCounts = { approved: 0, denied: 0 };
     let intents = 0;
@@ -181,7 +191,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       await runSettled(clock, CHECK_STEP_MS, probe);
       watch.check();
       if (clock.now() >= nextSwing) {
-        sim.http.faults.update({ clockSkewMs: -sim.http.faults.current.clockSkewMs });
+        localTime.offsetMs = -localTime.offsetMs;
         nextSwing += SKEW_SWING_MS;
       }
       if (clock.now() >= nextCount) {
@@ -206,7 +216,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       marketFrameLossRate: 0,
       marketFrameReorderRate: 0,
       marketSeqGapRate: 0,
-      clockSkewMs: 0,
       rateLimitShare: 1,
       listenKeyTtlMs: 60 * MINUTE,
     });
@@ -259,6 +268,46 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   }
 }
 
+/** The virtual clock read `offsetMs` off (clock and scheduler alike, as a stepped wall clock reads); delays stay as asked. */
+class SteppedTime implements TimeSource, SchedulerLike {
+  readonly clock: Clock = this;
+  readonly scheduler: SchedulerLike = this;
+
+  constructor(
+    private readonly base: VirtualClock,
+    public offsetMs: number,
+  ) {}
+
+  now(): number {
+    return this.base.now() + this.offsetMs;
+  }
+
+  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay?: number, state?: T): Subscription {
+    return this.base.schedule(work, delay, state);
+  }
+}
+
+/** How far before a reconnect a failed check's trail starts. */
+const TRAIL_BEFORE_MS = 8000;
+
+/** The last seconds of account events on both sides, one short line each, for a failed check to show. */
+class EventTrail {
+  private lines: Array<{ readonly at: number; readonly text: string }> = [];
+
+  constructor(private readonly clock: VirtualClock) {}
+
+  record(side: 'exchange' | 'daemon', event: unknown): void {
+    const at = this.clock.now();
+    this.lines.push({ at, text: `${side} ${JSON.stringify(event).slice(0, 400)}` });
+    if (this.lines.length > 4000 && (this.lines[0]?.at ?? at) < at - 4 * TRAIL_BEFORE_MS) this.lines = this.lines.filter((line) => line.at >= at - 2 * TRAIL_BEFORE_MS);
+  }
+
+  /** Lines from `from` on, each prefixed with its time relative to `origin`. */
+  since(from: number, origin: number): string[] {
+    return this.lines.filter((line) => line.at >= from).map((line) => `${line.at - origin} ${line.text}`);
+  }
+}
+
 /** Reconnects whose convergence is being watched: settled when both views agree, failed 5 s after the reconnect. */
 class ConvergenceWatch {
   readonly done: ReconnectCheck[] = [];
@@ -268,6 +317,7 @@ class ConvergenceWatch {
     private readonly daemon: Daemon,
     private readonly truth: ExchangeTruth,
     private readonly clock: VirtualClock,
+    private readonly trail: EventTrail,
   ) {}
 
   get watching(): boolean {
@@ -285,7 +335,10 @@ class ConvergenceWatch {
     const now = this.clock.now();
     for (const at of this.open.splice(0)) {
       if (views.equal) this.done.push({ at, agreedAfterMs: now - at });
-      else if (now - at >= CONVERGE_WITHIN_MS) this.done.push({ at, agreedAfterMs: undefined, difference: { onlyLocal: without(views.local, views.exchange), onlyExchange: without(views.exchange, views.local) } });
+      else if (now - at >= CONVERGE_WITHIN_MS) {
+        const difference = { onlyLocal: without(views.local, views.exchange), onlyExchange: without(views.exchange, views.local) };
+        this.done.push({ at, agreedAfterMs: undefined, difference, trail: this.trail.since(at - TRAIL_BEFORE_MS, at) });
+      }
       else this.open.push(at);
     }
   }

@@ -6,7 +6,7 @@ import type { ChaosReport } from './chaos-run.js';
 /**
  * Issue 8's chaos suite: every example strategy against a simulator injecting all faults at once.
  * `npm test` runs a short version (300 intents: about 14 virtual minutes, every fault kind many times,
- * three clock swings, some 20 reconnects); `npm run chaos` sets CHAOS_INTENTS=10000 (and may set CHAOS_SEED).
+ * three steps of the daemon's clock, some 20 reconnects); `npm run chaos` sets CHAOS_INTENTS=10000 (and may set CHAOS_SEED).
  */
 const INTENTS = Number(process.env['CHAOS_INTENTS'] ?? 300);
 const SEED = Number(process.env['CHAOS_SEED'] ?? 8);
