@@ -24,6 +24,15 @@ const entryWithStops: Intent = {
 };
 
 /** The user stream as this process receives it: the engine's account events minus those `lost` drops. */
+/** A kernel whose strategy alpha enters with a TP and an SL at start, running on a fresh world. */
+async function startedWithStops(): Promise<{ readonly world: World; readonly alpha: TestStrategy; readonly rig: KernelRig }> {
+  const world = new World();
+  const alpha = scripted('alpha', { onStart: (ctx) => ctx.emit(entryWithStops) });
+  const rig = new KernelRig(world, { strategies: [alpha], orphans: 'cancel' });
+  await rig.start();
+  return { world, alpha, rig };
+}
+
 function lossyStream(rig: KernelRig, world: World, lost: (event: AccountEvent) => boolean): Subscription {
   rig.disconnectStream();
   return world.port.accountEvents$.subscribe((event) => {
@@ -74,10 +83,7 @@ function expectFillsDelivered(alpha: TestStrategy, world: World, child: OrderVie
 
 describe('orders a TP/SL row created while its triggered event was lost', () => {
   test('the order was seen, the row’s trigger was not: after the reconciliation the fill is in alpha’s ledger, not external', async () => {
-    const world = new World();
-    const alpha = scripted('alpha', { onStart: (ctx) => ctx.emit(entryWithStops) });
-    const rig = new KernelRig(world, { strategies: [alpha], orphans: 'cancel' });
-    await rig.start();
+    const { world, alpha, rig } = await startedWithStops();
     expect(qtyOf(rig, 'alpha')).toBe('2');
     const stream = lossyStream(rig, world, (e) => e.type === 'account.algo' && e.order.status === 'ORDER_FILLED');
 
@@ -98,10 +104,7 @@ describe('orders a TP/SL row created while its triggered event was lost', () => 
   });
 
   test('the row’s trigger event comes after its order’s fill (reordered): the fill moves to alpha at once, no reconciliation needed', async () => {
-    const world = new World();
-    const alpha = scripted('alpha', { onStart: (ctx) => ctx.emit(entryWithStops) });
-    const rig = new KernelRig(world, { strategies: [alpha], orphans: 'cancel' });
-    await rig.start();
+    const { world, alpha, rig } = await startedWithStops();
     const late: AccountEvent[] = [];
     const stream = lossyStream(rig, world, (e) => {
       const held = e.type === 'account.algo' && e.order.status === 'ORDER_FILLED';
@@ -120,10 +123,7 @@ describe('orders a TP/SL row created while its triggered event was lost', () => 
   });
 
   test('stream down while the row fired: the order and its fill come from REST; the order is fetched by id and adopted', async () => {
-    const world = new World();
-    const alpha = scripted('alpha', { onStart: (ctx) => ctx.emit(entryWithStops) });
-    const rig = new KernelRig(world, { strategies: [alpha], orphans: 'cancel' });
-    await rig.start();
+    const { world, alpha, rig } = await startedWithStops();
     expect(qtyOf(rig, 'alpha')).toBe('2');
     rig.disconnectStream();
 
