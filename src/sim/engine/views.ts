@@ -1,3 +1,4 @@
+import type { Decimal } from '../../core/decimal.js';
 import { dec, decText } from '../../core/decimal.js';
 import type { AccountFigures } from './account-math.js';
 import { accountFigures, riskOf } from './account-math.js';
@@ -93,6 +94,31 @@ export function balanceView(state: EngineState, account: FuturesAccount): Future
     positionMargin: money(f.positionMargin),
     orderMargin: money(f.orderMargin),
     crossUnrealizedPnl: money(f.crossUnrealizedPnl),
+  };
+}
+
+/** An account's balance figures as `balanceView` shows them, as decimals: each is the value its text parses to (8 decimals at most). */
+export interface BalanceFigures {
+  readonly wallet: Decimal;
+  readonly available: Decimal;
+  readonly positionMargin: Decimal;
+  readonly orderMargin: Decimal;
+  readonly crossUnrealizedPnl: Decimal;
+}
+
+/**
+ * `balanceView`'s figures without the text round trip: the user stream's balance event (one per order
+ * placed, filled and ended) reads these, where formatting five figures only to parse them again cost
+ * more than computing them.
+ */
+export function balanceFigures(state: EngineState, account: FuturesAccount): BalanceFigures {
+  const f = accountFigures(state, account);
+  return {
+    wallet: account.wallet.toDecimalPlaces(8),
+    available: f.available.toDecimalPlaces(8),
+    positionMargin: f.positionMargin.toDecimalPlaces(8),
+    orderMargin: f.orderMargin.toDecimalPlaces(8),
+    crossUnrealizedPnl: f.crossUnrealizedPnl.toDecimalPlaces(8),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
 import type { Balance, FundingPayment, Position } from '../../model/account.js';
 import type { AlgoKind, AlgoOrderSnapshot, Fill, OrderSnapshot, TrailingStop } from '../../model/orders.js';
+import type { BalanceFigures } from '../engine/views.js';
 import type { AlgoOrderView, BalanceFlowView, FuturesBalanceView, OrderView, PositionView, UserTradeView } from '../engine/types.js';
 
 /**
@@ -102,6 +103,11 @@ export function balanceOf(view: FuturesBalanceView, updateTime: number): Balance
     unrealizedPnl: dec(view.crossUnrealizedPnl),
     updateTime,
   };
+}
+
+/** The same balance from the engine's figures (no text round trip): what `balanceOf` gives for the view they come from. */
+export function balanceOfFigures(coin: string, f: BalanceFigures, updateTime: number): Balance {
+  return { asset: coin, walletBalance: f.wallet, availableBalance: f.available, lockedMargin: f.positionMargin.add(f.orderMargin), unrealizedPnl: f.crossUnrealizedPnl, updateTime };
 }
 
 /** The trade id is the exchange's `ticketId`: the one id both the user stream (`T`) and userTrades carry. */
