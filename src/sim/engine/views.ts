@@ -114,15 +114,21 @@ export interface BalanceFigures {
 export function balanceFigures(state: EngineState, account: FuturesAccount): BalanceFigures {
   const f = accountFigures(state, account);
   return {
-    wallet: account.wallet.toDecimalPlaces(8),
-    available: f.available.toDecimalPlaces(8),
-    positionMargin: f.positionMargin.toDecimalPlaces(8),
-    orderMargin: f.orderMargin.toDecimalPlaces(8),
-    crossUnrealizedPnl: f.crossUnrealizedPnl.toDecimalPlaces(8),
+    wallet: moneyValue(account.wallet),
+    available: moneyValue(f.available),
+    positionMargin: moneyValue(f.positionMargin),
+    orderMargin: moneyValue(f.orderMargin),
+    crossUnrealizedPnl: moneyValue(f.crossUnrealizedPnl),
   };
 }
 
 const ZERO = dec(0);
+
+/** The decimal `dec(money(value))` gives: 8 decimals at most, and a zero unsigned (the text of -0 is "0"). */
+function moneyValue(value: Decimal): Decimal {
+  const rounded = value.toDecimalPlaces(8);
+  return rounded.isZero() ? ZERO : rounded;
+}
 
 /**
  * Free (wallet − margins, no unrealized PnL) and locked (position + order margin), as the stream's B
