@@ -4,6 +4,7 @@ import { decimalOfText } from '../../core/decimal-cache.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { PositionMath, PositionRecord } from './position-record.js';
+import type { SymbolBook } from './symbol-book.js';
 import { liquidationPrice, positionMath } from './position-record.js';
 
 const ZERO = dec(0);
@@ -21,12 +22,32 @@ export interface AccountFigures {
   readonly available: Decimal;
 }
 
+/** The inputs a position's figures were last computed from, and the figures. */
+interface MathMemo {
+  readonly book: SymbolBook;
+  readonly lots: number;
+  readonly avgPrice: Decimal;
+  readonly mark: Decimal;
+  readonly math: PositionMath;
+}
+
+/**
+ * Each position's last figures: one order's admission, its balance and position events and the
+ * liquidation check each ask for the same position at the same mark, and the figures are a pure
+ * function of these inputs (decimals are immutable: the same objects are the same values).
+ */
+const memos = new WeakMap<PositionRecord, MathMemo>();
+
 /** Position figures at the current mark (or last, or entry when the market has not printed yet). */
 export function mathOf(state: EngineState, position: PositionRecord): PositionMath {
   const book = state.books.get(position.symbol);
   if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
   const mark = state.markDecimal(book) ?? position.avgPrice;
-  return positionMath(position, decimalOfText(book.qty.toText(position.lots)), decimalOfText(book.instrument.contractMultiplier), mark, book.instrument.riskLimits);
+  const memo = memos.get(position);
+  if (memo !== undefined && memo.book === book && memo.lots === position.lots && memo.avgPrice === position.avgPrice && memo.mark === mark) return memo.math;
+  const math = positionMath(position, decimalOfText(book.qty.toText(position.lots)), decimalOfText(book.instrument.contractMultiplier), mark, book.instrument.riskLimits);
+  memos.set(position, { book, lots: position.lots, avgPrice: position.avgPrice, mark, math });
+  return math;
 }
 
 export function accountFigures(state: EngineState, account: FuturesAccount): AccountFigures {
