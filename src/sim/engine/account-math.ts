@@ -50,7 +50,45 @@ export function mathOf(state: EngineState, position: PositionRecord): PositionMa
   return math;
 }
 
+/** What an account's figures were last computed from (see `inputsOf`), and the figures. */
+const figureMemos = new WeakMap<FuturesAccount, { readonly inputs: readonly unknown[]; readonly figures: AccountFigures }>();
+
+/**
+ * Everything `accountFigures` reads, as identities: the wallet, each open position with its margin,
+ * margin type and figures (`mathOf`, itself remembered by its inputs), each open order's locked margin.
+ * Decimals are immutable, so the same objects in the same order give the same figures.
+ */
+function inputsOf(state: EngineState, account: FuturesAccount): unknown[] {
+  const inputs: unknown[] = [account.wallet];
+  for (const p of account.positions.values()) {
+    if (p.lots === 0) continue;
+    inputs.push(p, p.margin, p.marginType, p.marginType === 'ISOLATED' ? undefined : mathOf(state, p));
+  }
+  for (const o of account.openOrders) inputs.push(o.marginLocked);
+  return inputs;
+}
+
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * An account's margin picture at current mark prices. One order asks for it several times (its
+ * admission, its balance event, a position event, the liquidation check) with nothing changed between:
+ * the last answer is kept with its inputs and given again while they are the same.
+ */
 export function accountFigures(state: EngineState, account: FuturesAccount): AccountFigures {
+  const inputs = inputsOf(state, account);
+  const memo = figureMemos.get(account);
+  if (memo !== undefined && sameInputs(memo.inputs, inputs)) return memo.figures;
+  const figures = computeFigures(state, account);
+  figureMemos.set(account, { inputs, figures });
+  return figures;
+}
+
+function computeFigures(state: EngineState, account: FuturesAccount): AccountFigures {
   let crossUnrealizedPnl = ZERO;
   let isolatedMargin = ZERO;
   let positionMargin = ZERO;
