@@ -1,5 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec, decText } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { AccountFigures } from './account-math.js';
 import { accountFigures, riskOf } from './account-math.js';
 import type { EngineState } from './engine-state.js';
@@ -58,7 +59,7 @@ export function positionView(state: EngineState, account: FuturesAccount, positi
   const last = book.lastTicks > 0 ? book.price.toText(book.lastTicks) : '0';
   const mark = book.markTicks > 0 ? book.price.toText(book.markTicks) : last;
   const lastTier = book.instrument.riskLimits[book.instrument.riskLimits.length - 1];
-  const tierCap = lastTier === undefined ? dec(0) : dec(lastTier.maxQuantity).mul(book.instrument.contractMultiplier).mul(mark);
+  const tierCap = lastTier === undefined ? dec(0) : decimalOfText(lastTier.maxQuantity).mul(decimalOfText(book.instrument.contractMultiplier)).mul(decimalOfText(mark));
   return {
     accountId: account.accountId,
     userId: account.userId,
