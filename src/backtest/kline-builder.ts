@@ -29,6 +29,8 @@ interface Forming {
   low: Decimal;
   close: Decimal;
   volume: Decimal;
+  /** The close is within [low, high] (a trade's price always is; a downloaded bar's close need not be). */
+  closeInside: boolean;
 }
 
 /** One symbol's series of one interval. */
@@ -66,7 +68,7 @@ class SeriesBuilder {
       });
       this.lastClose = k.close;
       const next = k.openTime + this.ms;
-      this.forming = next + this.ms <= time ? { openTime: next, open: k.close, high: k.close, low: k.close, close: k.close, volume: dec(0) } : undefined;
+      this.forming = next + this.ms <= time ? { openTime: next, open: k.close, high: k.close, low: k.close, close: k.close, volume: dec(0), closeInside: true } : undefined;
     }
   }
 
@@ -75,13 +77,19 @@ class SeriesBuilder {
     const k = this.forming;
     if (k === undefined || k.openTime !== openTime) {
       const open = this.lastClose ?? trade.price;
-      this.forming = { openTime, open, high: trade.price.gt(open) ? trade.price : open, low: trade.price.lt(open) ? trade.price : open, close: trade.price, volume: trade.qty };
-      if (this.lastClose === undefined) this.forming = { openTime, open: trade.price, high: trade.price, low: trade.price, close: trade.price, volume: trade.qty };
+      this.forming = { openTime, open, high: trade.price.gt(open) ? trade.price : open, low: trade.price.lt(open) ? trade.price : open, close: trade.price, volume: trade.qty, closeInside: true };
+      if (this.lastClose === undefined) this.forming = { openTime, open: trade.price, high: trade.price, low: trade.price, close: trade.price, volume: trade.qty, closeInside: true };
       return;
     }
-    if (trade.price.gt(k.high)) k.high = trade.price;
-    if (trade.price.lt(k.low)) k.low = trade.price;
-    k.close = trade.price;
+    const price = trade.price;
+    // Prints repeat the last price often, and a replay's repeated price text is the same decimal object:
+    // the close's own value cannot move the high or the low once the close is inside them.
+    if (price !== k.close || !k.closeInside) {
+      if (price.gt(k.high)) k.high = price;
+      if (price.lt(k.low)) k.low = price;
+      k.close = price;
+      k.closeInside = true;
+    }
     k.volume = k.volume.plus(trade.qty);
   }
 
@@ -94,12 +102,13 @@ class SeriesBuilder {
     const volume = dec(bar.volume);
     const k = this.forming;
     if (k === undefined || k.openTime !== openTime) {
-      this.forming = { openTime, open: dec(bar.open), high, low, close, volume };
+      this.forming = { openTime, open: dec(bar.open), high, low, close, volume, closeInside: false };
       return;
     }
     if (high.gt(k.high)) k.high = high;
     if (low.lt(k.low)) k.low = low;
     k.close = close;
+    k.closeInside = false;
     k.volume = k.volume.plus(volume);
   }
 }

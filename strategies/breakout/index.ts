@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dec, decimalParam, defineStrategy } from 'stratd/strategy';
-import type { BusEvent, Decimal, HandlerContext } from 'stratd/strategy';
+import type { BusEvent, HandlerContext } from 'stratd/strategy';
+import { RangeWindow } from './range-window.js';
 
 const params = z
   .object({
@@ -21,7 +22,8 @@ const params = z
 type Ctx = HandlerContext<z.output<typeof params>>;
 
 interface SymbolState {
-  readonly window: Array<{ time: number; mid: Decimal }>;
+  /** Mid prices of the last `windowMs`. */
+  readonly window: RangeWindow;
   /** Entry in flight (emitted, no reply yet): no second entry meanwhile. */
   entering: boolean;
   enteredAt: number | undefined;
@@ -38,7 +40,7 @@ export default defineStrategy({
   description: 'Range breakout with exchange-side TP/SL',
   params,
   create: (ctx) => {
-    const states = new Map<string, SymbolState>(ctx.symbols.map((s) => [s, { window: [], entering: false, enteredAt: undefined, closing: false }]));
+    const states = new Map<string, SymbolState>(ctx.symbols.map((s) => [s, { window: new RangeWindow(), entering: false, enteredAt: undefined, closing: false }]));
     return {
       // Entries and exits are market orders: any open order an earlier life left is stale, and cancelled
       // (its attached TP/SL orders stay: they guard the position).
@@ -111,11 +113,11 @@ function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): vo
   const mid = ctx.cache.midPrice(symbol);
   if (mid === undefined) return;
   const { window } = state;
-  while (window.length > 0 && window[0]!.time < time - ctx.params.windowMs) window.shift();
-  const spansWindow = window.length > 0 && time - window[0]!.time >= ctx.params.windowMs * 0.9;
-  const high = window.reduce<Decimal | undefined>((m, p) => (m === undefined || p.mid.gt(m) ? p.mid : m), undefined);
-  const low = window.reduce<Decimal | undefined>((m, p) => (m === undefined || p.mid.lt(m) ? p.mid : m), undefined);
-  window.push({ time, mid });
+  window.expire(time - ctx.params.windowMs);
+  const first = window.firstTime;
+  const spansWindow = first !== undefined && time - first >= ctx.params.windowMs * 0.9;
+  const { high, low } = window;
+  window.push(time, mid);
   if (!spansWindow || high === undefined || low === undefined || state.entering || hasPosition(ctx, symbol)) return;
   if (state.enteredAt !== undefined && ctx.clock.now() - state.enteredAt < ctx.params.cooldownMs) return;
   const long = mid.gt(high);

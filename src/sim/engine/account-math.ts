@@ -4,6 +4,7 @@ import { decimalOfText } from '../../core/decimal-cache.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { PositionMath, PositionRecord } from './position-record.js';
+import type { SymbolBook } from './symbol-book.js';
 import { liquidationPrice, positionMath } from './position-record.js';
 
 const ZERO = dec(0);
@@ -21,15 +22,73 @@ export interface AccountFigures {
   readonly available: Decimal;
 }
 
+/** The inputs a position's figures were last computed from, and the figures. */
+interface MathMemo {
+  readonly book: SymbolBook;
+  readonly lots: number;
+  readonly avgPrice: Decimal;
+  readonly mark: Decimal;
+  readonly math: PositionMath;
+}
+
+/**
+ * Each position's last figures: one order's admission, its balance and position events and the
+ * liquidation check each ask for the same position at the same mark, and the figures are a pure
+ * function of these inputs (decimals are immutable: the same objects are the same values).
+ */
+const memos = new WeakMap<PositionRecord, MathMemo>();
+
 /** Position figures at the current mark (or last, or entry when the market has not printed yet). */
 export function mathOf(state: EngineState, position: PositionRecord): PositionMath {
   const book = state.books.get(position.symbol);
   if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
   const mark = state.markDecimal(book) ?? position.avgPrice;
-  return positionMath(position, decimalOfText(book.qty.toText(position.lots)), decimalOfText(book.instrument.contractMultiplier), mark, book.instrument.riskLimits);
+  const memo = memos.get(position);
+  if (memo !== undefined && memo.book === book && memo.lots === position.lots && memo.avgPrice === position.avgPrice && memo.mark === mark) return memo.math;
+  const math = positionMath(position, decimalOfText(book.qty.toText(position.lots)), decimalOfText(book.instrument.contractMultiplier), mark, book.instrument.riskLimits);
+  memos.set(position, { book, lots: position.lots, avgPrice: position.avgPrice, mark, math });
+  return math;
 }
 
+/** What an account's figures were last computed from (see `inputsOf`), and the figures. */
+const figureMemos = new WeakMap<FuturesAccount, { readonly inputs: readonly unknown[]; readonly figures: AccountFigures }>();
+
+/**
+ * Everything `accountFigures` reads, as identities: the wallet, each open position with its margin,
+ * margin type and figures (`mathOf`, itself remembered by its inputs), each open order's locked margin.
+ * Decimals are immutable, so the same objects in the same order give the same figures.
+ */
+function inputsOf(state: EngineState, account: FuturesAccount): unknown[] {
+  const inputs: unknown[] = [account.wallet];
+  for (const p of account.positions.values()) {
+    if (p.lots === 0) continue;
+    inputs.push(p, p.margin, p.marginType, p.marginType === 'ISOLATED' ? undefined : mathOf(state, p));
+  }
+  for (const o of account.openOrders) inputs.push(o.marginLocked);
+  return inputs;
+}
+
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * An account's margin picture at current mark prices. One order asks for it several times (its
+ * admission, its balance event, a position event, the liquidation check) with nothing changed between:
+ * the last answer is kept with its inputs and given again while they are the same.
+ */
 export function accountFigures(state: EngineState, account: FuturesAccount): AccountFigures {
+  const inputs = inputsOf(state, account);
+  const memo = figureMemos.get(account);
+  if (memo !== undefined && sameInputs(memo.inputs, inputs)) return memo.figures;
+  const figures = computeFigures(state, account);
+  figureMemos.set(account, { inputs, figures });
+  return figures;
+}
+
+function computeFigures(state: EngineState, account: FuturesAccount): AccountFigures {
   let crossUnrealizedPnl = ZERO;
   let isolatedMargin = ZERO;
   let positionMargin = ZERO;

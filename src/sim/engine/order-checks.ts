@@ -1,5 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec, decText } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from './rejects.js';
@@ -11,8 +12,8 @@ export function checkPrice(book: SymbolBook, price: Decimal, name = 'price'): Re
   if (price.lte(0)) return err(reject.param(name));
   const text = decText(price);
   const f = book.filters.priceFilter;
-  if (price.lt(f.minPrice)) return err(reject.priceLow(text, f.minPrice));
-  if (price.gt(f.maxPrice)) return err(reject.priceHigh(text, f.maxPrice));
+  if (price.lt(decimalOfText(f.minPrice))) return err(reject.priceLow(text, f.minPrice));
+  if (price.gt(decimalOfText(f.maxPrice))) return err(reject.priceHigh(text, f.maxPrice));
   const ticks = book.price.tryUnits(text);
   if (ticks === undefined) return err(reject.priceTick(text, f.tickSize));
   return ok(ticks);
@@ -56,17 +57,17 @@ function checkLotBounds(book: SymbolBook, lots: number): Result<number, SimRejec
   return ok(lots);
 }
 
-/** Quote notional of `lots` at `priceTicks`: price × contracts × multiplier. */
+/** Quote notional of `lots` at `priceTicks`: price × contracts × multiplier (decimals of repeated text from the shared cache). */
 export function notionalOf(book: SymbolBook, lots: number, priceTicks: number): Decimal {
-  return dec(book.price.toText(priceTicks)).mul(book.qty.toText(lots)).mul(book.instrument.contractMultiplier);
+  return decimalOfText(book.price.toText(priceTicks)).mul(decimalOfText(book.qty.toText(lots))).mul(decimalOfText(book.instrument.contractMultiplier));
 }
 
 /** MIN_NOTIONAL. */
 export function checkNotional(book: SymbolBook, notional: Decimal): SimReject | undefined {
-  return notional.lt(book.filters.minNotional) ? reject.minNotional(decText(notional.toDecimalPlaces(8)), book.filters.minNotional) : undefined;
+  return notional.lt(decimalOfText(book.filters.minNotional)) ? reject.minNotional(decText(notional.toDecimalPlaces(8)), book.filters.minNotional) : undefined;
 }
 
 /** Margin an opening order reserves: initial margin plus the opening and closing fee at the taker rate (document 000). */
 export function openingMargin(book: SymbolBook, notional: Decimal, leverage: number): Decimal {
-  return notional.div(leverage).add(notional.mul(book.instrument.takerFeeRate).mul(2));
+  return notional.div(leverage).add(notional.mul(decimalOfText(book.instrument.takerFeeRate)).mul(2));
 }

@@ -52,7 +52,8 @@ import type {
   TransferCommand,
   UserTradeView,
 } from './types.js';
-import { balanceView, money, orderView, positionView } from './views.js';
+import { balanceFigures, balanceView, money, orderView, positionView } from './views.js';
+import type { BalanceFigures } from './views.js';
 import { VoucherBook } from '../wallet/voucher-book.js';
 import { PositionHistory } from './position-history.js';
 import type { ClosedPositionQuery, ClosedPositionView } from './position-history.js';
@@ -502,6 +503,12 @@ export class SimExchange implements SimVenue {
     const account = this.s.account(ref);
     if (account === undefined) throw new RangeError(`unknown user ${ref.userId}`);
     return { ...balanceView(this.s, account), coupon: money(this.voucherBook.coupon(ref.userId, ref.category, this.s.time)) };
+  }
+
+  futuresBalanceFigures(ref: AccountRef): BalanceFigures {
+    const account = this.s.account(ref);
+    if (account === undefined) throw new RangeError(`unknown user ${ref.userId}`);
+    return balanceFigures(this.s, account);
   }
 
   symbolSettings(ref: AccountRef, symbol?: string): readonly SymbolSettingsView[] {

@@ -3,6 +3,7 @@ import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
 import type { ClosedPositionQuery, ClosedPositionView } from './position-history.js';
+import type { BalanceFigures } from './views.js';
 import type { DepositAddressView, DepositView, WalletHistoryQuery, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
 import type {
   AccountEvent,
@@ -81,6 +82,8 @@ export interface SimVenue {
   // ---- positions, margin, leverage
   positions(account: AccountRef, symbol?: string, side?: PositionSide): readonly PositionView[];
   futuresBalance(account: AccountRef): FuturesBalanceView;
+  /** `futuresBalance`'s wallet, available, margins and unrealized PnL as the decimals its text gives (no coupon): the in-process user stream's balance. */
+  futuresBalanceFigures(account: AccountRef): BalanceFigures;
   symbolSettings(account: AccountRef, symbol?: string): readonly SymbolSettingsView[];
   setLeverage(account: AccountRef, symbol: string, leverage: number): SimResult<SymbolSettingsView>;
   setMarginType(account: AccountRef, symbol: string, marginType: MarginType): SimResult<SymbolSettingsView>;

@@ -1,5 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { accountFigures } from './account-math.js';
@@ -95,9 +96,9 @@ export class TradingDesk {
       if (position.lots === 0) return err(reject.noPosition(spec.positionSide));
       if (lots.value > position.availableLots) return err(reject.closeTooLarge(book.qty.toText(lots.value), book.qty.toText(position.availableLots)));
     } else {
-      const after = dec(book.qty.toText(position.lots + lots.value));
+      const after = decimalOfText(book.qty.toText(position.lots + lots.value));
       const lastTier = book.instrument.riskLimits[book.instrument.riskLimits.length - 1];
-      if (lastTier !== undefined && after.gt(lastTier.maxQuantity)) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
+      if (lastTier !== undefined && after.gt(decimalOfText(lastTier.maxQuantity))) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
       if (dec(1).div(settings.leverage).lt(tierFor(book.instrument.riskLimits, after).initialMarginRate)) return err(reject.positionTooLarge());
       marginLocked = openingMargin(book, notional, settings.leverage);
       if (accountFigures(this.s, account).available.lt(marginLocked)) return err(reject.insufficientBalance());

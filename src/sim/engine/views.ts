@@ -1,4 +1,6 @@
+import type { Decimal } from '../../core/decimal.js';
 import { dec, decText } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { AccountFigures } from './account-math.js';
 import { accountFigures, riskOf } from './account-math.js';
 import type { EngineState } from './engine-state.js';
@@ -57,7 +59,7 @@ export function positionView(state: EngineState, account: FuturesAccount, positi
   const last = book.lastTicks > 0 ? book.price.toText(book.lastTicks) : '0';
   const mark = book.markTicks > 0 ? book.price.toText(book.markTicks) : last;
   const lastTier = book.instrument.riskLimits[book.instrument.riskLimits.length - 1];
-  const tierCap = lastTier === undefined ? dec(0) : dec(lastTier.maxQuantity).mul(book.instrument.contractMultiplier).mul(mark);
+  const tierCap = lastTier === undefined ? dec(0) : decimalOfText(lastTier.maxQuantity).mul(decimalOfText(book.instrument.contractMultiplier)).mul(decimalOfText(mark));
   return {
     accountId: account.accountId,
     userId: account.userId,
@@ -96,7 +98,38 @@ export function balanceView(state: EngineState, account: FuturesAccount): Future
   };
 }
 
+/** An account's balance figures as `balanceView` shows them, as decimals: each is the value its text parses to (8 decimals at most). */
+export interface BalanceFigures {
+  readonly wallet: Decimal;
+  readonly available: Decimal;
+  readonly positionMargin: Decimal;
+  readonly orderMargin: Decimal;
+  readonly crossUnrealizedPnl: Decimal;
+}
+
+/**
+ * `balanceView`'s figures without the text round trip: the user stream's balance event (one per order
+ * placed, filled and ended) reads these, where formatting five figures only to parse them again cost
+ * more than computing them.
+ */
+export function balanceFigures(state: EngineState, account: FuturesAccount): BalanceFigures {
+  const f = accountFigures(state, account);
+  return {
+    wallet: moneyValue(account.wallet),
+    available: moneyValue(f.available),
+    positionMargin: moneyValue(f.positionMargin),
+    orderMargin: moneyValue(f.orderMargin),
+    crossUnrealizedPnl: moneyValue(f.crossUnrealizedPnl),
+  };
+}
+
 const ZERO = dec(0);
+
+/** The decimal `dec(money(value))` gives: 8 decimals at most, and a zero unsigned (the text of -0 is "0"). */
+function moneyValue(value: Decimal): Decimal {
+  const rounded = value.toDecimalPlaces(8);
+  return rounded.isZero() ? ZERO : rounded;
+}
 
 /**
  * Free (wallet − margins, no unrealized PnL) and locked (position + order margin), as the stream's B

@@ -2,7 +2,7 @@ import { assertNever } from '../../core/errors.js';
 import type { AccountEvent } from '../../model/account-events.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { AccountEvent as SimAccountEvent } from '../engine/types.js';
-import { algoSnapshotOf, balanceOf, fillOf, orderSnapshotOf, positionOf } from './snapshots.js';
+import { algoSnapshotOf, balanceOfFigures, fillOf, orderSnapshotOf, positionOf } from './snapshots.js';
 
 /**
  * One engine account event as the kernel's stream event (source 'stream', time = the engine's event
@@ -21,7 +21,7 @@ export function streamEventOf(event: SimAccountEvent, venue: SimVenue): AccountE
     case 'position':
       return { type: 'account.position', ...base, position: positionOf(event.position, event.time) };
     case 'balance':
-      return { type: 'account.balance', ...base, balance: balanceOf(venue.futuresBalance({ userId: event.userId, category: event.category }), event.time) };
+      return { type: 'account.balance', ...base, balance: balanceOfFigures(event.category, venue.futuresBalanceFigures({ userId: event.userId, category: event.category }), event.time) };
     default:
       return assertNever(event, 'engine account event');
   }

@@ -6,12 +6,39 @@ import type { Side } from '../../model/instrument.js';
 import type { BookLevel, BookSnapshot, IndexPriceUpdated, MarketEvent, MarkPriceUpdated, TradePrinted } from '../../model/market-events.js';
 import type { DepthEvent, IndexPriceEvent, MarketEvent as SimMarketEvent, MarkPriceEvent, PriceLevel, TradeEvent } from '../market-stream/events.js';
 
+/**
+ * One level whose price and quantity become decimals when first read: a strategy asking for the mid
+ * price reads the best level of each side only, and converting a whole side (two decimal lookups per
+ * level) for it was the largest cost of its handler. Accessors of the class, as LazyBook's (a spread has
+ * no `price`/`qty`); `toJSON` gives the eager form.
+ */
+class LazyLevel implements BookLevel {
+  readonly #level: PriceLevel;
+  #price: Decimal | undefined;
+  #qty: Decimal | undefined;
+
+  constructor(level: PriceLevel) {
+    this.#level = level;
+    this.#price = undefined;
+    this.#qty = undefined;
+  }
+
+  get price(): Decimal {
+    return (this.#price ??= decimalOf(this.#level[0]));
+  }
+
+  get qty(): Decimal {
+    return (this.#qty ??= decimalOf(this.#level[1]));
+  }
+
+  toJSON(): BookLevel {
+    return { price: this.price, qty: this.qty };
+  }
+}
+
 function levelsOf(side: readonly PriceLevel[]): BookLevel[] {
   const out: BookLevel[] = new Array<BookLevel>(side.length);
-  for (let i = 0; i < side.length; i++) {
-    const [price, qty] = side[i]!;
-    out[i] = { price: decimalOf(price), qty: decimalOf(qty) };
-  }
+  for (let i = 0; i < side.length; i++) out[i] = new LazyLevel(side[i]!);
   return out;
 }
 

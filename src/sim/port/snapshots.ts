@@ -1,12 +1,16 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { Balance, FundingPayment, Position } from '../../model/account.js';
 import type { AlgoKind, AlgoOrderSnapshot, Fill, OrderSnapshot, TrailingStop } from '../../model/orders.js';
+import type { BalanceFigures } from '../engine/views.js';
 import type { AlgoOrderView, BalanceFlowView, FuturesBalanceView, OrderView, PositionView, UserTradeView } from '../engine/types.js';
 
 /**
  * Engine views (exact decimal text, string ids) as the kernel's snapshots. One mapping for REST-like
- * replies and for stream events; quantities are contracts on both sides.
+ * replies and for stream events; quantities are contracts on both sides. Prices, quantities and
+ * leverages repeat from one event to the next and come from the shared decimal cache (the same
+ * values: decimals are immutable); money figures, which rarely repeat, are parsed.
  */
 
 /** `updateTime` is the ordering key: the view's own time for replies, the event time `E` for stream events. */
@@ -19,9 +23,9 @@ export function orderSnapshotOf(view: OrderView, updateTime = view.updateTime): 
     positionSide: view.positionSide,
     type: view.type,
     timeInForce: view.timeInForce,
-    price: dec(view.price),
-    quantity: dec(view.origQty),
-    filledQty: dec(view.executedQty),
+    price: decimalOfText(view.price),
+    quantity: decimalOfText(view.origQty),
+    filledQty: decimalOfText(view.executedQty),
     avgPrice: dec(view.avgPrice),
     status: view.status,
     updateTime,
@@ -64,20 +68,20 @@ export function algoSnapshotOf(view: AlgoOrderView, updateTime = view.updateTime
   };
 }
 
-function positive(text: string): Decimal | undefined {
-  const value = dec(text);
+function positive(text: string, repeats = false): Decimal | undefined {
+  const value = repeats ? decimalOfText(text) : dec(text);
   return value.gt(0) ? value : undefined;
 }
 
 export function positionOf(view: PositionView, updateTime: number): Position {
   const liquidationPrice = positive(view.liquidationPrice);
-  const markPrice = positive(view.markPrice);
+  const markPrice = positive(view.markPrice, true);
   return {
     symbol: view.symbol,
     positionSide: view.side,
-    qty: dec(view.position),
+    qty: decimalOfText(view.position),
     avgPrice: dec(view.avgPrice),
-    leverage: dec(view.leverage),
+    leverage: decimalOfText(view.leverage),
     marginType: view.marginType,
     margin: dec(view.margin),
     unrealizedPnl: dec(view.unrealizedPnl),
@@ -104,6 +108,11 @@ export function balanceOf(view: FuturesBalanceView, updateTime: number): Balance
   };
 }
 
+/** The same balance from the engine's figures (no text round trip): what `balanceOf` gives for the view they come from. */
+export function balanceOfFigures(coin: string, f: BalanceFigures, updateTime: number): Balance {
+  return { asset: coin, walletBalance: f.wallet, availableBalance: f.available, lockedMargin: f.positionMargin.add(f.orderMargin), unrealizedPnl: f.crossUnrealizedPnl, updateTime };
+}
+
 /** The trade id is the exchange's `ticketId`: the one id both the user stream (`T`) and userTrades carry. */
 export function fillOf(view: UserTradeView): Fill {
   return {
@@ -113,8 +122,8 @@ export function fillOf(view: UserTradeView): Fill {
     clientOrderId: view.clientOrderId,
     side: view.side,
     positionSide: view.positionSide,
-    price: dec(view.price),
-    qty: dec(view.qty),
+    price: decimalOfText(view.price),
+    qty: decimalOfText(view.qty),
     fee: dec(view.commission),
     feeAsset: view.commissionAsset,
     isMaker: view.isMaker,
