@@ -6,6 +6,8 @@ import type { Logger } from '../core/logger.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { BusEvent } from '../model/bus-events.js';
+import { isMarketEvent } from '../model/bus-events.js';
+import type { MarketEvent } from '../model/market-events.js';
 import type { ExchangeFailure, ExchangePort } from '../model/exchange-port.js';
 import { isOpening } from '../model/instrument.js';
 import type { PositionSide } from '../model/instrument.js';
@@ -226,6 +228,10 @@ export class Kernel {
   }
 
   private process(input: BusEvent): void {
+    if (isMarketEvent(input)) {
+      this.processMarket(input);
+      return;
+    }
     if (this.resyncing && input.type.startsWith('account.') && input.type !== 'account.resynced' && 'source' in input && input.source === 'stream') {
       this.heldDuringResync.push(input);
       return;
@@ -260,6 +266,28 @@ export class Kernel {
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
     // The start-up reconciliation covers a connect that happens before start().
     if (event.type === 'stream.connected' && this.state !== 'created') void this.reconcile(event.epoch);
+  }
+
+  /**
+   * `process` for market data, most of the bus's events: the same steps in the same order, without those
+   * that only account, order and control events take (enriching a fill, the ledgers, the executor, the
+   * reconciler and the follow-ups of a lost position, a kill switch or a connect pass market data by).
+   * The risk engine still sees it (a mark moves the day's PnL and the protections), metrics count it.
+   */
+  private processMarket(event: MarketEvent): void {
+    const arrival = this.arrivals.size === 0 ? undefined : this.arrivals.get(event);
+    if (arrival !== undefined) this.arrivals.delete(event);
+    if (!this.cache.apply(event)) return;
+    const killSwitch = this.risk.onEvent(event);
+    const protections = this.risk.protectionChanges(event);
+    this.metrics.count(event, (id) => this.executor.ownerOf(id));
+    this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
+    this.bus.next(event);
+    if (killSwitch !== undefined) this.ingest(killSwitch);
+    for (const change of protections) {
+      this.ingest(change);
+      if (change.tripped) this.applyProtection(change);
+    }
   }
 
   /** Fills from the stream may lack the client order id: take it from the order the cache knows. */
