@@ -1,4 +1,3 @@
-import { Subject } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
 import type { Stopwatch, TimeSource } from '../core/clock.js';
 import { stopwatchOf } from '../core/clock.js';
@@ -19,6 +18,7 @@ import type { KeyValueStore, OrderJournal } from '../model/journal.js';
 import type { ProtectionChanged } from '../model/kernel-events.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { Cache } from './cache.js';
+import { EventBus } from './event-bus.js';
 import { Executor } from './execution/executor.js';
 import { isStorageFailure } from './execution/journal-health.js';
 import type { ReconcileReport } from './execution/reconciler.js';
@@ -91,7 +91,7 @@ export class Kernel {
   readonly ledgers: Ledgers;
   private readonly reconciler: Reconciler;
   private readonly log: Logger;
-  private readonly bus = new Subject<BusEvent>();
+  private readonly bus = new EventBus<BusEvent>();
   private readonly pending: BusEvent[] = [];
   /** When the data of a pending event arrived and when it entered the kernel (stopwatch ms), for the events whose source says so. */
   private readonly arrivals = new Map<BusEvent, { readonly arrivedAt: number; readonly ingestedAt: number }>();
@@ -185,7 +185,7 @@ export class Kernel {
 
   /** Every event after the cache has applied it (stale and duplicate ones are not re-published). */
   get events$(): Observable<BusEvent> {
-    return this.bus.asObservable();
+    return this.bus.observable;
   }
 
   /** Loads instruments, reconciles with the exchange, then starts the strategies. */
