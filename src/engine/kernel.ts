@@ -281,7 +281,7 @@ export class Kernel {
     const killSwitch = this.risk.onEvent(event);
     const protections = this.risk.protectionChanges(event);
     this.metrics.count(event, (id) => this.executor.ownerOf(id));
-    this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
+    this.strategies.dispatchMarket(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     if (killSwitch !== undefined) this.ingest(killSwitch);
     for (const change of protections) {
