@@ -92,6 +92,8 @@ export class Kernel {
   private readonly reconciler: Reconciler;
   private readonly log: Logger;
   private readonly bus = new EventBus<BusEvent>();
+  /** The executor's owner lookup for metrics, made once (not a closure per event). */
+  private readonly ownerOfOrder = (clientOrderId: string): string | undefined => this.executor.ownerOf(clientOrderId);
   private readonly pending: BusEvent[] = [];
   /** When the data of a pending event arrived and when it entered the kernel (stopwatch ms), for the events whose source says so. */
   private readonly arrivals = new Map<BusEvent, { readonly arrivedAt: number; readonly ingestedAt: number }>();
@@ -253,7 +255,7 @@ export class Kernel {
     this.reconciler.onEvent(event);
     const killSwitch = this.risk.onEvent(event);
     const protections = this.risk.protectionChanges(event);
-    this.metrics.count(event, (id) => this.executor.ownerOf(id));
+    this.metrics.count(event, this.ownerOfOrder);
     this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     if (killSwitch !== undefined) this.ingest(killSwitch);
@@ -280,7 +282,7 @@ export class Kernel {
     if (!this.cache.apply(event)) return;
     const killSwitch = this.risk.onEvent(event);
     const protections = this.risk.protectionChanges(event);
-    this.metrics.count(event, (id) => this.executor.ownerOf(id));
+    this.metrics.count(event, this.ownerOfOrder);
     this.strategies.dispatchMarket(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     if (killSwitch !== undefined) this.ingest(killSwitch);
