@@ -4,6 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, SAMPLE } from './backtest-replay.bench.js';
 import type { BenchResult } from './bench-result.js';
+import { parallelFloor } from './parallel-floor.js';
 
 /** 4 combinations of the example quoter's params. */
 const GRID = 'strategies:\n  quoter-btc:\n    params:\n      halfSpreadBps: [2, 5]\n      requoteBps: [2, 4]\n';
@@ -91,9 +92,10 @@ function rounds(): number {
  * threads), each worker's own events/s, GC and time waiting for a core, and `cpuSpeedUpBound`: the
  * speed-up 2 otherwise idle cores could give at best for this CPU work (2 × the 1-worker sweep's
  * worker and main thread CPU, its critical path while its other threads use the spare core, over all
- * the CPU of the 2-worker sweep).
+ * the CPU of the 2-worker sweep). And beside all of it the machine's own parallel floor
+ * (parallel-floor.ts): plain JavaScript work split the same way, what two threads can give here at best.
  */
-export function benchSweep(): BenchResult {
+export async function benchSweep(): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'stratd-bench-sweep-'));
   try {
     const grid = join(dir, 'grid.yml');
@@ -117,6 +119,7 @@ export function benchSweep(): BenchResult {
       cpuWorkRatio: round(median(ones.map((one, r) => twos[r]!.cpuSeconds / one.cpuSeconds)), 3),
       cpuSpeedUpBound: round(median(ones.map((one, r) => (2 * (one.workersCpuSeconds + one.mainCpuSeconds)) / twos[r]!.cpuSeconds)), 2),
       oneWorkerEventsPerSecond: median(ones.map((r) => r.workers[0]?.eventsPerSecond ?? 0)),
+      ...(await parallelFloor(ones.length)),
     };
     const each = (prefix: string, runs: readonly SweepRun[]): void => {
       runs.forEach((run, r) => {

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { assertNever } from '../core/errors.js';
 import type { BusEvent } from '../model/bus-events.js';
 import { PendingCounts } from './pending-counts.js';
+import { PendingObservations } from './pending-observations.js';
 import { TickToOrder } from './tick-to-order.js';
 
 /** Where an event came from, for `stratd_events_total{source}`. */
@@ -49,6 +50,9 @@ export class KernelMetrics {
   /** Every event is counted twice (by type, by source): in plain numbers, handed over at scrape. */
   private readonly eventCounts = new PendingCounts<'type'>();
   private readonly sourceCounts = new PendingCounts<'source'>();
+  /** Approved intents and bus lags, counted before the event reaches the strategies: handed over at scrape. */
+  private readonly approvedCounts = new PendingCounts<'strategy' | 'outcome'>();
+  private readonly lags: PendingObservations<'source'>;
   /** Market data arrival to the order request it caused written to the socket. */
   readonly tickToOrder: TickToOrder;
   private readonly exchangeNow: (() => number) | undefined;
@@ -59,7 +63,16 @@ export class KernelMetrics {
     const r = [registry];
     this.ordersSubmitted = new Counter({ name: 'stratd_orders_submitted_total', help: 'Order commands accepted by the exchange', labelNames: ['strategy', 'symbol'], registers: r });
     this.fills = new Counter({ name: 'stratd_fills_total', help: 'Fills of the account', labelNames: ['strategy', 'symbol'], registers: r });
-    this.intents = new Counter({ name: 'stratd_intents_total', help: 'Strategy intents by outcome (approved, denied)', labelNames: ['strategy', 'outcome'], registers: r });
+    const approvedCounts = this.approvedCounts;
+    this.intents = new Counter({
+      name: 'stratd_intents_total',
+      help: 'Strategy intents by outcome (approved, denied)',
+      labelNames: ['strategy', 'outcome'],
+      registers: r,
+      collect() {
+        approvedCounts.flush(this);
+      },
+    });
     this.denials = new Counter({ name: 'stratd_intents_denied_total', help: 'Intents denied by the risk engine, by reason', labelNames: ['strategy', 'reason'], registers: r });
     this.commandFailures = new Counter({ name: 'stratd_command_failures_total', help: 'Commands refused by the exchange or settled as absent', labelNames: ['strategy', 'code'], registers: r });
     this.commands = new Counter({
@@ -94,7 +107,9 @@ export class KernelMetrics {
       labelNames: ['source'],
       buckets: LAG_BUCKETS,
       registers: r,
+      collect: () => this.lags.flush(),
     });
+    this.lags = new PendingObservations(this.busLag);
     this.dropped = new Counter({ name: 'stratd_bus_dropped_total', help: 'Market events conflated or dropped for a strategy that fell behind', labelNames: ['strategy'], registers: r });
     this.reconciliations = new Counter({ name: 'stratd_reconciliations_total', help: 'Reconciliation runs by outcome', labelNames: ['outcome'], registers: r });
     this.killSwitch = new Gauge({ name: 'stratd_kill_switch_engaged', help: '1 while the kill switch (daily loss or operator halt) holds back opening orders', registers: r });
@@ -106,6 +121,11 @@ export class KernelMetrics {
     this.journalWritable.set(1);
     this.journalWriteFailures = new Counter({ name: 'stratd_journal_write_failures_total', help: 'Journal writes (orders and probes) that failed for a storage reason', registers: r });
     this.tickToOrder = new TickToOrder(registry);
+  }
+
+  /** An intent the risk engine approved (counted by plain number; see approvedCounts). */
+  approved(strategy: string): void {
+    this.approvedCounts.add(strategy, () => ({ strategy, outcome: 'approved' }));
   }
 
   /** The journal's health changed (executor). */
@@ -122,7 +142,7 @@ export class KernelMetrics {
     const source = sourceOf(event);
     this.sourceCounts.add(source, () => ({ source }));
     if (this.exchangeNow !== undefined && (source === 'market' || (source === 'stream' && event.type.startsWith('account.')))) {
-      this.busLag.observe({ source }, Math.max(0, this.exchangeNow() - event.time) / 1000);
+      this.lags.add(source, () => ({ source }), Math.max(0, this.exchangeNow() - event.time) / 1000);
     }
     switch (event.type) {
       case 'command.submitted':

@@ -314,7 +314,7 @@ export class Kernel {
       return;
     }
     const approved = trigger === undefined ? undefined : { ...trigger, emittedAt, approvedAt: this.stopwatch.now() };
-    this.metrics.intents.inc({ strategy: strategyId, outcome: 'approved' });
+    this.metrics.approved(strategyId);
     const key = intent.type === 'place' || intent.type === 'plan' || intent.type === 'tpsl' ? intent.key : undefined;
     for (const command of checked.value) {
       this.executor.submit(strategyId, command, key, approved).catch((error: unknown) => this.log.error({ err: error, strategy: strategyId }, 'submission failed'));

@@ -24,7 +24,10 @@ export interface Trigger {
 export interface TickStamps extends Trigger {
   /** The signed request was handed to the HTTP client. */
   readonly calledAt?: number;
-  /** The HTTP client handed the request to the socket. */
+  /**
+   * The HTTP client handed the request to the socket: for the socket transport, socket.write returned
+   * with every byte taken by the kernel (or, when Node had to queue them, its write callback).
+   */
   readonly writtenAt: number;
 }
 

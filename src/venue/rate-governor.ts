@@ -43,6 +43,8 @@ export interface RateBudget {
 /** Rate windows reset within a minute; a reset timestamp more than an hour ahead is not believed. */
 const MAX_RESET_AHEAD_MS = 60 * 60_000;
 
+const OK: Result<void, GovernorRefusal> = ok(undefined);
+
 const DEFAULT_ORDERS_TRANSIT_MS = 250;
 const DEFAULT_SERVER_CLOCK_ERROR_MS = 5;
 /** Share of a server window's ORDERS budget that tail orders of the window before may take. */
@@ -149,6 +151,22 @@ export class RateGovernor {
       insertByLane(this.queue, { cost, lane: cost.lane ?? 'trade', resolve });
       this.pump();
     });
+  }
+
+  /**
+   * The permit at once, without a promise, when `acquire` would grant it at once: nothing is waiting
+   * and both budgets have room now (or a refusal while banned). `undefined` when the request must wait:
+   * then `acquire` it. An order request thereby reaches its socket in the same turn of the event loop
+   * as its journal commit (tick-to-order), with the same accounting as a grant by `acquire`.
+   */
+  tryAcquire(cost: RateCost): Result<void, GovernorRefusal> | undefined {
+    if (this.queue.length > 0) return undefined;
+    const now = this.clock.now();
+    if (this.isBanned(now)) return err({ reason: 'banned', until: this.bannedUntil });
+    if (now < this.pausedUntil || this.weightReadyAt(now, cost.weight) > now) return undefined;
+    if (cost.orders > 0 && this.ordersReadyAt(now, cost.orders) > now) return undefined;
+    this.grant(now, cost);
+    return OK;
   }
 
   /** Reads X-Api-Limit, X-Api-Limit-Status and X-Api-Limit-Reset-Timestamp (all optional). */
@@ -271,16 +289,21 @@ export class RateGovernor {
           continue;
         }
       }
-      this.weight.add(now, weight);
-      this.orders.add(now, orders);
-      if (orders > 0 && this.serverOrders !== undefined) {
-        const server = this.localToServer(now);
-        this.serverOrders.add(server, server - this.clockErrorMs, server + this.transitMs, orders);
-      }
+      this.grant(now, waiter.cost);
       this.queue.splice(i, 1);
-      waiter.resolve(ok(undefined));
+      waiter.resolve(OK);
     }
     if (this.queue.length > 0 && Number.isFinite(nextWake)) this.wakeAt(nextWake);
+  }
+
+  /** Spends a request's cost from both budgets at `now`. */
+  private grant(now: number, cost: RateCost): void {
+    this.weight.add(now, cost.weight);
+    this.orders.add(now, cost.orders);
+    if (cost.orders > 0 && this.serverOrders !== undefined) {
+      const server = this.localToServer(now);
+      this.serverOrders.add(server, server - this.clockErrorMs, server + this.transitMs, cost.orders);
+    }
   }
 
   private weightReadyAt(now: number, weight: number): number {

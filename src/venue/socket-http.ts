@@ -317,11 +317,18 @@ class Connection {
     this.reader = new Http1ReplyReader(this.settings.maxBody, (head) => this.onHead(head));
     if (!this.connected) exchange.arm('connect', this.settings.connectTimeoutMs);
     const { request } = exchange;
+    let told = false;
     this.socket.write(exchange.text, 'utf8', () => {
       if (this.current !== exchange || exchange.settled) return;
       exchange.arm('response', this.settings.responseTimeoutMs);
-      request.onWritten?.();
+      if (!told) request.onWritten?.();
     });
+    // All of it went to the kernel now (a connected socket, nothing queued): written now. The callback
+    // above comes later, after the rest of this turn's work (Node defers it), so it would stamp late.
+    if (this.connected && this.socket.writableLength === 0 && !exchange.settled) {
+      told = true;
+      request.onWritten?.();
+    }
   }
 
   destroy(): void {

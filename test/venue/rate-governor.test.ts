@@ -139,6 +139,26 @@ describe('rate governor (virtual time)', () => {
     expect((await governor.acquire({ weight: 1, orders: 0 })).ok).toBe(true);
   });
 
+  it('tryAcquire grants at once what acquire would grant at once, spending the same budget, and never passes a waiting request', async () => {
+    const clock = new VirtualClock();
+    const governor = new RateGovernor(FULL, clock, clock);
+    for (let i = 0; i < 59; i++) expect(governor.tryAcquire({ weight: 1, orders: 1 })?.ok).toBe(true);
+    expect(governor.snapshot()).toMatchObject({ ordersUsed: 59, weightUsed: 59, queued: 0 });
+    const grants: Grant[] = [];
+    fire(governor, clock, 2, 1, 1, grants);
+    await settle();
+    // acquire granted the 60th order and holds the 61st: the budget tryAcquire spent counts the same.
+    expect(grants).toHaveLength(1);
+    expect(governor.snapshot().queued).toBe(1);
+    // A request waits, so even a cancel (no order budget) is not let past it here: acquire decides.
+    expect(governor.tryAcquire({ weight: 1, orders: 0 })).toBeUndefined();
+    await runFor(clock, 2_100);
+    expect(grants).toHaveLength(2);
+    expect(governor.tryAcquire({ weight: 1, orders: 0 })?.ok).toBe(true);
+    governor.onBanned(undefined);
+    expect(governor.tryAcquire({ weight: 1, orders: 0 })).toMatchObject({ ok: false, error: { reason: 'banned' } });
+  });
+
   it('lifts a ban with an end time once that time has passed', async () => {
     const clock = new VirtualClock(0);
     const governor = new RateGovernor(FULL, clock, clock);

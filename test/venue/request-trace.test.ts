@@ -4,6 +4,7 @@ import { systemStopwatch, systemTime } from '../../src/core/system-time.js';
 import type { PlaceOrderCommand } from '../../src/model/commands.js';
 import type { MarketEvent } from '../../src/model/market-events.js';
 import { createGotHttp } from '../../src/venue/got-http.js';
+import { createSocketHttp } from '../../src/venue/socket-http.js';
 import type { HttpPort, HttpReply, HttpRequest } from '../../src/venue/http-port.js';
 import { VenueExchangePort } from '../../src/venue/port/venue-exchange-port.js';
 import type { ArrivedMarketEvent } from '../../src/venue/sources/market-poller.js';
@@ -59,6 +60,26 @@ describe('request traces over got: the write of a request and the arrival of its
     expect(answered - written).toBeGreaterThanOrEqual(30);
     expect(venue.last().signature).toBe('valid');
     client.stop();
+  });
+
+  test('over the socket transport, an order request the rate governor lets through at once is on the socket before the call returns', async () => {
+    venue.always('POST /api/v2/futures/order', { body: v2(ORDER_ROW) });
+    const http = createSocketHttp();
+    const client = clientFor(venue, { http });
+    const orders = client.ordersV2;
+    const order = { symbol: BTC, side: 'BUY', positionSide: 'LONG', type: 'LIMIT', newClientOrderId: 'c1', quantity: dec(10), price: dec(19000) } as const;
+    // The first request opens the kept-alive connection (its write is reported once connected).
+    expect((await orders.placeOrder(order)).ok).toBe(true);
+    const steps: string[] = [];
+    const placing = orders.traced({ written: () => steps.push('written') }).placeOrder(order);
+    // No promise hop between the call and the socket (governor, signing, transport): written in this turn,
+    // so an order journaled just before goes out before the strategy's next intent is even checked.
+    steps.push('returned');
+    expect((await placing).ok).toBe(true);
+    expect(steps).toEqual(['written', 'returned']);
+    expect(venue.requests.filter((r) => r.path === '/api/v2/futures/order')).toHaveLength(2);
+    client.stop();
+    http.close();
   });
 
   test('the port passes its trace with the order commands only; queries and untraced commands carry no hooks', async () => {

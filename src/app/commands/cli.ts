@@ -13,7 +13,7 @@ import { registerSweepCommand } from './sweep.js';
 import { registerMonteCarloCommand } from './monte-carlo/command.js';
 import { registerWalkForwardCommand } from './walk-forward/command.js';
 import { registerValidateCommand } from './validate-command.js';
-import { DEFAULT_SIM_CONFIG } from './default-configs.js';
+import { DEFAULT_SIM_CONFIG } from '../default-configs.js';
 import { describeFailure, installScrubbedStderr } from '../logging/scrubbed-stderr.js';
 
 /** Exit codes: 0 success, 1 an error reply or failed operation, 2 a user mistake (config, arguments). */

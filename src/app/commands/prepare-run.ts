@@ -9,7 +9,7 @@ import { checkHealthSettings } from '../control/server-settings.js';
 import { crashPointsFromEnv } from '../daemon/crash-points.js';
 import { resolveStrategies } from '../daemon/strategies.js';
 import { packageFile } from '../package-files.js';
-import { DEFAULT_SIM_CONFIG } from './default-configs.js';
+import { DEFAULT_SIM_CONFIG } from '../default-configs.js';
 
 /** The packaged default configuration (paper trading against the embedded simulator). */
 export const DEFAULT_DAEMON_CONFIG = packageFile('config/default.yml');

@@ -7,7 +7,7 @@ import { readYamlFile, validateYaml } from '../../settings/yaml-source.js';
 import type { SimConfig } from '../../sim/config/sim-config.js';
 import { simConfigSchema } from '../../sim/config/sim-config.js';
 import { faultSettingsSchema } from '../../sim/config/fault-settings.js';
-import { DEFAULT_SIM_CONFIG } from './default-configs.js';
+import { DEFAULT_SIM_CONFIG } from '../default-configs.js';
 
 export interface SimFlags {
   readonly port?: string;

@@ -5,7 +5,6 @@ import type { SimulatedExchangeInfo } from '../../sim/simulated-exchange.js';
 import { loadSimConfig } from './sim-config-file.js';
 import type { SimFlags } from './sim-config-file.js';
 
-export { DEFAULT_SIM_CONFIG } from './default-configs.js';
 export { loadSimConfig } from './sim-config-file.js';
 export type { SimFlags } from './sim-config-file.js';
 

@@ -63,7 +63,7 @@ import { Notifier } from '../notify/index.js';
 import type { Caller, HealthReport } from '../control/server.js';
 import { planReload } from './reload.js';
 import type { ReloadReport } from './reload.js';
-import { DEFAULT_SIM_CONFIG } from '../commands/sim.js';
+import { DEFAULT_SIM_CONFIG } from '../default-configs.js';
 
 /** Why the daemon could not start: the reason is for one log line and a non-zero exit. */
 export class DaemonStartError extends Error {

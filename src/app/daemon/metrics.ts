@@ -2,6 +2,7 @@ import { constants as perfConstants, performance, PerformanceObserver } from 'no
 import { getHeapStatistics } from 'node:v8';
 import { Counter, Gauge, Histogram, Summary } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { PendingObservations } from '../../engine/pending-observations.js';
 import type { StrategyHandlers } from '../../engine/strategy/api.js';
 import type { RateGovernor } from '../../venue/rate-governor.js';
 import type { RestExchange } from '../../venue/rest-transport.js';
@@ -46,6 +47,7 @@ const REST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 export class DaemonMetrics {
   readonly handlerSeconds: Histogram<'strategy'>;
   readonly restSeconds: Histogram<'endpoint' | 'status'>;
+  private readonly restPending: PendingObservations<'endpoint' | 'status'>;
   readonly wireRowsSkipped: Counter<'endpoint'>;
   /** Reloads (SIGHUP, POST /control/reload) by outcome: `ok`, or `failed` (the running config stays). */
   readonly reloads: Counter<'outcome'>;
@@ -69,7 +71,9 @@ export class DaemonMetrics {
       labelNames: ['endpoint', 'status'],
       buckets: REST_BUCKETS,
       registers,
+      collect: () => this.restPending.flush(),
     });
+    this.restPending = new PendingObservations(this.restSeconds);
     this.wireRowsSkipped = new Counter({
       name: 'stratd_wire_rows_skipped_total',
       help: 'Rows of list replies (and stream frames) skipped because they lack fields stratd needs, by endpoint',
@@ -290,7 +294,8 @@ export class DaemonMetrics {
   /** One REST round trip as RestTransport reports it on `exchanges$`. */
   observeRest(exchange: RestExchange): void {
     const status = typeof exchange.status === 'number' ? `${Math.floor(exchange.status / 100)}xx` : exchange.status;
-    this.restSeconds.observe({ endpoint: exchange.endpoint, status }, Math.max(0, exchange.latencyMs) / 1000);
+    // Held until a scrape: a poll's reply is reported before its market event goes on (tick-to-order).
+    this.restPending.add(`${exchange.endpoint} ${status}`, () => ({ endpoint: exchange.endpoint, status }), Math.max(0, exchange.latencyMs) / 1000);
   }
 
   /** Rows the parsing rule left out of one reply. */

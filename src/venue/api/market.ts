@@ -5,6 +5,7 @@ import { err, ok } from '../../core/result.js';
 import { callParsed } from '../call-parsed.js';
 import { depthWeight, ENDPOINTS, endpointLabel, tickerWeight } from '../../protocol/endpoints.js';
 import type { EndpointDef } from '../../protocol/endpoints.js';
+import { readBookTickers } from '../parsers/book-ticker-rows.js';
 import { exchangeInfoSchema } from '../parsers/exchange-info.js';
 import type { ExchangeInfo } from '../parsers/exchange-info.js';
 import {
@@ -338,7 +339,7 @@ export class MarketApi {
 
   /** GET /quote/v1/contract/ticker/bookTicker */
   async contractBookTicker(symbol?: string): Promise<Result<BookTicker[], VenueError>> {
-    return this.bySymbol(ENDPOINTS.contractBookTicker, symbol, bookTickersSchema);
+    return this.bySymbol(ENDPOINTS.contractBookTicker, symbol, bookTickersSchema, readBookTickers);
   }
 
   /** GET /quote/v1/ticker/24hr: weight 1 with a symbol, 40 without. */
@@ -367,10 +368,10 @@ export class MarketApi {
   }
 
   /** An endpoint whose only parameter is an optional symbol (omitted: all symbols). */
-  private async bySymbol<S extends z.ZodType>(e: EndpointDef, symbol: string | undefined, schema: S): Promise<Result<z.output<S>, VenueError>> {
+  private async bySymbol<S extends z.ZodType>(e: EndpointDef, symbol: string | undefined, schema: S, read?: (payload: unknown) => z.output<S> | undefined): Promise<Result<z.output<S>, VenueError>> {
     const problem = optionalSymbol(e, symbol);
     if (problem !== undefined) return err(problem);
-    return callParsed(this.rest, { endpoint: e, query: orderedParams({ symbol }) }, schema);
+    return callParsed(this.rest, { endpoint: e, query: orderedParams({ symbol }) }, schema, read);
   }
 }
 

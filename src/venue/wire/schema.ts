@@ -26,10 +26,16 @@ function saneMagnitude(value: Decimal): boolean {
   return value.isZero() || (value.abs().lte(MAX_MAGNITUDE) && value.abs().gte(MIN_MAGNITUDE));
 }
 
-function toDecimal(value: string | number, ctx: z.RefinementCtx): Decimal {
+/** A wire amount as `decimal` reads it (string or number, sane magnitude), or undefined when it is none. */
+export function wireDecimal(value: string | number): Decimal | undefined {
   const parsed =
     typeof value === 'number' ? (Number.isFinite(value) ? parseDecimal(String(value)) : undefined) : value.length > MAX_DECIMAL_TEXT ? undefined : parseDecimal(value.trim());
-  if (parsed === undefined || !saneMagnitude(parsed)) {
+  return parsed !== undefined && saneMagnitude(parsed) ? parsed : undefined;
+}
+
+function toDecimal(value: string | number, ctx: z.RefinementCtx): Decimal {
+  const parsed = wireDecimal(value);
+  if (parsed === undefined) {
     ctx.addIssue({ code: 'custom', message: `expected a decimal, got ${preview(value)}` });
     return z.NEVER;
   }

@@ -1,0 +1,72 @@
+import { readBookTickers } from '../../src/venue/parsers/book-ticker-rows.js';
+import { bookTickersSchema } from '../../src/venue/parsers/market.js';
+import type { SkippedRows } from '../../src/venue/wire/tolerant-list.js';
+import { parseWire } from '../../src/venue/wire/schema.js';
+import { clientFor } from '../support/client.js';
+import { FixtureVenue } from '../support/fixture-venue.js';
+
+const BTC = 'BTC-SWAP-USDT';
+const ROW = { t: 1757452337074, s: BTC, b: '111631.8', bq: '120', a: '111631.9', aq: '75' };
+
+/** What the schema makes of a payload, and what it skipped. */
+function bySchema(payload: unknown): { readonly value: unknown; readonly skipped: number } {
+  let skipped = 0;
+  const parsed = parseWire(bookTickersSchema, payload, 'test', (s) => (skipped += s.rows.length));
+  return { value: parsed.ok ? parsed.value : 'error', skipped };
+}
+
+describe('book ticker rows read in one plain pass (the market poll on the way to an order)', () => {
+  it.each([
+    ['one row', [ROW]],
+    ['a bare row (one symbol asked)', ROW],
+    ['no rows', []],
+    ['numbers for amounts and text for the time', [{ ...ROW, t: '1757452337074', b: 111631.8, bq: 120, a: 111631.9, aq: 75 }]],
+    ['amounts padded with spaces, exponents, fields stratd does not read', [{ ...ROW, b: ' 111631.8 ', aq: '7.5e1', extra: { x: 1 } }, { ...ROW, s: 'ETH-SWAP-USDT' }]],
+    ['a zero quantity', [{ ...ROW, bq: '0' }]],
+  ])('%s: the same rows as bookTickersSchema', (_, payload) => {
+    const read = readBookTickers(payload);
+    expect(read).toBeDefined();
+    expect(bySchema(payload)).toEqual({ value: read, skipped: 0 });
+  });
+
+  it.each([
+    ['a row without a bid', [{ ...ROW, b: undefined }]],
+    ['a price that is not a decimal', [ROW, { ...ROW, a: '1,5' }]],
+    ['an empty price', [{ ...ROW, b: '' }]],
+    ['an absurd magnitude', [{ ...ROW, aq: '1e31' }]],
+    ['a time with letters', [{ ...ROW, t: '17574523370x' }]],
+    ['a negative time', [{ ...ROW, t: -1 }]],
+    ['a fractional time', [{ ...ROW, t: 1.5 }]],
+    ['a time no number holds exactly', [{ ...ROW, t: '99999999999999999999' }]],
+    ['a numeric symbol', [{ ...ROW, s: 5 }]],
+    ['a quantity given as a boolean', [{ ...ROW, bq: true }]],
+    ['a null row', [null, ROW]],
+    ['a row that is a list', [[1, 2]]],
+  ])('%s: left to the schema, which skips and reports the row', (_, payload) => {
+    expect(readBookTickers(payload)).toBeUndefined();
+    const { value, skipped } = bySchema(payload);
+    expect(skipped).toBeGreaterThan(0);
+    expect(value).toHaveLength((payload as unknown[]).length - skipped);
+  });
+
+  it.each([['null', null], ['text', 'BTC'], ['a number', 5]])('a payload that is %s: left to the schema, which refuses it', (_, payload) => {
+    expect(readBookTickers(payload)).toBeUndefined();
+    expect(bySchema(payload).value).toBe('error');
+  });
+
+  it('the client still skips and reports a bad row of a book ticker reply, and keeps the good ones', async () => {
+    const venue = await FixtureVenue.start();
+    try {
+      venue.always('GET /quote/v1/contract/ticker/bookTicker', { body: [ROW, { ...ROW, s: 'ETH-SWAP-USDT', b: 'n/a' }] });
+      const client = clientFor(venue);
+      const reports: SkippedRows[] = [];
+      client.rest.skippedRows$.subscribe((s) => reports.push(s));
+      const reply = await client.market.contractBookTicker();
+      expect(reply.ok && reply.value.map((r) => [r.symbol, r.bidPrice.toString()])).toEqual([[BTC, '111631.8']]);
+      expect(reports).toEqual([{ endpoint: 'GET /quote/v1/contract/ticker/bookTicker', rows: [expect.objectContaining({ index: 1, row: 's=ETH-SWAP-USDT', field: 'b' })] }]);
+      client.stop();
+    } finally {
+      venue.close();
+    }
+  });
+});
