@@ -9,6 +9,7 @@ import type { BacktestOptions } from '../src/backtest/types.js';
 import { PreparedRecording } from '../src/recording/prepared/index.js';
 import { defineStrategy } from '../src/engine/strategy/api.js';
 import type { StrategyInstance } from '../src/engine/strategy/instance.js';
+import { writeRepeatedRecording } from './repeated-recording.js';
 
 /** Lines read, gunzipped and JSON.parse'd per second: the floor any replay of the JSONL form pays. */
 export async function bareReadParse(path: string): Promise<{ events: number; perSecond: number }> {
@@ -54,9 +55,9 @@ async function preparedFeedOnly(path: string): Promise<{ events: number; perSeco
 
 /**
  * Data-only replay (a strategy that does nothing) of `recording` from its JSONL and from its prepared
- * form, beside the bare gunzip + JSON.parse of the same file (issue 18's target: ≥ 1 000 000 events/s
- * from the prepared form). The recording is copied to a temporary directory, where its prepared form is
- * built once (timed apart) before the measured runs read it.
+ * form, set-up included (the load of the prepared form, the engine and kernel made), beside the bare
+ * gunzip + JSON.parse of the same file. The recording is copied to a temporary directory, where its
+ * prepared form is built once (timed apart) before the measured runs read it.
  */
 export async function benchDataOnly(recording: string, symbols: readonly string[]): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'stratd-bench-prepared-'));
@@ -65,12 +66,7 @@ export async function benchDataOnly(recording: string, symbols: readonly string[
     copyFileSync(recording, path);
     const bare = await bareReadParse(path);
     const jsonl = await dataOnlyReplay(path, symbols);
-    let started = performance.now();
-    await PreparedRecording.load([path], undefined, {});
-    const prepareSeconds = (performance.now() - started) / 1000;
-    started = performance.now();
-    await PreparedRecording.load([path], undefined, {});
-    const loadSeconds = (performance.now() - started) / 1000;
+    const { prepareSeconds, loadSeconds } = await prepareAndLoad(path);
     const feed = await preparedFeedOnly(path);
     const prepared = await dataOnlyReplay(path, symbols, { prepared: {} });
     return {
@@ -83,6 +79,55 @@ export async function benchDataOnly(recording: string, symbols: readonly string[
       dataOnlyPreparedEventsPerSecond: Math.round(prepared.perSecond),
       dataOnlyPreparedShareOfBareParse: Number((prepared.perSecond / bare.perSecond).toFixed(3)),
       dataOnlyPreparedOverJsonl: Number((prepared.perSecond / jsonl.perSecond).toFixed(2)),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Builds `path`'s prepared form (the first load), then loads it again as a later backtest does: both timed. */
+async function prepareAndLoad(path: string): Promise<{ prepareSeconds: number; loadSeconds: number }> {
+  let started = performance.now();
+  await PreparedRecording.load([path], undefined, {});
+  const prepareSeconds = (performance.now() - started) / 1000;
+  started = performance.now();
+  await PreparedRecording.load([path], undefined, {});
+  return { prepareSeconds, loadSeconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * The steady rate of a data-only replay, where set-up no longer dominates: `recording`'s events repeated
+ * `copies` times with shifted times (writeRepeatedRecording) into a temporary directory, its prepared form
+ * built and then loaded before the timed run (the load timed apart, and a run with the load included
+ * beside it: what `stratd backtest` of that file pays); the bare gunzip + JSON.parse of the same file and
+ * the prepared feed alone (handing out every event) beside it. `…PerCpuSecond`: the same events over the
+ * process's CPU time, which other work on the machine does not inflate.
+ */
+export async function benchDataOnlyLarge(recording: string, symbols: readonly string[], copies: number): Promise<Record<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'stratd-bench-large-'));
+  try {
+    const path = join(dir, 'repeated-market.jsonl.gz');
+    const written = await writeRepeatedRecording(recording, path, copies);
+    const { prepareSeconds, loadSeconds } = await prepareAndLoad(path);
+    const bare = await bareReadParse(path);
+    const feed = await preparedFeedOnly(path);
+    const loaded = await PreparedRecording.load([path], undefined, {});
+    const cpu = process.cpuUsage();
+    const steady = await dataOnlyReplay(path, symbols, { recording: loaded });
+    const used = process.cpuUsage(cpu);
+    const withLoad = await dataOnlyReplay(path, symbols, { prepared: {} });
+    if (steady.events !== written) throw new Error(`the large replay handed out ${steady.events} events of ${written}`);
+    return {
+      largeCopies: copies,
+      largeEvents: steady.events,
+      largePrepareSeconds: Number(prepareSeconds.toFixed(2)),
+      largePreparedLoadSeconds: Number(loadSeconds.toFixed(3)),
+      largeBareReadParseEventsPerSecond: Math.round(bare.perSecond),
+      largePreparedFeedHandOutEventsPerSecond: Math.round(feed.handOutPerSecond),
+      largeDataOnlySteadyEventsPerSecond: Math.round(steady.perSecond),
+      largeDataOnlySteadyEventsPerCpuSecond: Math.round(steady.events / ((used.user + used.system) / 1e6)),
+      largeDataOnlyWithLoadEventsPerSecond: Math.round(withLoad.perSecond),
+      largeDataOnlySteadyShareOfBareParse: Number((steady.perSecond / bare.perSecond).toFixed(3)),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -136,7 +136,11 @@ export class KlineBuilder {
 
   /** Closed klines up to `time`, in time order (asked at every market event: most close none, and get no array of their own). */
   advance(time: number): readonly KlineUpdated[] {
-    if (!this.builders.some((builder) => builder.closesBy(time))) return NONE;
+    // Called for every replayed event: a plain loop, no closure per call.
+    const builders = this.builders;
+    let closes = false;
+    for (let i = 0; i < builders.length && !closes; i++) closes = builders[i]!.closesBy(time);
+    if (!closes) return NONE;
     const out: KlineUpdated[] = [];
     for (const builder of this.builders) builder.close(time, out);
     return out.sort((a, b) => a.time - b.time || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));

@@ -76,6 +76,13 @@ export class BacktestRun {
   private readonly bars: boolean;
   private events = 0;
   private lastEventTime: number | undefined;
+  /**
+   * Scheduled actions run that leave nothing asynchronous behind (equity samples, the kernel's ticks),
+   * less the kernel events that may start asynchronous work (a protection or the kill switch acting, a
+   * lost position's orders cancelled): the driver handles an instant of such actions without a turn of
+   * the event loop only when its actions all counted here and nothing of the kind happened.
+   */
+  private quietActions = 0;
 
   private constructor(
     private readonly options: BacktestOptions,
@@ -127,11 +134,15 @@ export class BacktestRun {
       feed,
       mustYield: () => tracker.pending > 0 || (unlatent && this.kernel.executor.pendingCount() > 0),
       instantReplies: unlatent,
+      quietActions: () => this.quietActions,
     });
     this.ledger = new PnlLedger(this.strategyIds);
     this.funding = new FundingWatch(this.engine, account.userId, this.ledger);
     this.fundingCoverage = new FundingCoverage(feed.instruments.map((i) => i.symbol));
-    this.equity = new EquityCurve(this.intervalMs, () => this.sample());
+    this.equity = new EquityCurve(this.intervalMs, () => {
+      this.quietActions++;
+      return this.sample();
+    });
     this.port.accountEvents$.subscribe((event) => this.kernel.ingest(event));
     this.kernel.events$.subscribe((event) => this.onKernelEvent(event));
     this.engine.onMarketEvent((event) => this.onMarketEvent(event));
@@ -283,6 +294,8 @@ export class BacktestRun {
   }
 
   private onKernelEvent(event: BusEvent): void {
+    if (event.type === 'timer' && event.name === 'tick') this.quietActions++;
+    else if (event.type === 'risk.protection' || event.type === 'risk.killSwitch' || event.type === 'ledger.positionLost') this.quietActions -= 1;
     if (event.type === 'intent.denied') this.denied.set(event.strategyId, (this.denied.get(event.strategyId) ?? 0) + 1);
     else if (event.type === 'command.failed') this.rejected.set(event.strategyId, (this.rejected.get(event.strategyId) ?? 0) + 1);
   }

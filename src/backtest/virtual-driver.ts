@@ -21,6 +21,13 @@ export interface VirtualDriverOptions {
   readonly mustYield: () => boolean;
   /** The port answers without latency: turn the event loop before every step. */
   readonly instantReplies: boolean;
+  /**
+   * How many scheduled actions have run so far that are known to run synchronously and start nothing
+   * that waits on a promise (equity samples, the daily reset, the kernel's tick): an instant whose due
+   * actions are all such is handled as one of market events alone (`stepNow`). Without it, every instant
+   * with an action due takes a `step`.
+   */
+  readonly quietActions?: () => number;
 }
 
 /**
@@ -59,22 +66,30 @@ export class VirtualDriver {
   }
 
   /**
-   * The next instant at once, when it is market events only and nothing can be waiting: no action is
-   * due by then, no reply comes without latency, nothing asynchronous is pending (`mustYield`) and the
-   * feed holds the events. `step` would neither turn the event loop nor find anything to settle there,
-   * so a replay of market data moves through such instants without a promise each. Answers 'none' when
-   * the next instant needs `step` (or nothing is due by `limit()`), 'done' when it was handled, and
-   * 'waiting' when its events left work pending: `finishInstant` then turns the loop as `step` would.
+   * The next instant at once, when it is market events only (or also actions `quietActions` counts) and
+   * nothing can be waiting: no reply comes without latency, nothing asynchronous is pending
+   * (`mustYield`) and the feed holds the events. `step` would neither turn the event loop nor find
+   * anything to settle there, so a replay of market data moves through such instants without a promise
+   * each. Answers 'none' when the next instant needs `step` (or nothing is due by `limit()`), 'done' when
+   * it was handled, and 'waiting' when it left work pending or ran an action not known to be quiet:
+   * `finishInstant` then turns the loop as `step` would.
    */
   stepNow(limit: () => number): 'none' | 'done' | 'waiting' {
-    const { clock, engine, feed, mustYield } = this.options;
+    const { clock, engine, feed, mustYield, quietActions } = this.options;
     if (this.options.instantReplies || mustYield()) return 'none';
-    const time = feed.peekTime();
-    if (time === undefined || !feed.covers(time)) return 'none';
+    const feedTime = feed.peekTime();
+    if (feedTime === undefined || !feed.covers(feedTime)) return 'none';
     const actionTime = this.nextActionTime();
-    if ((actionTime !== undefined && actionTime <= time) || !(time <= limit())) return 'none';
+    const actionDue = actionTime !== undefined && actionTime <= feedTime;
+    if (actionDue && quietActions === undefined) return 'none';
+    const time = actionDue ? actionTime : feedTime;
+    if (!(time <= limit())) return 'none';
+    const executed = clock.executed;
+    const quiet = quietActions?.() ?? 0;
     clock.advanceTo(time);
     engine.advanceTo(time);
+    // An action not known to be quiet may have left a promise continuation waiting: turn the loop.
+    if (actionDue && clock.executed - executed !== (quietActions?.() ?? 0) - quiet) return 'waiting';
     return mustYield() ? 'waiting' : 'done';
   }
 

@@ -1,6 +1,14 @@
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import type { Clock, TimeSource } from './clock.js';
 
+/** A VirtualClock's action: counts its runs on the clock (`executed`). */
+class CountedAction<T> extends VirtualAction<T> {
+  protected override _execute(state: T, delay: number): unknown {
+    if (this.scheduler instanceof VirtualClock) this.scheduler.executed++;
+    return super._execute(state, delay);
+  }
+}
+
 /**
  * Virtual time for tests and backtests: a scheduler whose `now()` is epoch ms that only moves when
  * told to, running every action that falls due on the way.
@@ -8,9 +16,11 @@ import type { Clock, TimeSource } from './clock.js';
 export class VirtualClock extends VirtualTimeScheduler implements Clock, TimeSource {
   readonly clock: Clock = this;
   readonly scheduler = this;
+  /** Scheduled actions run so far (a backtest tells from it whether an instant ran only actions it knows). */
+  executed = 0;
 
   constructor(startMs = 1_767_225_600_000) {
-    super(VirtualAction, Infinity);
+    super(CountedAction, Infinity);
     this.frame = startMs;
   }
 

@@ -1,4 +1,3 @@
-import { Subject } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
 import type { Stopwatch, TimeSource } from '../core/clock.js';
 import { stopwatchOf } from '../core/clock.js';
@@ -6,6 +5,8 @@ import type { Logger } from '../core/logger.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { BusEvent } from '../model/bus-events.js';
+import { isMarketEvent } from '../model/bus-events.js';
+import type { MarketEvent } from '../model/market-events.js';
 import type { ExchangeFailure, ExchangePort } from '../model/exchange-port.js';
 import { isOpening } from '../model/instrument.js';
 import type { PositionSide } from '../model/instrument.js';
@@ -17,6 +18,7 @@ import type { KeyValueStore, OrderJournal } from '../model/journal.js';
 import type { ProtectionChanged } from '../model/kernel-events.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { Cache } from './cache.js';
+import { EventBus } from './event-bus.js';
 import { Executor } from './execution/executor.js';
 import { isStorageFailure } from './execution/journal-health.js';
 import type { ReconcileReport } from './execution/reconciler.js';
@@ -89,7 +91,9 @@ export class Kernel {
   readonly ledgers: Ledgers;
   private readonly reconciler: Reconciler;
   private readonly log: Logger;
-  private readonly bus = new Subject<BusEvent>();
+  private readonly bus = new EventBus<BusEvent>();
+  /** The executor's owner lookup for metrics, made once (not a closure per event). */
+  private readonly ownerOfOrder = (clientOrderId: string): string | undefined => this.executor.ownerOf(clientOrderId);
   private readonly pending: BusEvent[] = [];
   /** When the data of a pending event arrived and when it entered the kernel (stopwatch ms), for the events whose source says so. */
   private readonly arrivals = new Map<BusEvent, { readonly arrivedAt: number; readonly ingestedAt: number }>();
@@ -183,7 +187,7 @@ export class Kernel {
 
   /** Every event after the cache has applied it (stale and duplicate ones are not re-published). */
   get events$(): Observable<BusEvent> {
-    return this.bus.asObservable();
+    return this.bus.observable;
   }
 
   /** Loads instruments, reconciles with the exchange, then starts the strategies. */
@@ -226,6 +230,10 @@ export class Kernel {
   }
 
   private process(input: BusEvent): void {
+    if (isMarketEvent(input)) {
+      this.processMarket(input);
+      return;
+    }
     if (this.resyncing && input.type.startsWith('account.') && input.type !== 'account.resynced' && 'source' in input && input.source === 'stream') {
       this.heldDuringResync.push(input);
       return;
@@ -247,7 +255,7 @@ export class Kernel {
     this.reconciler.onEvent(event);
     const killSwitch = this.risk.onEvent(event);
     const protections = this.risk.protectionChanges(event);
-    this.metrics.count(event, (id) => this.executor.ownerOf(id));
+    this.metrics.count(event, this.ownerOfOrder);
     this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     if (killSwitch !== undefined) this.ingest(killSwitch);
@@ -260,6 +268,28 @@ export class Kernel {
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
     // The start-up reconciliation covers a connect that happens before start().
     if (event.type === 'stream.connected' && this.state !== 'created') void this.reconcile(event.epoch);
+  }
+
+  /**
+   * `process` for market data, most of the bus's events: the same steps in the same order, without those
+   * that only account, order and control events take (enriching a fill, the ledgers, the executor, the
+   * reconciler and the follow-ups of a lost position, a kill switch or a connect pass market data by).
+   * The risk engine still sees it (a mark moves the day's PnL and the protections), metrics count it.
+   */
+  private processMarket(event: MarketEvent): void {
+    const arrival = this.arrivals.size === 0 ? undefined : this.arrivals.get(event);
+    if (arrival !== undefined) this.arrivals.delete(event);
+    if (!this.cache.apply(event)) return;
+    const killSwitch = this.risk.onEvent(event);
+    const protections = this.risk.protectionChanges(event);
+    this.metrics.count(event, this.ownerOfOrder);
+    this.strategies.dispatchMarket(event, arrival?.arrivedAt, arrival?.ingestedAt);
+    this.bus.next(event);
+    if (killSwitch !== undefined) this.ingest(killSwitch);
+    for (const change of protections) {
+      this.ingest(change);
+      if (change.tripped) this.applyProtection(change);
+    }
   }
 
   /** Fills from the stream may lack the client order id: take it from the order the cache knows. */

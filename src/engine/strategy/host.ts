@@ -1,6 +1,7 @@
 import type { TimeSource } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { BusEvent } from '../../model/bus-events.js';
+import type { MarketEvent } from '../../model/market-events.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { Intent } from '../../model/intents.js';
 import type { KeyValueStore } from '../../model/journal.js';
@@ -150,6 +151,19 @@ export class StrategyHost {
     for (let i = 0; i < list.length; i++) {
       const hosted = list[i]!;
       if (interestedIn(event, hosted.instance.id, hosted.symbols, hosted.owns)) hosted.runner.deliver(event, arrivedAt, ingestedAt);
+    }
+  }
+
+  /**
+   * `dispatch` of a market event (the kernel knows it is one): an instance receives its symbols' market
+   * data (`interestedIn`), so the test is its symbol set alone, without the switch over every event type.
+   */
+  dispatchMarket(event: MarketEvent, arrivedAt?: number, ingestedAt?: number): void {
+    if (event.type === 'market.kline' && !event.closed) return;
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const hosted = list[i]!;
+      if (hosted.symbols.has(event.symbol)) hosted.runner.deliver(event, arrivedAt, ingestedAt);
     }
   }
 

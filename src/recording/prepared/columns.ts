@@ -223,28 +223,33 @@ export class PreparedColumns {
     };
     const bars = this.bars;
     const symbolCount = this.symbolNames.length;
+    // The columns as locals: the loop runs once per row of the recording.
+    const { ts: times, symbols, kinds, price, qty, bidPrice, bidQty, askPrice, askQty, nextFundingTimes, fundingRates, periods } = this;
+    const priceCount = this.priceText.length;
+    const qtyCount = this.qtyText.length;
+    const periodCount = this.periodNames.length;
     let last = this.header.startTime;
-    for (let row = 0; row < this.ts.length; row++) {
-      const ts = this.ts[row]!;
+    for (let row = 0; row < times.length; row++) {
+      const ts = times[row]!;
       if (!Number.isSafeInteger(ts) || ts < last) throw new PreparedFormatError(`event ${row}: time ${ts} is before ${last} or not a whole millisecond`);
       last = ts;
-      const symbol = this.symbols[row]!;
+      const symbol = symbols[row]!;
       if (!(symbol >= 0 && symbol < symbolCount)) throw new PreparedFormatError(`event ${row}: no symbol`);
       let ok: boolean;
-      switch (this.kinds[row]) {
+      switch (kinds[row]) {
         case KIND_DEPTH:
-          ok = isSet(has.bids, row) && isSet(has.bidQty, row) && isSet(has.asks, row) && isSet(has.askQty, row) && sameLengths(this.bidPrice, this.bidQty, row) && sameLengths(this.askPrice, this.askQty, row);
+          ok = isSet(has.bids, row) && isSet(has.bidQty, row) && isSet(has.asks, row) && isSet(has.askQty, row) && sameLengths(bidPrice, bidQty, row) && sameLengths(askPrice, askQty, row);
           break;
         case KIND_TRADE:
-          ok = isSet(has.price, row) && isSet(has.qty, row) && isSet(has.tradeId, row) && isSet(has.ibm, row) && within(this.price[row]!, this.priceText.length) && within(this.qty[row]!, this.qtyText.length);
+          ok = isSet(has.price, row) && isSet(has.qty, row) && isSet(has.tradeId, row) && isSet(has.ibm, row) && within(price[row]!, priceCount) && within(qty[row]!, qtyCount);
           break;
         case KIND_MARK:
         case KIND_INDEX:
-          ok = isSet(has.price, row) && within(this.price[row]!, this.priceText.length);
+          ok = isSet(has.price, row) && within(price[row]!, priceCount);
           break;
         case KIND_FUNDING: {
-          const next = this.nextFundingTimes[row]!;
-          ok = isSet(has.rate, row) && isSet(has.nft, row) && isSet(has.period, row) && isSignedDecimal(this.fundingRates.get(row)) && Number.isSafeInteger(next) && next >= 0 && within(this.periods[row]!, this.periodNames.length);
+          const next = nextFundingTimes[row]!;
+          ok = isSet(has.rate, row) && isSet(has.nft, row) && isSet(has.period, row) && isSignedDecimal(fundingRates.get(row)) && Number.isSafeInteger(next) && next >= 0 && within(periods[row]!, periodCount);
           break;
         }
         case KIND_BAR: {
