@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { toobit, version as ccxtVersion } from 'ccxt';
@@ -107,6 +109,7 @@ export async function benchClientThroughput(msPerCase = 2000): Promise<BenchResu
     const cannedUndici = ourOps(await ourClient(canned.url, keys, stops, 'undici'), price);
     const cannedCcxt = ccxtOps(await ccxtClient(canned.url, keys, stops), price.toNumber());
     const bare = bareTicker(canned.url, stops);
+    const raw = rawSocketTicker(canned.url, stops);
 
     const figures: Record<string, number | string> = { ccxtVersion: installedCcxtVersion(), msPerCase, cannedRoutes: [...proxy.replies().keys()].join(' | ') };
     const failures: string[] = [];
@@ -115,6 +118,10 @@ export async function benchClientThroughput(msPerCase = 2000): Promise<BenchResu
       const floor = await measure(bare, n, msPerCase);
       figures[`canned.bare.c${n}.reqPerSec`] = Math.round(perSecond(floor));
       figures[`canned.bare.c${n}.cpuUsPerReq`] = Math.round(cpuPerRequest(floor));
+      await measure(raw, 8, 300);
+      const rawFloor = await measure(raw, n, msPerCase);
+      figures[`canned.rawSocket.c${n}.reqPerSec`] = Math.round(perSecond(rawFloor));
+      figures[`canned.rawSocket.c${n}.cpuUsPerReq`] = Math.round(cpuPerRequest(rawFloor));
     }
     const cannedRatios = await compareAll('canned', { ours: cannedOurs, ccxt: cannedCcxt, got: cannedGot, undici: cannedUndici, cpuFigures: true }, msPerCase, figures, failures);
     const simRatios = await compareAll('sim', { ours: ourOps(ours, price), ccxt: ccxtOps(ccxt, price.toNumber()), cpuFigures: false }, msPerCase, figures, failures);
@@ -251,6 +258,51 @@ function bareTicker(baseUrl: string, stops: Array<() => Promise<void> | void>): 
       req.on('error', reject);
       req.end();
     });
+}
+
+/**
+ * What the server and the loopback round trip cost, clients aside: the ticker request as fixed bytes on
+ * kept-alive sockets (one per caller, no-delay), its reply counted to its Content-Length, nothing parsed.
+ * Its requests/s bound what any client could reach against this server on this machine.
+ */
+function rawSocketTicker(baseUrl: string, stops: Array<() => Promise<void> | void>): Operation {
+  const url = new URL(baseUrl);
+  const text = Buffer.from(`GET /quote/v1/contract/ticker/24hr?symbol=${SYMBOL} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`, 'latin1');
+  const idle: Socket[] = [];
+  const all: Socket[] = [];
+  stops.push(() => all.forEach((socket) => socket.destroy()));
+  return async () => {
+    const socket = idle.pop() ?? (await open(url, all));
+    await new Promise<void>((resolve, reject) => {
+      let head = '';
+      let left = -1;
+      const onData = (chunk: Buffer): void => {
+        if (left < 0) {
+          head += chunk.toString('latin1');
+          const end = head.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const length = /\r\ncontent-length:\s*(\d+)/i.exec(head.slice(0, end));
+          left = end + 4 + Number(length?.[1] ?? 0) - head.length;
+        } else left -= chunk.length;
+        if (left > 0) return;
+        socket.off('data', onData);
+        socket.off('error', reject);
+        resolve();
+      };
+      socket.on('data', onData);
+      socket.once('error', reject);
+      socket.write(text);
+    });
+    idle.push(socket);
+    return 1;
+  };
+}
+
+async function open(url: URL, all: Socket[]): Promise<Socket> {
+  const socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+  all.push(socket);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  return socket;
 }
 
 function ourOps(client: ExchangeClient, price: Decimal): ClientOps {
