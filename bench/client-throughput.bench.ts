@@ -114,11 +114,11 @@ export async function benchClientThroughput(msPerCase = 2000): Promise<BenchResu
     const figures: Record<string, number | string> = { ccxtVersion: installedCcxtVersion(), msPerCase, cannedRoutes: [...proxy.replies().keys()].join(' | ') };
     const failures: string[] = [];
     for (const n of CONCURRENCY) {
-      await measure(bare, 8, 300);
+      await warmUp(bare);
       const floor = await measure(bare, n, msPerCase);
       figures[`canned.bare.c${n}.reqPerSec`] = Math.round(perSecond(floor));
       figures[`canned.bare.c${n}.cpuUsPerReq`] = Math.round(cpuPerRequest(floor));
-      await measure(raw, 8, 300);
+      await warmUp(raw);
       const rawFloor = await measure(raw, n, msPerCase);
       figures[`canned.rawSocket.c${n}.reqPerSec`] = Math.round(perSecond(rawFloor));
       figures[`canned.rawSocket.c${n}.cpuUsPerReq`] = Math.round(cpuPerRequest(rawFloor));
@@ -161,10 +161,10 @@ async function compareAll(
   const ratios: number[] = [];
   for (const op of OP_NAMES) {
     // Warm-up (connections, JIT), not counted.
-    await measure(clients.ours[op], 8, 300);
-    await measure(clients.ccxt[op], 8, 300);
-    if (clients.got !== undefined) await measure(clients.got[op], 8, 300);
-    if (clients.undici !== undefined) await measure(clients.undici[op], 8, 300);
+    await warmUp(clients.ours[op]);
+    await warmUp(clients.ccxt[op]);
+    if (clients.got !== undefined) await warmUp(clients.got[op]);
+    if (clients.undici !== undefined) await warmUp(clients.undici[op]);
     for (const n of CONCURRENCY) {
       const half = msPerCase / 2;
       const a1 = await measure(clients.ours[op], n, half);
@@ -364,6 +364,35 @@ const collectGarbage: () => void = (() => {
   const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
   return typeof gc === 'function' ? () => void gc() : () => undefined;
 })();
+
+/** Requests each client makes before it is measured: V8 is still optimizing the client's code after hundreds. */
+const WARM_UP_REQUESTS = 1000;
+const WARM_UP_MS = { min: 300, max: 3000 } as const;
+
+/**
+ * Runs the operation, 8 callers, not counted, until it has made WARM_UP_REQUESTS requests (and at least
+ * WARM_UP_MS.min passed; at most WARM_UP_MS.max): the same number for every client, where a fixed time
+ * left the slower one compiling its code inside its measured stretch.
+ */
+async function warmUp(op: Operation): Promise<void> {
+  const started = performance.now();
+  let requests = 0;
+  const done = (): boolean => {
+    const elapsed = performance.now() - started;
+    return elapsed >= WARM_UP_MS.max || (requests >= WARM_UP_REQUESTS && elapsed >= WARM_UP_MS.min);
+  };
+  const caller = async (): Promise<void> => {
+    while (!done()) {
+      try {
+        const outcome = await op();
+        requests += typeof outcome === 'number' ? outcome : 1;
+      } catch {
+        requests++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, () => caller()));
+}
 
 /** `workers` callers repeat the operation until `ms` have passed; counts the HTTP requests answered. */
 async function measure(op: Operation, workers: number, ms: number): Promise<Tally> {
