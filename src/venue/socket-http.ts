@@ -290,6 +290,9 @@ class Connection {
     private readonly pool: Pick<OriginPool, 'release' | 'forget'>,
   ) {
     this.idleMs = settings.idleMs;
+    // One inactivity timer for the socket's life (Node refreshes it on every read and write): set once,
+    // not twice per request; it closes the connection only while idle.
+    socket.setTimeout(this.idleMs);
     socket.once(secure ? 'secureConnect' : 'connect', () => {
       this.connected = true;
       this.current?.disarm();
@@ -298,7 +301,7 @@ class Connection {
     socket.on('error', (error: NodeJS.ErrnoException) => this.onClose(`${error.code ?? error.name}: ${error.message}`));
     socket.on('close', () => this.onClose(undefined));
     socket.on('end', () => this.onEnd());
-    // Armed only while idle (`complete`): an idle connection unused for `idleMs` closes.
+    // An idle connection unused for `idleMs` closes; a request in flight has its own deadlines.
     socket.on('timeout', () => {
       if (this.current === undefined) this.destroy();
     });
@@ -310,7 +313,6 @@ class Connection {
   }
 
   run(exchange: Exchange): void {
-    this.socket.setTimeout(0);
     this.socket.ref();
     this.current = exchange;
     exchange.drop = () => this.destroy();
@@ -337,7 +339,14 @@ class Connection {
   }
 
   private onHead(head: ReplyHead): void {
-    if (head.keepAliveSeconds !== undefined) this.idleMs = Math.min(this.settings.idleMs, Math.max(0, head.keepAliveSeconds * 1000 - 500));
+    if (head.keepAliveSeconds !== undefined) {
+      const idleMs = Math.min(this.settings.idleMs, Math.max(0, head.keepAliveSeconds * 1000 - 500));
+      if (idleMs !== this.idleMs) {
+        this.idleMs = idleMs;
+        // 0 would disarm the timer: a server that keeps nothing alive gets its connection closed at once.
+        this.socket.setTimeout(Math.max(1, idleMs));
+      }
+    }
     const exchange = this.current;
     if (exchange === undefined || exchange.settled) return;
     exchange.disarm();
@@ -394,7 +403,6 @@ class Connection {
     if (reusable) {
       // An idle connection neither keeps the process up nor holds a timer on the deadline list.
       this.socket.unref();
-      this.socket.setTimeout(this.idleMs);
     }
     this.pool.release(this, reusable);
     const { head } = progress;

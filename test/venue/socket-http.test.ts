@@ -34,3 +34,36 @@ describe('the socket transport writes the request itself', () => {
     }
   });
 });
+
+describe('the socket transport keeps one idle timer per connection', () => {
+  test('a reply slower than idleSocketMs is not cut by the idle timer, and its connection is reused after it', async () => {
+    const sockets: Socket[] = [];
+    let requests = 0;
+    const server = createTcpServer((socket) => {
+      sockets.push(socket);
+      let seen = '';
+      socket.on('data', (chunk: Buffer) => {
+        seen += chunk.toString('latin1');
+        for (let end = seen.indexOf('\r\n\r\n'); end >= 0; end = seen.indexOf('\r\n\r\n')) {
+          seen = seen.slice(end + 4);
+          // The first reply comes long after the idle timeout (30 ms); the second at once.
+          const reply = (): void => void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}');
+          if (requests++ === 0) setTimeout(reply, 300);
+          else reply();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const http = createSocketHttp({ idleSocketMs: 30 });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
+      expect((await http.send({ method: 'GET', url, headers: {}, timeoutMs: 5000 })).body).toBe('{}');
+      expect((await http.send({ method: 'GET', url, headers: {}, timeoutMs: 5000 })).body).toBe('{}');
+      expect(sockets).toHaveLength(1);
+    } finally {
+      http.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

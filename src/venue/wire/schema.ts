@@ -23,6 +23,9 @@ const MIN_MAGNITUDE = dec('1e-30');
 const MAX_DECIMAL_TEXT = 100;
 
 function saneMagnitude(value: Decimal): boolean {
+  // A finite non-zero decimal's exponent `e` puts it in [10^e, 10^(e+1)): from 1e-29 to just under 1e30
+  // it is sane without building two absolute values (every amount of every reply passes here).
+  if (value.e > -30 && value.e < 30) return true;
   return value.isZero() || (value.abs().lte(MAX_MAGNITUDE) && value.abs().gte(MIN_MAGNITUDE));
 }
 
