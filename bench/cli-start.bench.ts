@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import type { BenchResult } from './bench-result.js';
+import { median, positiveIntegerSetting } from './bench-settings.js';
 
 /**
  * Run in the child: at exit, its whole process's CPU time (every thread: getrusage) goes to fd 3; the CLI
@@ -41,12 +42,6 @@ function start(args: readonly string[]): Start {
   return { wallMs, cpuMs };
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 const round1 = (n: number): number => Math.round(n * 10) / 10;
 
 /**
@@ -84,9 +79,5 @@ export function benchCliStart(): BenchResult {
 
 /** `BENCH_CLI_ROUNDS`: how many times each start is measured (default 10). */
 function cliRounds(): number {
-  const text = process.env['BENCH_CLI_ROUNDS'];
-  if (text === undefined || text === '') return 10;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`BENCH_CLI_ROUNDS must be a positive integer, got ${JSON.stringify(text)}`);
-  return n;
+  return positiveIntegerSetting('BENCH_CLI_ROUNDS', 10);
 }

@@ -2,6 +2,7 @@ import { parseRecordings, runBacktest } from '../src/backtest/runner.js';
 import { SAMPLE } from './backtest-replay.bench.js';
 import type { BenchResult } from './bench-result.js';
 import { benchDataOnly, benchDataOnlyLarge, idleStrategy } from './data-only-replay.bench.js';
+import { positiveIntegerSetting } from './bench-settings.js';
 
 const SYMBOLS = ['BTC-SWAP-USDT', 'ETH-SWAP-USDT'];
 const ACCOUNT = { userId: '1', futures: { USDT: '100000' } } as const;
@@ -38,9 +39,5 @@ export async function benchDataReplay(): Promise<BenchResult> {
 
 /** `BENCH_DATA_COPIES`: how many copies of the sample the large recording holds (default 8, ~1M events). */
 function copies(): number {
-  const text = process.env['BENCH_DATA_COPIES'];
-  if (text === undefined || text === '') return 8;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`BENCH_DATA_COPIES must be a positive integer, got ${JSON.stringify(text)}`);
-  return n;
+  return positiveIntegerSetting('BENCH_DATA_COPIES', 8);
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { median } from './bench-settings.js';
 
 /**
  * What this machine gives two threads at best: the same 4 units of plain JavaScript work done by one
@@ -46,10 +47,7 @@ export async function parallelFloor(rounds: number): Promise<Record<string, numb
       const two = await seconds(() => Promise.all([thread(kernel, UNITS / 2), thread(kernel, UNITS / 2)]));
       ratios.push(one / two);
     }
-    ratios.sort((a, b) => a - b);
-    const mid = Math.floor(ratios.length / 2);
-    const median = ratios.length % 2 === 1 ? ratios[mid]! : (ratios[mid - 1]! + ratios[mid]!) / 2;
-    figures[`parallelFloor.${kernel}SpeedUp`] = Number(median.toFixed(2));
+    figures[`parallelFloor.${kernel}SpeedUp`] = Number(median(ratios).toFixed(2));
   }
   return figures;
 }

@@ -12,6 +12,7 @@ import { benchServerLoop } from './server-loop.bench.js';
 import { benchSweep } from './sweep.bench.js';
 import { benchChecks, checkLine } from './targets.js';
 import { benchTickToOrder } from './tick-to-order.bench.js';
+import { positiveIntegerSetting } from './bench-settings.js';
 
 const USAGE = 'usage: npm run bench -- [NAME...] [--json FILE]   (names: engine server backtest data sweep client governor tick cli)';
 
@@ -60,12 +61,8 @@ async function main(): Promise<void> {
 }
 
 /** `BENCH_TICK_UPDATES`: how many book ticker updates each tick-to-order run measures (default 1000; fewer for a quick profile). */
-function tickUpdates(): number | undefined {
-  const text = process.env['BENCH_TICK_UPDATES'];
-  if (text === undefined || text === '') return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`BENCH_TICK_UPDATES must be a positive integer, got ${JSON.stringify(text)}`);
-  return n;
+function tickUpdates(): number {
+  return positiveIntegerSetting('BENCH_TICK_UPDATES', 1000);
 }
 
 function usage(problem: string): void {

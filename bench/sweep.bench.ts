@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CONFIG, SAMPLE } from './backtest-replay.bench.js';
 import type { BenchResult } from './bench-result.js';
 import { parallelFloor } from './parallel-floor.js';
+import { median, positiveIntegerSetting } from './bench-settings.js';
 
 /** 4 combinations of the example quoter's params. */
 const GRID = 'strategies:\n  quoter-btc:\n    params:\n      halfSpreadBps: [2, 5]\n      requoteBps: [2, 4]\n';
@@ -67,20 +68,11 @@ function sweep(workers: number, grid: string, out: string): SweepRun {
   };
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));
 
 /** `BENCH_SWEEP_ROUNDS`: pairs of sweeps (1 worker, then 2), interleaved (default 2). */
 function rounds(): number {
-  const text = process.env['BENCH_SWEEP_ROUNDS'];
-  if (text === undefined || text === '') return 2;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`BENCH_SWEEP_ROUNDS must be a positive integer, got ${JSON.stringify(text)}`);
-  return n;
+  return positiveIntegerSetting('BENCH_SWEEP_ROUNDS', 2);
 }
 
 /**
