@@ -15,7 +15,7 @@ import { dec } from '../core/decimal.js';
 import type { ClaimRefused } from './ledger/ledgers.js';
 import type { Intent } from '../model/intents.js';
 import type { KeyValueStore, OrderJournal } from '../model/journal.js';
-import type { ProtectionChanged } from '../model/kernel-events.js';
+import type { KillSwitchChanged, ProtectionChanged } from '../model/kernel-events.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { Cache } from './cache.js';
 import { EventBus } from './event-bus.js';
@@ -258,11 +258,7 @@ export class Kernel {
     this.metrics.count(event, this.ownerOfOrder);
     this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
-    if (killSwitch !== undefined) this.ingest(killSwitch);
-    for (const change of protections) {
-      this.ingest(change);
-      if (change.tripped) this.applyProtection(change);
-    }
+    this.afterRisk(killSwitch, protections);
     for (const ledgerEvent of ledgerEvents) this.ingest(ledgerEvent);
     if (event.type === 'ledger.positionLost') void this.cancelOrphanedProtection(event);
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
@@ -285,6 +281,11 @@ export class Kernel {
     this.metrics.count(event, this.ownerOfOrder);
     this.strategies.dispatchMarket(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
+    this.afterRisk(killSwitch, protections);
+  }
+
+  /** What the risk engine said of an event, once the event is on the bus: its kill switch, then each protection change (a tripped one applied). */
+  private afterRisk(killSwitch: KillSwitchChanged | undefined, protections: readonly ProtectionChanged[]): void {
     if (killSwitch !== undefined) this.ingest(killSwitch);
     for (const change of protections) {
       this.ingest(change);
