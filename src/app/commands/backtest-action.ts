@@ -13,19 +13,14 @@ import { ProgressDisplay } from '../../backtest/progress-display.js';
 import { lastEventTimeOf } from '../../recording/span.js';
 import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
 import { ConfigError } from '../../settings/config-error.js';
-import type { Environment } from '../../settings/secrets.js';
 import { createLogger } from '../logging/logger.js';
 import { prepareRun } from './prepare-run.js';
 import { checkDataQuality } from '../data/data-quality-gate.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf, slippageFlag, timeFlag } from './backtest-flags.js';
+import type { CommandIo } from './command-io.js';
 
-export interface BacktestCommandDeps {
-  readonly env: Environment;
-  /** Standard output: where the results are announced. */
-  readonly out: (text: string) => void;
-  /** Standard error: warnings, failures and (off a terminal) progress lines. */
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
+/** Standard output: where the results are announced. Standard error: warnings, failures and (off a terminal) progress lines. */
+export interface BacktestCommandDeps extends CommandIo {
   /** Where the live progress bar draws, and whether it is a terminal (default: standard output). */
   readonly progressStream?: NodeJS.WritableStream;
   readonly tty?: boolean;

@@ -8,18 +8,13 @@ import type { CheckBase, LookaheadResult, WarmupResult } from '../../analysis/st
 import { checkLookahead, checkReport, checkReportJson, checkReportText, checkWarmup } from '../../analysis/strategy-check/index.js';
 import { ConfigError } from '../../settings/config-error.js';
 import { parseDuration } from '../../settings/duration.js';
-import type { Environment } from '../../settings/secrets.js';
 import { klineSeriesOf, latencyFlag, openingAccount } from './backtest-flags.js';
 import { createLogger } from '../logging/logger.js';
 import { prepareRun } from './prepare-run.js';
+import type { CommandIo } from './command-io.js';
 
-export interface CheckStrategyDeps {
-  readonly env: Environment;
-  /** Standard output: the report. */
-  readonly out: (text: string) => void;
-  /** Standard error: progress and failures. */
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
+/** Standard output: the report. Standard error: progress and failures. */
+export interface CheckStrategyDeps extends CommandIo {
   readonly logger?: Logger;
   /** The simulator YAML whose trader account a live config is checked with (the packaged config/sim.yml). */
   readonly defaultSimConfig?: string;

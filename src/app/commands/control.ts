@@ -2,18 +2,12 @@ import type { Command } from 'commander';
 import type { SchedulerLike } from 'rxjs';
 import { err, ok } from '../../core/result.js';
 import { ConfigError } from '../../settings/config-error.js';
-import type { Environment } from '../../settings/secrets.js';
 import type { ControlFlags } from '../control/client.js';
 import { jsonLine } from '../follower/output.js';
+import type { CommandIo } from './command-io.js';
 
-export interface ControlCommandDeps {
-  readonly env: Environment;
-  /** Standard output: the status summary, or one JSON line per reply. */
-  readonly out: (text: string) => void;
-  /** Standard error: one readable line per failure. */
-  readonly err: (text: string) => void;
-  /** 1 when the daemon is unreachable or refuses (usage mistakes throw ConfigError: exit 2). */
-  readonly setExitCode: (code: number) => void;
+/** Standard output: the status summary, or one JSON line per reply. Standard error: one readable line per failure. Exit code 1 when the daemon is unreachable or refuses (usage mistakes throw ConfigError: exit 2). */
+export interface ControlCommandDeps extends CommandIo {
   readonly cwd?: string;
   /** Standard output's terminal, if it is one (`status --watch` redraws in place there). */
   readonly terminal?: { readonly isTTY: boolean; readonly rows: () => number | undefined };

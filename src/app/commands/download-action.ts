@@ -8,16 +8,12 @@ import { download } from '../../recording/download/downloader.js';
 import type { DownloadChannel } from '../../recording/download/plan.js';
 import { DOWNLOAD_INTERVAL_MS } from '../../recording/download/plan.js';
 import { ConfigError } from '../../settings/config-error.js';
-import type { Environment } from '../../settings/secrets.js';
 import type { KlineInterval } from '../../protocol/market-params.js';
 import { exchangeClientFor, readConnections } from './call-setup.js';
 import { createLogger } from '../logging/logger.js';
+import type { CommandIo } from './command-io.js';
 
-export interface DownloadCommandDeps {
-  readonly env: Environment;
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
+export interface DownloadCommandDeps extends CommandIo {
   /** Where the progress bar draws (standard error) and whether it is a terminal: no bar otherwise. */
   readonly progressStream?: NodeJS.WritableStream;
   readonly tty?: boolean;

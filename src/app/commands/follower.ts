@@ -2,22 +2,16 @@ import type { Command } from 'commander';
 import type { TimeSource } from '../../core/clock.js';
 import type { Result } from '../../core/result.js';
 import { ConfigError } from '../../settings/config-error.js';
-import type { Environment } from '../../settings/secrets.js';
 import type { ExchangeClient } from '../../venue/exchange-client.js';
 import type { VenueError } from '../../venue/venue-error.js';
 import { CONFIG_SET_OPTIONS, completeConfig, decimalFlag, parseConfigFlags } from '../follower/config-args.js';
 import type { ConfigSetFlags } from '../follower/config-args.js';
 import { jsonLine } from '../follower/output.js';
 import type { FollowerConnectionFlags } from '../follower/setup.js';
+import type { CommandIo } from './command-io.js';
 
-export interface FollowerCommandDeps {
-  readonly env: Environment;
-  /** Standard output: one JSON line per item. */
-  readonly out: (text: string) => void;
-  /** Standard error: one readable line per failure, and notes for a person. */
-  readonly err: (text: string) => void;
-  /** 1 after an error reply or a refused request (usage mistakes throw ConfigError: exit 2). */
-  readonly setExitCode: (code: number) => void;
+/** Standard output: one JSON line per item. Standard error: one readable line per failure, and notes for a person. Exit code 1 after an error reply or a refused request (usage mistakes throw ConfigError: exit 2). */
+export interface FollowerCommandDeps extends CommandIo {
   /** Default: the wall clock. */
   readonly time?: TimeSource;
   readonly cwd?: string;

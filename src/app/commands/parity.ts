@@ -33,6 +33,7 @@ import { createLogger } from '../logging/logger.js';
 import { openingAccount, preparedCacheOf } from './backtest-flags.js';
 import { DEFAULT_PARITY_TOLERANCE_MS, wholeMs } from './parity-flags.js';
 import { prepareRun } from './prepare-run.js';
+import type { CommandIo } from './command-io.js';
 
 /** Default time tolerance: a fill of the paper run and one of the backtest agree when at most this far apart. */
 
@@ -170,11 +171,7 @@ function accountOf(config: DaemonConfig): Result<BacktestAccount, ConfigError> {
   return openingAccount(config, undefined);
 }
 
-export interface ParityCommandDeps {
-  readonly env: Environment;
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
+export interface ParityCommandDeps extends CommandIo {
   /** Default: the wall clock (the paper side runs --duration of real time). */
   readonly time?: TimeSource;
   readonly logger?: Logger;

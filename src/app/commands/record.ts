@@ -13,20 +13,15 @@ import { parseByteSize } from '../../settings/byte-size.js';
 import { ConfigError } from '../../settings/config-error.js';
 import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
 import { parseDuration } from '../../settings/duration.js';
-import type { Environment } from '../../settings/secrets.js';
 import { Daemon } from '../daemon/daemon.js';
 import { createLogger } from '../logging/logger.js';
 import { prepareRun } from './prepare-run.js';
 import { installSignalHandlers } from '../daemon/shutdown.js';
 import type { SignalSource } from '../daemon/shutdown.js';
+import type { CommandIo } from './command-io.js';
 
-export interface RecordCommandDeps {
-  readonly env: Environment;
-  /** Standard output: where the recording went. */
-  readonly out: (text: string) => void;
-  /** Standard error: failures and notes. */
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
+/** Standard output: where the recording went. Standard error: failures and notes. */
+export interface RecordCommandDeps extends CommandIo {
   /** Default: the wall clock. */
   readonly time?: TimeSource;
   /** Default: a logger at the config's level on stderr. */

@@ -11,7 +11,6 @@ import { costLines, throughputLines, workerThroughput } from '../../sweep/throug
 import type { CombinationTiming, SweepJob, SweepProgress, WorkerSpan } from '../../sweep/types.js';
 import { limitsToWire } from '../../sweep/types.js';
 import { ConfigError } from '../../settings/config-error.js';
-import type { Environment } from '../../settings/secrets.js';
 import { readYamlFile } from '../../settings/yaml-source.js';
 import { prepareRecordings } from '../../recording/prepared/recording.js';
 import { klineSeriesOf, latencyFlag, openingAccount, preparedCacheOf } from './backtest-flags.js';
@@ -19,14 +18,10 @@ import { prepareRun } from './prepare-run.js';
 import { planSweepShard, writeSweepShard } from './sweep-shard/run.js';
 import { checkDataQuality } from '../data/data-quality-gate.js';
 import { moduleFileOf, paramsOf, rankFlag, workersFlag } from './sweep-flags.js';
+import type { CommandIo } from './command-io.js';
 
-export interface SweepCommandDeps {
-  readonly env: Environment;
-  /** Standard output: the ranked table. */
-  readonly out: (text: string) => void;
-  /** Standard error: progress lines and failures. */
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
+/** Standard output: the ranked table. Standard error: progress lines and failures. */
+export interface SweepCommandDeps extends CommandIo {
   /** Default: the wall clock (ETA only). */
   readonly wallClock?: Clock;
   /** Default: the process's monotonic timer (per-combination times of --workers 0). */

@@ -11,18 +11,13 @@ import { packageFile } from '../package-files.js';
 import type { RunFlags } from './prepare-run.js';
 import { prepareRun } from './prepare-run.js';
 import { loadStrategy, strategyModulePath } from '../daemon/strategy-loader.js';
+import type { CommandIo } from './command-io.js';
 
 /** A user mistake (config, arguments): cli.ts's exit code for ConfigError. */
 const EXIT_USAGE = 2;
 
-export interface ValidateCommandDeps {
-  readonly env: Environment;
-  /** Standard output: the one "ok:" line, or the JSON Schema. */
-  readonly out: (text: string) => void;
-  /** Standard error: the located mistake. */
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
-}
+/** Standard output: the one "ok:" line, or the JSON Schema. Standard error: the located mistake. */
+export type ValidateCommandDeps = CommandIo;
 
 /** What a valid config amounts to. */
 export interface ValidConfig {

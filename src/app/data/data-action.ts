@@ -1,15 +1,10 @@
 import { asBacktestError } from '../../recording/error.js';
 import type { DataQualitySummary } from '../../recording/quality/check.js';
 import { checkRecordings, findingText, qualitySummary } from '../../recording/quality/check.js';
-import type { Environment } from '../../settings/secrets.js';
 import { preparedCacheOf } from '../commands/backtest-flags.js';
+import type { CommandIo } from '../commands/command-io.js';
 
-export interface DataCommandDeps {
-  readonly env: Environment;
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
-}
+export type DataCommandDeps = CommandIo;
 
 export interface CheckFlags {
   readonly json?: boolean;

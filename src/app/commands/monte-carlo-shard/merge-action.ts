@@ -7,12 +7,9 @@ import { stratdVersion } from '../sweep-shard/stratd-version.js';
 import type { MonteCarloPrepareDeps } from './prepare.js';
 import { monteCarloSettingsSchema, prepareMonteCarlo } from './prepare.js';
 import { writeMonteCarloRun } from './output.js';
+import type { CommandIo } from '../command-io.js';
 
-export interface MonteCarloMergeDeps extends MonteCarloPrepareDeps {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
-}
+export type MonteCarloMergeDeps = MonteCarloPrepareDeps & Pick<CommandIo, 'out' | 'err' | 'setExitCode'>;
 
 /** Exit code of shards that cannot be merged (as a usage mistake: rerunning will not help). */
 const EXIT_REFUSED = 2;

@@ -4,20 +4,15 @@ import { scenarioItems } from '../../../analysis/monte-carlo/scenario-items.js';
 import { MONTE_CARLO_KIND, monteCarloConfigHash, scenarioWork, shardSelect } from '../../../analysis/monte-carlo/shard.js';
 import { parseShardSpec, planShard, recordingsHash, toJsonValue } from '../../../sweep/shard/index.js';
 import { ConfigError } from '../../../settings/config-error.js';
-import type { Environment } from '../../../settings/secrets.js';
 import { workersFlag } from '../sweep-flags.js';
 import type { MonteCarloSettings } from '../monte-carlo-shard/prepare.js';
 import { prepareMonteCarlo } from '../monte-carlo-shard/prepare.js';
 import { writeMonteCarloRun, writeScenarioShard } from '../monte-carlo-shard/output.js';
 import { stratdVersion } from '../sweep-shard/stratd-version.js';
+import type { CommandIo } from '../command-io.js';
 
-export interface MonteCarloCommandDeps {
-  readonly env: Environment;
-  /** Standard output: the distributions and the files written. */
-  readonly out: (text: string) => void;
-  /** Standard error: progress lines and failures. */
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
+/** Standard output: the distributions and the files written. Standard error: progress lines and failures. */
+export interface MonteCarloCommandDeps extends CommandIo {
   /** The simulator YAML whose trader account a live config backtests with (the packaged config/sim.yml). */
   readonly defaultSimConfig?: string;
 }

@@ -2,12 +2,9 @@ import { heatmapAxesOf } from '../../../sweep/report.js';
 import { mergeShards, SWEEP_KIND, sweepOfMerged, writeSweepOutputs } from '../../../sweep/shard/index.js';
 import { ConfigError } from '../../../settings/config-error.js';
 import { stratdVersion } from './stratd-version.js';
+import type { CommandIo } from '../command-io.js';
 
-export interface SweepMergeDeps {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
-}
+export type SweepMergeDeps = Pick<CommandIo, 'out' | 'err' | 'setExitCode'>;
 
 /** Exit code of shards that cannot be merged (as a usage mistake: rerunning will not help). */
 const EXIT_REFUSED = 2;

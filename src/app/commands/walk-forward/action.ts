@@ -4,21 +4,16 @@ import { parseShardSpec, planShard, recordingsHash, toJsonValue } from '../../..
 import { runInSample, runWalkForward } from '../../../sweep/walk-forward/run.js';
 import { WALK_FORWARD_KIND, walkForwardConfigHash, walkForwardWork } from '../../../sweep/walk-forward/shard.js';
 import { ConfigError } from '../../../settings/config-error.js';
-import type { Environment } from '../../../settings/secrets.js';
 import { stratdVersion } from '../sweep-shard/stratd-version.js';
 import { workersFlag } from '../sweep-flags.js';
 import type { WindowFlags } from './window-flags.js';
 import { writeInSampleShard, writeWalkForwardOutputs } from './outputs.js';
 import type { WalkForwardSettings } from './settings.js';
 import { prepareWalkForward, progressOptions } from './settings.js';
+import type { CommandIo } from '../command-io.js';
 
-export interface WalkForwardCommandDeps {
-  readonly env: Environment;
-  /** Standard output: the windows and the efficiency. */
-  readonly out: (text: string) => void;
-  /** Standard error: progress lines and failures. */
-  readonly err: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
+/** Standard output: the windows and the efficiency. Standard error: progress lines and failures. */
+export interface WalkForwardCommandDeps extends CommandIo {
   /** Default: the wall clock (ETA only). */
   readonly wallClock?: Clock;
   readonly stopwatch?: Stopwatch;

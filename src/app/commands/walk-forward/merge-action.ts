@@ -10,11 +10,9 @@ import { workersFlag } from '../sweep-flags.js';
 import type { PreparedWalkForward, WalkForwardPrepareDeps } from './settings.js';
 import { prepareWalkForward, progressOptions, walkForwardSettingsSchema } from './settings.js';
 import { writeWalkForwardOutputs } from './outputs.js';
+import type { CommandIo } from '../command-io.js';
 
-export interface WalkForwardMergeDeps extends WalkForwardPrepareDeps {
-  readonly out: (text: string) => void;
-  readonly setExitCode: (code: number) => void;
-}
+export type WalkForwardMergeDeps = WalkForwardPrepareDeps & Pick<CommandIo, 'out' | 'setExitCode'>;
 
 /** Exit code of shards that cannot be merged (as a usage mistake: rerunning will not help). */
 const EXIT_REFUSED = 2;
