@@ -324,17 +324,23 @@ export class BacktestRun {
     return price === undefined ? undefined : dec(price);
   };
 
-  private accountUnrealized(): Decimal {
+  private equityParts(): ReadonlyArray<ReturnType<SimExchange['equityParts']>> {
+    return CATEGORIES.map((category) => this.engine.equityParts({ userId: this.options.account.userId, category }));
+  }
+
+  private accountUnrealized(parts = this.equityParts()): Decimal {
     let total = dec(0);
-    for (const category of CATEGORIES) {
-      for (const pnl of this.engine.equityParts({ userId: this.options.account.userId, category }).unrealizedPnl) total = total.add(pnl);
+    for (const part of parts) {
+      for (const pnl of part.unrealizedPnl) total = total.add(pnl);
     }
     return total;
   }
 
+  /** The account's equity (every unrealized PnL, then each balance, summed in that order) and each strategy's PnL; the engine asked once per category. */
   private sample(): EquitySample {
-    let equity = this.accountUnrealized();
-    for (const category of CATEGORIES) equity = equity.add(this.engine.equityParts({ userId: this.options.account.userId, category }).balance);
+    const parts = this.equityParts();
+    let equity = this.accountUnrealized(parts);
+    for (const part of parts) equity = equity.add(part.balance);
     const strategyPnl = this.strategyIds.map((id) => this.ledger.book(id)?.pnl(this.markOf) ?? dec(0));
     return { equity, strategyPnl };
   }
