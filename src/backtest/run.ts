@@ -8,6 +8,7 @@ import { Kernel, LEDGER_STORE_ID } from '../engine/kernel.js';
 import type { BusEvent } from '../model/bus-events.js';
 import type { Category } from '../model/instrument.js';
 import { SimExchange } from '../sim/engine/sim-exchange.js';
+import type { EquityParts } from '../sim/engine/sim-exchange.js';
 import type { AccountEvent as SimAccountEvent } from '../sim/engine/types.js';
 import type { MarketEvent as SimMarketEvent } from '../sim/market-stream/events.js';
 import type { SimInstrument } from '../sim/market-stream/instruments.js';
@@ -83,6 +84,8 @@ export class BacktestRun {
    * the event loop only when its actions all counted here and nothing of the kind happened.
    */
   private quietActions = 0;
+  /** The engine's equity parts at the last sample and their sum. */
+  private lastEquity: { readonly parts: readonly EquityParts[]; readonly equity: Decimal } | undefined;
 
   private constructor(
     private readonly options: BacktestOptions,
@@ -324,7 +327,7 @@ export class BacktestRun {
     return price === undefined ? undefined : dec(price);
   };
 
-  private equityParts(): ReadonlyArray<ReturnType<SimExchange['equityParts']>> {
+  private equityParts(): readonly EquityParts[] {
     return CATEGORIES.map((category) => this.engine.equityParts({ userId: this.options.account.userId, category }));
   }
 
@@ -339,10 +342,19 @@ export class BacktestRun {
   /** The account's equity (every unrealized PnL, then each balance, summed in that order) and each strategy's PnL; the engine asked once per category. */
   private sample(): EquitySample {
     const parts = this.equityParts();
-    let equity = this.accountUnrealized(parts);
-    for (const part of parts) equity = equity.add(part.balance);
+    const equity = this.equityOf(parts);
     const strategyPnl = this.strategyIds.map((id) => this.ledger.book(id)?.pnl(this.markOf) ?? dec(0));
     return { equity, strategyPnl };
+  }
+
+  /** Every unrealized PnL, then each balance, summed in that order; the last sum again when the engine answered the same parts (a flat account's until its wallet moves). */
+  private equityOf(parts: readonly EquityParts[]): Decimal {
+    const last = this.lastEquity;
+    if (last !== undefined && last.parts.length === parts.length && last.parts.every((part, i) => part === parts[i])) return last.equity;
+    let equity = this.accountUnrealized(parts);
+    for (const part of parts) equity = equity.add(part.balance);
+    this.lastEquity = { parts, equity };
+    return equity;
   }
 
   private initialEquity(): Decimal {

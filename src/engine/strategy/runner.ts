@@ -310,7 +310,8 @@ export class StrategyRunner {
   }
 
   private wakeIdle(): void {
-    if (this.queued > 0 || this.draining) return;
+    // Nobody waits (every event of a replay): no new list.
+    if (this.idleWaiters.length === 0 || this.queued > 0 || this.draining) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const wake of waiters) wake();
