@@ -166,7 +166,7 @@ export class SimExchange implements SimVenue {
       for (let next = feed.peekTime(); next !== undefined && next <= time; next = feed.peekTime()) this.applyMarketEvent(feed.next());
     }
     if (time > this.s.time) this.s.time = time;
-    this.purgeHistory();
+    if (this.s.time >= this.s.nextAgePurge) this.purgeHistory();
   }
 
   /** Sizes of the tables that grow with trading, and the bounds the history retention keeps them under. */
@@ -234,7 +234,7 @@ export class SimExchange implements SimVenue {
         }
       }
     }
-    this.purgeHistory();
+    if (s.time >= s.nextAgePurge) this.purgeHistory();
     s.publishMarket(event);
   }
 
