@@ -147,7 +147,7 @@ export class BacktestRun {
       return this.sample();
     });
     this.port.accountEvents$.subscribe((event) => this.kernel.ingest(event));
-    this.kernel.events$.subscribe((event) => this.onKernelEvent(event));
+    this.kernel.onEvent((event) => this.onKernelEvent(event));
     this.engine.onMarketEvent((event) => this.onMarketEvent(event));
     this.engine.onAccountEvent((event) => this.onAccountEvent(event));
   }

@@ -190,6 +190,11 @@ export class Kernel {
     return this.bus.observable;
   }
 
+  /** `events$` for an in-process listener that is a plain function (a backtest's accounting): called directly, its throw reaches the kernel; the answer removes it. */
+  onEvent(listener: (event: BusEvent) => void): () => void {
+    return this.bus.listen(listener);
+  }
+
   /** Loads instruments, reconciles with the exchange, then starts the strategies. */
   async start(): Promise<Result<void, ExchangeFailure>> {
     if (this.state !== 'created') return ok(undefined);
