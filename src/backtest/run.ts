@@ -255,7 +255,8 @@ export class BacktestRun {
     this.events++;
     this.lastEventTime = event.ts;
     if (this.options.marketView !== undefined) return;
-    for (const kline of this.klines.advance(event.ts)) this.kernel.ingest(kline);
+    const closed = this.klines.advance(event.ts);
+    for (let i = 0; i < closed.length; i++) this.kernel.ingest(closed[i]!);
     if (event.type === 'bar') {
       if (event.source === 'contract') this.klines.bar(event);
       return;
