@@ -164,15 +164,11 @@ export class RestTransport implements RestCaller {
     const { endpoint } = request;
     const path = fillPath(endpoint.path, request.pathParams);
     const signed = endpoint.security !== 'NONE';
-    const auth: OrderedParams = signed
-      ? [
-          ['recvWindow', String(this.options.recvWindowMs)],
-          ['timestamp', String(timestamp)],
-        ]
-      : [];
+    // The signed parameters go last, after the business ones: `recvWindow=…&timestamp=…` (digits: nothing to encode).
+    const auth = signed ? `recvWindow=${this.options.recvWindowMs}&timestamp=${timestamp}` : '';
     if (request.json !== undefined || request.rawJson !== undefined) {
       const body = request.rawJson !== undefined ? request.rawJson.replace(/[\r\n]/g, '') : writeWireJson(request.json ?? null);
-      const query = encodeParams([...(request.query ?? []), ...auth]);
+      const query = joinParams(encodeParams(request.query ?? []), auth);
       if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: JSON_TYPE, signedText: undefined };
       const signedText = endpoint.signsQueryOnly === true ? query : query + body;
       const signature = this.sign(signedText);
@@ -184,7 +180,7 @@ export class RestTransport implements RestCaller {
       };
     }
     if (request.form !== undefined) {
-      const body = encodeParams([...request.form, ...auth]);
+      const body = joinParams(encodeParams(request.form), auth);
       const query = encodeParams(request.query ?? []);
       if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: FORM, signedText: undefined };
       const signedText = query + body;
@@ -195,7 +191,7 @@ export class RestTransport implements RestCaller {
         signedText,
       };
     }
-    const query = encodeParams([...(request.query ?? []), ...auth]);
+    const query = joinParams(encodeParams(request.query ?? []), auth);
     if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body: undefined, contentType: undefined, signedText: undefined };
     return {
       url: withQuery(this.options.baseUrl + path, `${query}&signature=${this.sign(query)}`),
@@ -331,6 +327,11 @@ function fillPath(path: string, params: Readonly<Record<string, string>> | undef
     if (value === undefined) throw new RangeError(`missing path parameter ${name} for ${path}`);
     return encodeURIComponent(value);
   });
+}
+
+/** Two encoded parameter strings as one (either may be empty). */
+function joinParams(first: string, second: string): string {
+  return first === '' ? second : second === '' ? first : `${first}&${second}`;
 }
 
 function withQuery(url: string, query: string): string {
