@@ -132,7 +132,9 @@ export class RestTransport implements RestCaller {
 
   /** Sends the request; yields the payload (v1 body, v2 `data`). */
   async call(request: RestRequest): Promise<Result<unknown, VenueError>> {
-    const reply = await this.callRaw(request);
+    // An answered request takes no second async hop (callRaw's): the retries are only on the way of a failure.
+    const first = await this.callOnce(request);
+    const reply = first.ok ? first : await this.retry(request, first);
     return reply.ok ? ok(reply.value.payload) : reply;
   }
 
@@ -147,7 +149,13 @@ export class RestTransport implements RestCaller {
 
   /** Sends the request; yields the whole parsed reply body beside the payload (for `stratd call`). */
   async callRaw(request: RestRequest): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
-    let reply = await this.callOnce(request);
+    const first = await this.callOnce(request);
+    return first.ok ? first : this.retry(request, first);
+  }
+
+  /** After a failed first attempt: -1021 re-syncs the clock and sends once more; a read that met no answer or a 5xx is asked again. */
+  private async retry(request: RestRequest, failed: Result<never, VenueError>): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
+    let reply: Result<{ readonly payload: unknown; readonly body: unknown }, VenueError> = failed;
     if (!reply.ok && reply.error.code === ErrorCode.INVALID_TIMESTAMP) {
       const resync = await this.timeSync.sync();
       if (resync.ok) reply = await this.callOnce(request);
