@@ -7,7 +7,7 @@ import { err, ok } from '../core/result.js';
 import type { ApiCredentials } from './credentials.js';
 import type { EndpointDef } from '../protocol/endpoints.js';
 import { endpointLabel } from '../protocol/endpoints.js';
-import type { HttpPort, HttpReply } from './http-port.js';
+import type { HttpPort, HttpReply, HttpRequest } from './http-port.js';
 import { HttpTransportError } from './http-port.js';
 import type { RateGovernor } from './rate-governor.js';
 import { laneOf } from './rate/index.js';
@@ -229,15 +229,12 @@ export class RestTransport implements RestCaller {
     this.pending++;
     request.trace?.sending?.();
     try {
-      reply = await this.http.send({
-        method: endpoint.method,
-        url: wire.url,
-        headers,
-        ...(wire.body === undefined ? {} : { body: wire.body }),
-        timeoutMs: this.options.timeoutMs,
-        ...(request.trace?.written === undefined ? {} : { onWritten: request.trace.written }),
-        ...(request.trace?.answered === undefined ? {} : { onResponse: request.trace.answered }),
-      });
+      // Built field by field: no spread of a temporary object per optional field.
+      const send: { -readonly [K in keyof HttpRequest]: HttpRequest[K] } = { method: endpoint.method, url: wire.url, headers, timeoutMs: this.options.timeoutMs };
+      if (wire.body !== undefined) send.body = wire.body;
+      if (request.trace?.written !== undefined) send.onWritten = request.trace.written;
+      if (request.trace?.answered !== undefined) send.onResponse = request.trace.answered;
+      reply = await this.http.send(send);
     } catch (error: unknown) {
       if (!(error instanceof HttpTransportError)) throw error;
       this.exchanges$.next({ endpoint: label, status: error.timedOut ? 'timeout' : 'network-error', latencyMs: this.clock.now() - started, traceId: undefined, code: undefined });
