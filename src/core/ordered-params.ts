@@ -14,5 +14,7 @@ export function orderedParams(input: Readonly<Record<string, ParamValue>>): Orde
 
 /** `k=v&k=v` with values percent-encoded the way URLSearchParams would, order preserved. */
 export function encodeParams(params: OrderedParams): string {
-  return params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  let text = '';
+  for (const [k, v] of params) text += `${text === '' ? '' : '&'}${encodeURIComponent(k)}=${encodeURIComponent(v)}`;
+  return text;
 }

@@ -12,8 +12,14 @@ export class SlidingWindow {
     // Entries are kept sorted by expiry so pruning stays O(1) amortised.
     let i = this.expiries.length;
     while (i > this.head && (this.expiries[i - 1] ?? 0) > expiresAt) i--;
-    this.expiries.splice(i, 0, expiresAt);
-    this.amounts.splice(i, 0, amount);
+    if (i === this.expiries.length) {
+      // The usual case (a fixed window: later entries expire later): an append, no splice and its result array.
+      this.expiries.push(expiresAt);
+      this.amounts.push(amount);
+    } else {
+      this.expiries.splice(i, 0, expiresAt);
+      this.amounts.splice(i, 0, amount);
+    }
     this.total += amount;
   }
 

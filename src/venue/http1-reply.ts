@@ -66,29 +66,36 @@ export class Http1ReplyReader {
       const buffered = this.buffered as Buffer;
       const at = buffered.indexOf(CRLF2);
       if (at < 0) return buffered.length > MAX_HEAD_BYTES ? { kind: 'error', message: `reply headers larger than ${MAX_HEAD_BYTES} bytes` } : MORE;
-      const lines = buffered.toString('latin1', 0, at).split('\r\n');
+      // One pass over the head's text by index (no line array, no per-line copies beyond name and value).
+      const text = buffered.toString('latin1', 0, at);
       this.buffered = buffered.subarray(at + 4);
-      const status = STATUS_LINE.exec(lines[0] ?? '');
-      if (status === null) return { kind: 'error', message: `not an HTTP/1.x status line: ${JSON.stringify((lines[0] ?? '').slice(0, 40))}` };
+      const firstEnd = text.indexOf('\r\n');
+      const statusLine = firstEnd < 0 ? text : text.slice(0, firstEnd);
+      const status = STATUS_LINE.exec(statusLine);
+      if (status === null) return { kind: 'error', message: `not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 40))}` };
       const code = Number(status[2]);
       if (code >= 100 && code < 200 && code !== 101) continue; // interim reply (100 Continue, 103 Early Hints)
       if (code === 101) return { kind: 'error', message: 'the server switched protocols (101)' };
       const headers: Record<string, string | undefined> = {};
-      for (let i = 1; i < lines.length; i++) {
-        const line = lines[i] as string;
-        const colon = line.indexOf(':');
-        if (colon <= 0) return { kind: 'error', message: `malformed reply header line ${JSON.stringify(line.slice(0, 40))}` };
-        const name = line.slice(0, colon).trim().toLowerCase();
-        const value = line.slice(colon + 1).trim();
+      for (let start = firstEnd < 0 ? text.length : firstEnd + 2; start < text.length; ) {
+        const found = text.indexOf('\r\n', start);
+        const end = found < 0 ? text.length : found;
+        const colon = text.indexOf(':', start);
+        if (colon <= start || colon >= end) return { kind: 'error', message: `malformed reply header line ${JSON.stringify(text.slice(start, Math.min(end, start + 40)))}` };
+        const name = text.slice(start, colon).trim().toLowerCase();
+        const value = text.slice(colon + 1, end).trim();
         const seen = headers[name];
         headers[name] = seen === undefined ? value : `${seen}, ${value}`;
+        start = end + 2;
       }
       const framing = framingOf(code, headers);
       if (typeof framing === 'string') return { kind: 'error', message: framing };
       if (framing.kind === 'length' && framing.length > this.maxBody) return { kind: 'error', message: `reply body larger than ${this.maxBody} bytes` };
-      const connection = (headers['connection'] ?? '').toLowerCase();
-      const keepAlive = framing.kind !== 'close' && (status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive'));
-      const timeout = /(?:^|[,\s])timeout=(\d+)/i.exec(headers['keep-alive'] ?? '');
+      const connection = headers['connection'];
+      const closes = connection !== undefined && connection.toLowerCase().includes('close');
+      const keepAlive = framing.kind !== 'close' && (status[1] === '1' ? !closes : connection !== undefined && connection.toLowerCase().includes('keep-alive'));
+      const keepAliveHeader = headers['keep-alive'];
+      const timeout = keepAliveHeader === undefined ? null : /(?:^|[,\s])timeout=(\d+)/i.exec(keepAliveHeader);
       this.head = { status: code, headers, keepAlive, keepAliveSeconds: timeout === null ? undefined : Number(timeout[1]) };
       this.framing = framing;
       this.onHead(this.head);

@@ -7,7 +7,7 @@ import { err, ok } from '../core/result.js';
 import type { ApiCredentials } from './credentials.js';
 import type { EndpointDef } from '../protocol/endpoints.js';
 import { endpointLabel } from '../protocol/endpoints.js';
-import type { HttpPort, HttpReply } from './http-port.js';
+import type { HttpPort, HttpReply, HttpRequest } from './http-port.js';
 import { HttpTransportError } from './http-port.js';
 import type { RateGovernor } from './rate-governor.js';
 import { laneOf } from './rate/index.js';
@@ -132,7 +132,9 @@ export class RestTransport implements RestCaller {
 
   /** Sends the request; yields the payload (v1 body, v2 `data`). */
   async call(request: RestRequest): Promise<Result<unknown, VenueError>> {
-    const reply = await this.callRaw(request);
+    // An answered request takes no second async hop (callRaw's): the retries are only on the way of a failure.
+    const first = await this.callOnce(request);
+    const reply = first.ok ? first : await this.retry(request, first);
     return reply.ok ? ok(reply.value.payload) : reply;
   }
 
@@ -147,7 +149,13 @@ export class RestTransport implements RestCaller {
 
   /** Sends the request; yields the whole parsed reply body beside the payload (for `stratd call`). */
   async callRaw(request: RestRequest): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
-    let reply = await this.callOnce(request);
+    const first = await this.callOnce(request);
+    return first.ok ? first : this.retry(request, first);
+  }
+
+  /** After a failed first attempt: -1021 re-syncs the clock and sends once more; a read that met no answer or a 5xx is asked again. */
+  private async retry(request: RestRequest, failed: Result<never, VenueError>): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
+    let reply: Result<{ readonly payload: unknown; readonly body: unknown }, VenueError> = failed;
     if (!reply.ok && reply.error.code === ErrorCode.INVALID_TIMESTAMP) {
       const resync = await this.timeSync.sync();
       if (resync.ok) reply = await this.callOnce(request);
@@ -164,15 +172,11 @@ export class RestTransport implements RestCaller {
     const { endpoint } = request;
     const path = fillPath(endpoint.path, request.pathParams);
     const signed = endpoint.security !== 'NONE';
-    const auth: OrderedParams = signed
-      ? [
-          ['recvWindow', String(this.options.recvWindowMs)],
-          ['timestamp', String(timestamp)],
-        ]
-      : [];
+    // The signed parameters go last, after the business ones: `recvWindow=…&timestamp=…` (digits: nothing to encode).
+    const auth = signed ? `recvWindow=${this.options.recvWindowMs}&timestamp=${timestamp}` : '';
     if (request.json !== undefined || request.rawJson !== undefined) {
       const body = request.rawJson !== undefined ? request.rawJson.replace(/[\r\n]/g, '') : writeWireJson(request.json ?? null);
-      const query = encodeParams([...(request.query ?? []), ...auth]);
+      const query = joinParams(encodeParams(request.query ?? []), auth);
       if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: JSON_TYPE, signedText: undefined };
       const signedText = endpoint.signsQueryOnly === true ? query : query + body;
       const signature = this.sign(signedText);
@@ -184,7 +188,7 @@ export class RestTransport implements RestCaller {
       };
     }
     if (request.form !== undefined) {
-      const body = encodeParams([...request.form, ...auth]);
+      const body = joinParams(encodeParams(request.form), auth);
       const query = encodeParams(request.query ?? []);
       if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body, contentType: FORM, signedText: undefined };
       const signedText = query + body;
@@ -195,7 +199,7 @@ export class RestTransport implements RestCaller {
         signedText,
       };
     }
-    const query = encodeParams([...(request.query ?? []), ...auth]);
+    const query = joinParams(encodeParams(request.query ?? []), auth);
     if (!signed) return { url: withQuery(this.options.baseUrl + path, query), body: undefined, contentType: undefined, signedText: undefined };
     return {
       url: withQuery(this.options.baseUrl + path, `${query}&signature=${this.sign(query)}`),
@@ -225,15 +229,12 @@ export class RestTransport implements RestCaller {
     this.pending++;
     request.trace?.sending?.();
     try {
-      reply = await this.http.send({
-        method: endpoint.method,
-        url: wire.url,
-        headers,
-        ...(wire.body === undefined ? {} : { body: wire.body }),
-        timeoutMs: this.options.timeoutMs,
-        ...(request.trace?.written === undefined ? {} : { onWritten: request.trace.written }),
-        ...(request.trace?.answered === undefined ? {} : { onResponse: request.trace.answered }),
-      });
+      // Built field by field: no spread of a temporary object per optional field.
+      const send: { -readonly [K in keyof HttpRequest]: HttpRequest[K] } = { method: endpoint.method, url: wire.url, headers, timeoutMs: this.options.timeoutMs };
+      if (wire.body !== undefined) send.body = wire.body;
+      if (request.trace?.written !== undefined) send.onWritten = request.trace.written;
+      if (request.trace?.answered !== undefined) send.onResponse = request.trace.answered;
+      reply = await this.http.send(send);
     } catch (error: unknown) {
       if (!(error instanceof HttpTransportError)) throw error;
       this.exchanges$.next({ endpoint: label, status: error.timedOut ? 'timeout' : 'network-error', latencyMs: this.clock.now() - started, traceId: undefined, code: undefined });
@@ -331,6 +332,11 @@ function fillPath(path: string, params: Readonly<Record<string, string>> | undef
     if (value === undefined) throw new RangeError(`missing path parameter ${name} for ${path}`);
     return encodeURIComponent(value);
   });
+}
+
+/** Two encoded parameter strings as one (either may be empty). */
+function joinParams(first: string, second: string): string {
+  return first === '' ? second : second === '' ? first : `${first}&${second}`;
 }
 
 function withQuery(url: string, query: string): string {

@@ -29,6 +29,7 @@ import type {
   Position,
   SubAccount,
 } from '../parsers/account.js';
+import { readFuturesBalances } from '../parsers/futures-balance-rows.js';
 import type { RestTransport } from '../rest-transport.js';
 import type { Check } from '../validate.js';
 import { firstViolation, limitInRange, positive, positiveLeverage, requireText } from '../validate.js';
@@ -201,7 +202,7 @@ export class AccountApi {
 
   /** GET /api/v1/futures/balance: one row per margin coin. */
   async futuresBalance(category?: Category): Promise<Result<FuturesBalance[], VenueError>> {
-    return callParsed(this.rest, { endpoint: ENDPOINTS.futuresBalance, query: orderedParams({ category }) }, futuresBalanceListSchema);
+    return callParsed(this.rest, { endpoint: ENDPOINTS.futuresBalance, query: orderedParams({ category }) }, futuresBalanceListSchema, readFuturesBalances);
   }
 
   /** GET /api/v1/futures/positions: open positions (`[]` when flat). */

@@ -6,6 +6,7 @@ import { callParsed } from '../call-parsed.js';
 import { depthWeight, ENDPOINTS, endpointLabel, tickerWeight } from '../../protocol/endpoints.js';
 import type { EndpointDef } from '../../protocol/endpoints.js';
 import { readBookTickers } from '../parsers/book-ticker-rows.js';
+import { readTickers24h } from '../parsers/ticker24h-rows.js';
 import { exchangeInfoSchema } from '../parsers/exchange-info.js';
 import type { ExchangeInfo } from '../parsers/exchange-info.js';
 import {
@@ -324,6 +325,7 @@ export class MarketApi {
       this.rest,
       { endpoint: e, query: orderedParams({ symbol: query.symbol, realtimeInterval: query.realtimeInterval }), weight: tickerWeight(query.symbol) },
       tickers24hSchema,
+      readTickers24h,
     );
   }
 
@@ -347,7 +349,7 @@ export class MarketApi {
     const e = ENDPOINTS.spotTicker24h;
     const problem = optionalSymbol(e, symbol);
     if (problem !== undefined) return err(problem);
-    return callParsed(this.rest, { endpoint: e, query: orderedParams({ symbol }), weight: tickerWeight(symbol) }, tickers24hSchema);
+    return callParsed(this.rest, { endpoint: e, query: orderedParams({ symbol }), weight: tickerWeight(symbol) }, tickers24hSchema, readTickers24h);
   }
 
   /** GET /quote/v1/ticker/price (live also answers contract symbols). */

@@ -1,5 +1,5 @@
-import type { Decimal } from '../../core/decimal.js';
-import { wireDecimal } from '../wire/schema.js';
+import type { Bad } from '../wire/plain.js';
+import { BAD, plainDecimal, plainEpochMs, plainRows } from '../wire/plain.js';
 import type { BookTicker } from './market.js';
 
 /**
@@ -11,35 +11,16 @@ import type { BookTicker } from './market.js';
  * whatever is wrong.
  */
 export function readBookTickers(payload: unknown): BookTicker[] | undefined {
-  const rows = Array.isArray(payload) ? (payload as unknown[]) : isRecord(payload) ? [payload] : undefined;
-  if (rows === undefined) return undefined;
-  const out: BookTicker[] = [];
-  for (const row of rows) {
-    if (!isRecord(row)) return undefined;
-    const time = epochMs(row['t']);
-    const symbol = row['s'];
-    const bidPrice = amount(row['b']);
-    const bidQty = amount(row['bq']);
-    const askPrice = amount(row['a']);
-    const askQty = amount(row['aq']);
-    if (time === undefined || typeof symbol !== 'string' || bidPrice === undefined || bidQty === undefined || askPrice === undefined || askQty === undefined) return undefined;
-    out.push({ time, symbol, bidPrice, bidQty, askPrice, askQty });
-  }
-  return out;
+  return plainRows(payload, readBookTicker, true);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** `epochMs`: digits a number holds exactly, or a non-negative safe integer. */
-function epochMs(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) return undefined;
-  const ms = Number(value);
-  return Number.isSafeInteger(ms) ? ms : undefined;
-}
-
-function amount(value: unknown): Decimal | undefined {
-  return typeof value === 'string' || typeof value === 'number' ? wireDecimal(value) : undefined;
+function readBookTicker(row: Record<string, unknown>): BookTicker | Bad {
+  const time = plainEpochMs(row['t']);
+  const symbol = row['s'];
+  const bidPrice = plainDecimal(row['b']);
+  const bidQty = plainDecimal(row['bq']);
+  const askPrice = plainDecimal(row['a']);
+  const askQty = plainDecimal(row['aq']);
+  if (time === BAD || typeof symbol !== 'string' || bidPrice === BAD || bidQty === BAD || askPrice === BAD || askQty === BAD) return BAD;
+  return { time, symbol, bidPrice, bidQty, askPrice, askQty };
 }

@@ -14,6 +14,7 @@ import {
   stopOrderV1Schema,
   tpSlOrderV1Schema,
 } from '../../parsers/order-v1.js';
+import { readRegularOrderV1, readRegularOrdersV1 } from '../../parsers/order-v1-rows.js';
 import type { BatchLegV1, ConditionalOrderV1, OrderV1, RegularOrderV1, StopOrderV1, TpSlOrderV1 } from '../../parsers/order-v1.js';
 import { cancelAllV1Schema, cancelByIdsSchema, userTradesV1Schema } from '../../parsers/order-v1-more.js';
 import type { CancelAllV1, CancelFailure, UserTradeV1 } from '../../parsers/order-v1-more.js';
@@ -86,7 +87,7 @@ export class OrdersV1Api {
       slOrderType: order.slOrderType,
       category: order.category,
     });
-    return callParsed(this.rest, { endpoint: e, form }, regularOrderV1Schema);
+    return callParsed(this.rest, { endpoint: e, form }, regularOrderV1Schema, readRegularOrderV1);
   }
 
   /**
@@ -129,7 +130,7 @@ export class OrdersV1Api {
     const problem = atLeastOneId(e, query);
     if (problem !== undefined) return err(problem);
     const request = { endpoint: e, query: [...refQuery(query), ...orderedParams({ type: query.type })] };
-    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema);
+    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema, readRegularOrderV1);
   }
 
   /** POST /api/v1/futures/order/update: answers the modified order in the shape of its type. */
@@ -161,7 +162,7 @@ export class OrdersV1Api {
       category: change.category,
     });
     const request = { endpoint: e, form };
-    if (change.type === 'LIMIT') return callParsed(this.rest, request, regularOrderV1Schema);
+    if (change.type === 'LIMIT') return callParsed(this.rest, request, regularOrderV1Schema, readRegularOrderV1);
     return change.type === 'STOP' ? callParsed(this.rest, request, stopOrderV1Schema) : callParsed(this.rest, request, tpSlOrderV1Schema);
   }
 
@@ -177,7 +178,7 @@ export class OrdersV1Api {
       endpoint: e,
       query: orderedParams({ symbol: query.symbol, orderId: query.orderId, type: query.type, limit: query.limit, category: query.category }),
     };
-    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1ListSchema) : callParsed(this.rest, request, regularOrderV1ListSchema);
+    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1ListSchema) : callParsed(this.rest, request, regularOrderV1ListSchema, readRegularOrdersV1);
   }
 
   /** DELETE /api/v1/futures/order (API-NOTES §4.7): answers the snapshot from BEFORE the cancel (status NEW). */
@@ -189,7 +190,7 @@ export class OrdersV1Api {
     const problem = atLeastOneId(e, query);
     if (problem !== undefined) return err(problem);
     const request = { endpoint: e, query: [...refQuery(query), ...orderedParams({ type: query.type, symbol: query.symbol })] };
-    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema);
+    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema, readRegularOrderV1);
   }
 
   /**
@@ -215,7 +216,7 @@ export class OrdersV1Api {
         category: query.category,
       }),
     };
-    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1ListSchema) : callParsed(this.rest, request, regularOrderV1ListSchema);
+    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1ListSchema) : callParsed(this.rest, request, regularOrderV1ListSchema, readRegularOrdersV1);
   }
 
   /** GET /api/v1/futures/userTrades (API-NOTES §4.6): the account's fills of one symbol, newest first. */
