@@ -243,6 +243,7 @@ export class Daemon {
       strategies: live.instances,
       symbols,
       orphans: config.orphans,
+      batchSubmissions: true,
     });
     const tail = await recoverJournalTail({
       client: venue.client,
