@@ -74,13 +74,6 @@ export interface KernelOptions {
   readonly settleAfterMs?: number;
   /** Records the strategies' intents and indicator values (stratd check-strategy). */
   readonly strategyRecorder?: StrategyRecorder;
-  /**
-   * The commands a strategy submits while handling one event are journaled in one commit, then sent back
-   * to back (Executor.batch): the daemon's, whose journal commit is a write to the operating system per
-   * commit. Default false: a backtest's journal is in memory, and its sends keep their interleaving with
-   * the risk checks of the intents after them.
-   */
-  readonly batchSubmissions?: boolean;
 }
 
 /**
@@ -263,8 +256,7 @@ export class Kernel {
     const killSwitch = this.risk.onEvent(event);
     const protections = this.risk.protectionChanges(event);
     this.metrics.count(event, this.ownerOfOrder);
-    if (this.options.batchSubmissions === true) this.executor.batch(() => this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt));
-    else this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
+    this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     this.afterRisk(killSwitch, protections);
     for (const ledgerEvent of ledgerEvents) this.ingest(ledgerEvent);
@@ -287,8 +279,7 @@ export class Kernel {
     const killSwitch = this.risk.onEvent(event);
     const protections = this.risk.protectionChanges(event);
     this.metrics.count(event, this.ownerOfOrder);
-    if (this.options.batchSubmissions === true) this.executor.batch(() => this.strategies.dispatchMarket(event, arrival?.arrivedAt, arrival?.ingestedAt));
-    else this.strategies.dispatchMarket(event, arrival?.arrivedAt, arrival?.ingestedAt);
+    this.strategies.dispatchMarket(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     this.afterRisk(killSwitch, protections);
   }

@@ -35,8 +35,6 @@ export class SqliteJournal implements OrderJournal {
   private readonly reserve: Statement<[string, number]>;
   private readonly purge: Statement<[number]>;
   private readonly transaction: (work: () => unknown) => unknown;
-  /** A write was made that no `committed` call covers yet (it is inside a transaction still open). */
-  private unreported = false;
 
   constructor(
     private readonly db: Database,
@@ -62,30 +60,15 @@ export class SqliteJournal implements OrderJournal {
     this.transaction = db.transaction((work: () => unknown) => work());
   }
 
-  /** A batch that wrote nothing commits nothing: no commit is reported (the group commit has no fsync to make). */
   atomically<T>(work: () => T): T {
-    let answer: T;
-    try {
-      answer = this.transaction(work) as T;
-    } catch (error: unknown) {
-      // Rolled back: what the batch wrote is gone, unless an outer batch is still open (it decides).
-      if (!this.db.inTransaction) this.unreported = false;
-      throw error;
-    }
-    this.report();
+    const answer = this.transaction(work) as T;
+    this.wrote();
     return answer;
   }
 
   /** After a write: a commit when no transaction is open any more (else the outermost one commits it). */
   private wrote(): void {
-    this.unreported = true;
-    this.report();
-  }
-
-  private report(): void {
-    if (!this.unreported || this.db.inTransaction) return;
-    this.unreported = false;
-    this.committed();
+    if (!this.db.inTransaction) this.committed();
   }
 
   append(entry: NewJournalEntry): void {

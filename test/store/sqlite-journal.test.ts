@@ -2,8 +2,6 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { InvariantError } from '../../src/core/errors.js';
 import { unwrap } from '../../src/core/result.js';
-import { migrate } from '../../src/store/migrations.js';
-import { SqliteJournal } from '../../src/store/sqlite-journal.js';
 import { STATE_FILE, StateStore } from '../../src/store/state-file/state-store.js';
 import { describeJournalContract, place, T } from './journal-contract.js';
 import { tmpStateDir } from './tmp-state-dir.js';
@@ -76,35 +74,5 @@ describe('StateStore file', () => {
     const opened = StateStore.open(tmp.dir);
     expect(opened.ok).toBe(false);
     if (!opened.ok) expect(opened.error.code).toBe('STATE_SCHEMA_NEWER');
-  });
-});
-
-describe('SqliteJournal commits reported to the group commit', () => {
-  it('one per write outside a batch, one per outermost batch that wrote, none for a batch that wrote nothing or rolled back', () => {
-    const db = new Database(':memory:');
-    migrate(db);
-    let commits = 0;
-    const journal = new SqliteJournal(db, () => (commits += 1));
-    journal.append({ id: 'a', strategyId: 's', command: place('a'), time: T });
-    expect(commits).toBe(1);
-    journal.atomically(() => {
-      journal.append({ id: 'b', strategyId: 's', command: place('b'), time: T });
-      journal.atomically(() => journal.append({ id: 'c', strategyId: 's', command: place('c'), time: T }));
-      journal.update('b', { state: 'sent', time: T });
-    });
-    expect(commits).toBe(2);
-    // A strategy's handling of an event that submitted nothing: nothing for the fsync to cover.
-    journal.atomically(() => journal.get('a'));
-    expect(commits).toBe(2);
-    expect(() =>
-      journal.atomically(() => {
-        journal.append({ id: 'd', strategyId: 's', command: place('d'), time: T });
-        throw new Error('rolled back');
-      }),
-    ).toThrow('rolled back');
-    expect(journal.get('d')).toBeUndefined();
-    journal.atomically(() => journal.get('a'));
-    expect(commits).toBe(2);
-    db.close();
   });
 });

@@ -243,7 +243,6 @@ export class Daemon {
       strategies: live.instances,
       symbols,
       orphans: config.orphans,
-      batchSubmissions: true,
     });
     const tail = await recoverJournalTail({
       client: venue.client,

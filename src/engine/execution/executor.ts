@@ -31,17 +31,6 @@ export type SubmitOutcome = JournalState | 'ignored' | 'duplicate' | 'unjournale
 /** What admission decided: send under this journal id, ignore (already live), or fail as a duplicate. */
 type Admission = { readonly id: string } | 'ignored' | { readonly duplicate: ExchangeFailure };
 
-/** A submission admitted inside `batch`, sent once the batch is committed. */
-interface Batched {
-  readonly id: string;
-  readonly strategyId: string;
-  readonly command: ExchangeCommand;
-  readonly trigger: Trigger | undefined;
-  /** What admission began to track (forgotten when the batch's commit fails). */
-  readonly remembered: readonly string[];
-  readonly settle: (outcome: SubmitOutcome | Promise<SubmitOutcome>) => void;
-}
-
 export interface ExecutorOptions {
   readonly port: ExchangePort;
   readonly journal: OrderJournal;
@@ -91,8 +80,6 @@ export class Executor {
   private readonly maxSettleAttempts: number;
   private readonly maxSettleDelayMs: number;
   private readonly stopwatch: Stopwatch;
-  /** The submissions of the batch being built (`batch`), in order; undefined outside one. */
-  private batched: Batched[] | undefined;
   private closed = false;
 
   constructor(private readonly options: ExecutorOptions) {
@@ -115,48 +102,6 @@ export class Executor {
     return this.execute(strategyId, command, intentKey, trigger).then(() => undefined);
   }
 
-  /**
-   * Runs `work` (a strategy's handling of one event, which may submit several commands) as one journal
-   * batch: each submission is admitted as it comes (journaled and tracked, so the risk engine's view of
-   * live orders includes it for the next intent), the batch is committed once when `work` returns, and
-   * then the commands are sent back to back in submission order. Journal before send holds for each:
-   * nothing goes out before the one commit. When the commit fails, nothing is sent and each submission
-   * fails as unjournaled. A submission made after `work` returned (an async handler's later part) is
-   * journaled and sent on its own, as outside a batch.
-   */
-  batch(work: () => void): void {
-    if (this.batched !== undefined) {
-      work();
-      return;
-    }
-    const batched: Batched[] = [];
-    this.batched = batched;
-    try {
-      this.options.journal.atomically(work);
-    } catch (error: unknown) {
-      this.batched = undefined;
-      // Rolled back: nothing of the batch is journaled, so nothing of it is tracked or sent.
-      for (const item of batched) for (const id of item.remembered) this.tracker.forget(id);
-      if (!isStorageFailure(error)) {
-        for (const item of batched) item.settle('unjournaled');
-        throw error;
-      }
-      const failure = this.journalHealth.failed(error);
-      for (const item of batched) {
-        this.events.failed(item.strategyId, item.command, failure);
-        item.settle('unjournaled');
-      }
-      return;
-    }
-    this.batched = undefined;
-    if (batched.length === 0) return;
-    this.journalHealth.wrote();
-    const journaledAt = this.stopwatch.now();
-    for (const item of batched) {
-      item.settle(this.dispatch(item.id, item.strategyId, item.command, item.trigger === undefined ? undefined : { ...item.trigger, journaledAt }));
-    }
-  }
-
   /** `submit`, answering the submission's journal state after the first reply (or why it was not sent). */
   execute(strategyId: string, command: ExchangeCommand, intentKey?: string, trigger?: Trigger): Promise<SubmitOutcome> {
     let admitted: Admission;
@@ -171,18 +116,14 @@ export class Executor {
       this.events.failed(strategyId, command, this.journalHealth.failed(error));
       return Promise.resolve('unjournaled');
     }
-    const batched = this.batched;
-    const journaledAt = batched === undefined && trigger !== undefined ? this.stopwatch.now() : undefined;
-    if (batched === undefined) this.journalHealth.wrote();
+    const journaled = trigger === undefined ? undefined : { ...trigger, journaledAt: this.stopwatch.now() };
+    this.journalHealth.wrote();
     if (admitted === 'ignored') return Promise.resolve('ignored');
     if ('duplicate' in admitted) {
       this.events.failed(strategyId, command, admitted.duplicate);
       return Promise.resolve('duplicate');
     }
-    const { id } = admitted;
-    // In a batch: sent once the batch is committed (`batch`).
-    if (batched !== undefined) return this.track(new Promise<SubmitOutcome>((settle) => batched.push({ id, strategyId, command, trigger, remembered, settle })));
-    return this.track(this.dispatch(id, strategyId, command, trigger === undefined || journaledAt === undefined ? undefined : { ...trigger, journaledAt }));
+    return this.track(this.dispatch(admitted.id, strategyId, command, journaled));
   }
 
   /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
