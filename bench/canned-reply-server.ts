@@ -99,6 +99,11 @@ export class CannedReplyServer {
     return new CannedReplyServer(child, `http://127.0.0.1:${port}`);
   }
 
+  /** The child's process id (the tick bench lowers its CPU priority as it does the simulator's). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));

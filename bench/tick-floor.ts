@@ -1,5 +1,6 @@
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setPriority } from 'node:os';
 import { sleep } from '../src/core/clock.js';
 import { systemTime } from '../src/core/system-time.js';
 import { createGotHttp } from '../src/venue/got-http.js';
@@ -22,15 +23,16 @@ export interface FloorFigures {
  *
  * `paced`: the daemon's conditions instead: one request every `paceMs`, the process idle in between
  * (its code and data leave the CPU's caches, which back-to-back requests never see), and the server in
- * a child process, as `stratd sim` is (each write wakes another process, which may take the CPU).
+ * a child process, as `stratd sim` is (each write wakes another process), at the simulator's CPU
+ * priority (`serverNice`: see SIM_NICE in tick-to-order.bench.ts).
  */
 export async function measureFloor(
   samples = 2000,
   warmUp = 200,
-  paced?: { readonly paceMs: number },
+  paced?: { readonly paceMs: number; readonly serverNice: number },
 ): Promise<{ readonly bare: FloorFigures; readonly got: FloorFigures }> {
   const reply = JSON.stringify({ code: 200, msg: 'success', data: { orderId: '1', clientOrderId: 'bench', status: 'NEW' } });
-  const { port, stop } = paced === undefined ? await inProcessServer(reply) : await childServer(reply);
+  const { port, stop } = paced === undefined ? await inProcessServer(reply) : await childServer(reply, paced.serverNice);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const got = createGotHttp();
   try {
@@ -82,9 +84,10 @@ async function inProcessServer(reply: string): Promise<FloorServer> {
 }
 
 /** The same reply from the canned-reply server's child process (canned-reply-worker.ts). */
-async function childServer(reply: string): Promise<FloorServer> {
+async function childServer(reply: string, nice: number): Promise<FloorServer> {
   const head = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(reply)}\r\n\r\n`;
   const server = await CannedReplyServer.start(new Map([[`POST ${ORDER_PATH}`, Buffer.from(head + reply, 'latin1')]]));
+  if (server.pid !== undefined) setPriority(server.pid, nice);
   return { port: Number(new URL(server.url).port), stop: () => server.stop() };
 }
 
