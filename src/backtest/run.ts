@@ -8,6 +8,7 @@ import { Kernel, LEDGER_STORE_ID } from '../engine/kernel.js';
 import type { BusEvent } from '../model/bus-events.js';
 import type { Category } from '../model/instrument.js';
 import { SimExchange } from '../sim/engine/sim-exchange.js';
+import type { EquityParts } from '../sim/engine/sim-exchange.js';
 import type { AccountEvent as SimAccountEvent } from '../sim/engine/types.js';
 import type { MarketEvent as SimMarketEvent } from '../sim/market-stream/events.js';
 import type { SimInstrument } from '../sim/market-stream/instruments.js';
@@ -83,6 +84,8 @@ export class BacktestRun {
    * the event loop only when its actions all counted here and nothing of the kind happened.
    */
   private quietActions = 0;
+  /** The engine's equity parts at the last sample and their sum. */
+  private lastEquity: { readonly parts: readonly EquityParts[]; readonly equity: Decimal } | undefined;
 
   private constructor(
     private readonly options: BacktestOptions,
@@ -144,7 +147,7 @@ export class BacktestRun {
       return this.sample();
     });
     this.port.accountEvents$.subscribe((event) => this.kernel.ingest(event));
-    this.kernel.events$.subscribe((event) => this.onKernelEvent(event));
+    this.kernel.onEvent((event) => this.onKernelEvent(event));
     this.engine.onMarketEvent((event) => this.onMarketEvent(event));
     this.engine.onAccountEvent((event) => this.onAccountEvent(event));
   }
@@ -252,7 +255,8 @@ export class BacktestRun {
     this.events++;
     this.lastEventTime = event.ts;
     if (this.options.marketView !== undefined) return;
-    for (const kline of this.klines.advance(event.ts)) this.kernel.ingest(kline);
+    const closed = this.klines.advance(event.ts);
+    for (let i = 0; i < closed.length; i++) this.kernel.ingest(closed[i]!);
     if (event.type === 'bar') {
       if (event.source === 'contract') this.klines.bar(event);
       return;
@@ -324,19 +328,34 @@ export class BacktestRun {
     return price === undefined ? undefined : dec(price);
   };
 
-  private accountUnrealized(): Decimal {
+  private equityParts(): readonly EquityParts[] {
+    return CATEGORIES.map((category) => this.engine.equityParts({ userId: this.options.account.userId, category }));
+  }
+
+  private accountUnrealized(parts = this.equityParts()): Decimal {
     let total = dec(0);
-    for (const category of CATEGORIES) {
-      for (const pnl of this.engine.equityParts({ userId: this.options.account.userId, category }).unrealizedPnl) total = total.add(pnl);
+    for (const part of parts) {
+      for (const pnl of part.unrealizedPnl) total = total.add(pnl);
     }
     return total;
   }
 
+  /** The account's equity (every unrealized PnL, then each balance, summed in that order) and each strategy's PnL; the engine asked once per category. */
   private sample(): EquitySample {
-    let equity = this.accountUnrealized();
-    for (const category of CATEGORIES) equity = equity.add(this.engine.equityParts({ userId: this.options.account.userId, category }).balance);
+    const parts = this.equityParts();
+    const equity = this.equityOf(parts);
     const strategyPnl = this.strategyIds.map((id) => this.ledger.book(id)?.pnl(this.markOf) ?? dec(0));
     return { equity, strategyPnl };
+  }
+
+  /** Every unrealized PnL, then each balance, summed in that order; the last sum again when the engine answered the same parts (a flat account's until its wallet moves). */
+  private equityOf(parts: readonly EquityParts[]): Decimal {
+    const last = this.lastEquity;
+    if (last !== undefined && last.parts.length === parts.length && last.parts.every((part, i) => part === parts[i])) return last.equity;
+    let equity = this.accountUnrealized(parts);
+    for (const part of parts) equity = equity.add(part.balance);
+    this.lastEquity = { parts, equity };
+    return equity;
   }
 
   private initialEquity(): Decimal {

@@ -84,12 +84,18 @@ export class VirtualDriver {
     if (actionDue && quietActions === undefined) return 'none';
     const time = actionDue ? actionTime : feedTime;
     if (!(time <= limit())) return 'none';
+    if (!actionDue) {
+      // Market events alone (most instants of a replay): nothing to count.
+      clock.advanceTo(time);
+      engine.advanceTo(time);
+      return mustYield() ? 'waiting' : 'done';
+    }
     const executed = clock.executed;
     const quiet = quietActions?.() ?? 0;
     clock.advanceTo(time);
     engine.advanceTo(time);
     // An action not known to be quiet may have left a promise continuation waiting: turn the loop.
-    if (actionDue && clock.executed - executed !== (quietActions?.() ?? 0) - quiet) return 'waiting';
+    if (clock.executed - executed !== (quietActions?.() ?? 0) - quiet) return 'waiting';
     return mustYield() ? 'waiting' : 'done';
   }
 

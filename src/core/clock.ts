@@ -20,6 +20,17 @@ export interface TimeSource {
   readonly scheduler: SchedulerLike;
   /** Monotonic high-resolution time for latency figures; without one, the clock serves (virtual time). */
   readonly stopwatch?: Stopwatch;
+  /**
+   * Milliseconds at the clock's rate that a step of the wall clock (NTP, a resumed VM) does not move: what
+   * an estimate of another party's clock runs on. Without one, the clock serves (virtual and scaled time
+   * never step).
+   */
+  readonly steady?: Clock;
+}
+
+/** The steady clock of a time source: its own when it has one (the system's), else its clock. */
+export function steadyClockOf(time: TimeSource): Clock {
+  return time.steady ?? time.clock;
 }
 
 /** The stopwatch of a time source: its own when it has one (the system's), else its clock (virtual time). */

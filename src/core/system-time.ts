@@ -11,4 +11,5 @@ export const systemTime: TimeSource = {
   clock: { now: () => asyncScheduler.now() },
   scheduler: asyncScheduler,
   stopwatch: systemStopwatch,
+  steady: systemStopwatch,
 };

@@ -190,6 +190,11 @@ export class Kernel {
     return this.bus.observable;
   }
 
+  /** `events$` for an in-process listener that is a plain function (a backtest's accounting): called directly, its throw reaches the kernel; the answer removes it. */
+  onEvent(listener: (event: BusEvent) => void): () => void {
+    return this.bus.listen(listener);
+  }
+
   /** Loads instruments, reconciles with the exchange, then starts the strategies. */
   async start(): Promise<Result<void, ExchangeFailure>> {
     if (this.state !== 'created') return ok(undefined);
@@ -219,11 +224,18 @@ export class Kernel {
    */
   ingest(event: BusEvent, arrivedAt?: number): void {
     if (arrivedAt !== undefined) this.arrivals.set(event, { arrivedAt, ingestedAt: this.stopwatch.now() });
-    this.pending.push(event);
-    if (this.dispatching) return;
+    const pending = this.pending;
+    if (this.dispatching) {
+      pending.push(event);
+      return;
+    }
     this.dispatching = true;
     try {
-      for (let next = this.pending.shift(); next !== undefined; next = this.pending.shift()) this.process(next);
+      // Nothing waits (always, unless a process threw): the event goes first without passing the queue, as
+      // every market event of a replay does; what its handling ingests queues behind it as before.
+      if (pending.length === 0) this.process(event);
+      else pending.push(event);
+      for (let next = pending.shift(); next !== undefined; next = pending.shift()) this.process(next);
     } finally {
       this.dispatching = false;
     }

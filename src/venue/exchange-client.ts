@@ -1,4 +1,5 @@
 import type { TimeSource } from '../core/clock.js';
+import { steadyClockOf } from '../core/clock.js';
 import { AccountApi } from './api/account.js';
 import { AlgoOrdersApi } from './api/algo-orders.js';
 import { FollowerApi } from './api/follower.js';
@@ -67,7 +68,7 @@ export class ExchangeClient {
       this.timeSync.serverToLocal(serverMs),
     );
     const probe = (): ReturnType<MarketApi['serverTime']> => this.market.serverTime();
-    this.timeSync = new TimeSync(clock, scheduler, probe, { ...DEFAULT_TIME_SYNC, ...options.timeSync });
+    this.timeSync = new TimeSync(clock, scheduler, probe, { ...DEFAULT_TIME_SYNC, ...options.timeSync }, steadyClockOf(options.time));
     let http = options.http;
     if (http === undefined) {
       this.ownHttp = createHttpStack(options.httpStack);

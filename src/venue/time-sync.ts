@@ -17,11 +17,15 @@ export const DEFAULT_TIME_SYNC: TimeSyncOptions = { samples: 5, refreshMs: 10 * 
 export type ServerTimeProbe = () => Promise<Result<number, VenueError>>;
 
 /**
- * Server clock offset: several round trips to /api/v1/time, each giving serverTime minus the local
- * midpoint of the round trip; the median is kept and refreshed periodically.
+ * The server's clock: several round trips to /api/v1/time, each giving serverTime minus the midpoint of
+ * the round trip; the median is kept and refreshed periodically. The estimate runs on a steady clock
+ * (`TimeSource.steady`), not the wall clock, so a step of the local clock (NTP, a resumed VM) moves neither request
+ * timestamps nor the exchange times snapshots are stamped with; `offset` (server minus local wall
+ * clock) shows such a step at once.
  */
 export class TimeSync {
-  private offsetMs = 0;
+  /** Server time minus the steady clock's reading (before the first sync, the local wall clock's). */
+  private baseMs: number;
   private synced = false;
   private lastSyncAt: number | undefined;
   private timer: Subscription | undefined;
@@ -31,10 +35,22 @@ export class TimeSync {
     private readonly scheduler: SchedulerLike,
     private readonly probe: ServerTimeProbe,
     private readonly options: TimeSyncOptions = DEFAULT_TIME_SYNC,
-  ) {}
+    private readonly steady: Clock = clock,
+  ) {
+    this.baseMs = clock.now() - steady.now();
+  }
 
+  /** Server clock minus the local wall clock, ms. */
   get offset(): number {
-    return this.offsetMs;
+    return Math.round(this.steady.now() + this.baseMs - this.clock.now());
+  }
+
+  /**
+   * What the server-time estimate is anchored on; it changes only with a sync. An estimate taken before a
+   * re-sync is moved onto the new one by adding the difference of the two anchors.
+   */
+  get anchor(): number {
+    return this.baseMs;
   }
 
   get isSynced(): boolean {
@@ -47,20 +63,20 @@ export class TimeSync {
 
   /** Server-adjusted now, for request timestamps. */
   serverNow(): number {
-    return Math.round(this.clock.now() + this.offsetMs);
+    return Math.round(this.steady.now() + this.baseMs);
   }
 
   serverToLocal(serverMs: number): number {
-    return serverMs - this.offsetMs;
+    return serverMs - this.offset;
   }
 
   async sync(): Promise<Result<number, VenueError>> {
     const offsets: number[] = [];
     let lastError: VenueError | undefined;
     for (let i = 0; i < this.options.samples; i++) {
-      const sentAt = this.clock.now();
+      const sentAt = this.steady.now();
       const reply = await this.probe();
-      const receivedAt = this.clock.now();
+      const receivedAt = this.steady.now();
       if (!reply.ok) {
         lastError = reply.error;
         continue;
@@ -71,10 +87,10 @@ export class TimeSync {
     offsets.sort((a, b) => a - b);
     const mid = Math.floor(offsets.length / 2);
     const median = offsets.length % 2 === 1 ? (offsets[mid] ?? 0) : ((offsets[mid - 1] ?? 0) + (offsets[mid] ?? 0)) / 2;
-    this.offsetMs = Math.round(median);
+    this.baseMs = median;
     this.synced = true;
     this.lastSyncAt = this.clock.now();
-    return ok(this.offsetMs);
+    return ok(this.offset);
   }
 
   /** Re-syncs every `refreshMs` on the scheduler; failures keep the last offset. */

@@ -59,4 +59,22 @@ describe('time sync', () => {
     clock.advanceBy(5000);
     expect(calls).toBe(3);
   });
+
+  it('a step of the local wall clock moves neither the server-time estimate nor its anchor; the offset shows the step', async () => {
+    // The steady clock runs on; the wall clock jumps as NTP or a resumed VM would make it.
+    const stopwatch = new VirtualClock(50_000);
+    let step = 0;
+    const wall = { now: (): number => 1_000_000 + stopwatch.now() + step };
+    const server = (): number => 1_000_000 + stopwatch.now() + 1_500;
+    const sync = new TimeSync(wall, stopwatch, async () => ok(server()), { samples: 3, refreshMs: 60_000 }, stopwatch);
+    expect(await sync.sync()).toEqual({ ok: true, value: 1_500 });
+    const anchor = sync.anchor;
+    stopwatch.advanceBy(1_000);
+    expect(sync.serverNow()).toBe(server());
+    step = 4_000;
+    expect(sync.serverNow()).toBe(server());
+    expect(sync.anchor).toBe(anchor);
+    expect(sync.offset).toBe(1_500 - 4_000);
+    expect(sync.serverToLocal(server())).toBe(wall.now());
+  });
 });

@@ -63,6 +63,7 @@ export class StrategyRunner {
   private current: Promise<void> = Promise.resolve();
   /** The slot whose event onEvent is handling (until an async handler settles). */
   private handling: Slot | undefined;
+  private immediateSlot: Slot | undefined;
   state: RunnerState = 'created';
   lastError: unknown;
   handlerMs = 0;
@@ -124,20 +125,33 @@ export class StrategyRunner {
       }
       // Nothing queued nor being handled: the event is handled now, so it needs no queue slot nor conflation key.
       if (!this.draining) {
-        this.current = this.drain({ event, arrivedAt, ingestedAt, key: undefined });
+        this.current = this.drain(this.immediate(event, arrivedAt, ingestedAt));
         return;
       }
       const slot: Slot = { event, arrivedAt, ingestedAt, key: conflationKey(event) };
       if (slot.key !== undefined) this.queuedByKey.set(slot.key, slot);
       this.queue.push(slot);
     } else {
-      const slot: Slot = { event, arrivedAt, ingestedAt, key: undefined };
       if (!this.draining) {
-        this.current = this.drain(slot);
+        this.current = this.drain(this.immediate(event, arrivedAt, ingestedAt));
         return;
       }
-      this.queue.push(slot);
+      this.queue.push({ event, arrivedAt, ingestedAt, key: undefined });
     }
+  }
+
+  /**
+   * The slot of an event handled at once (nothing draining): one per runner, reused, since it is free again
+   * by the next such delivery (a handler's promise keeps `draining` set until it settles, and what arrives
+   * meanwhile is queued in slots of its own). A replay hands every event over this way.
+   */
+  private immediate(event: BusEvent, arrivedAt: number | undefined, ingestedAt: number | undefined): Slot {
+    const slot = this.immediateSlot;
+    if (slot === undefined) return (this.immediateSlot = { event, arrivedAt, ingestedAt, key: undefined });
+    slot.event = event;
+    slot.arrivedAt = arrivedAt;
+    slot.ingestedAt = ingestedAt;
+    return slot;
   }
 
   /** Resolves once every queued event has been handled. */
@@ -296,7 +310,8 @@ export class StrategyRunner {
   }
 
   private wakeIdle(): void {
-    if (this.queued > 0 || this.draining) return;
+    // Nobody waits (every event of a replay): no new list.
+    if (this.idleWaiters.length === 0 || this.queued > 0 || this.draining) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const wake of waiters) wake();

@@ -48,6 +48,8 @@ export class EngineState {
   private finished: Array<{ readonly order: OrderRecord; readonly at: number } | undefined> = [];
   private finishedHead = 0;
   private lastAgePurge: number;
+  /** When `purgeByAge` next has work (a market minute after its last run): the per-event check reads this field alone. */
+  nextAgePurge: number;
   /**
    * Per book, the last mark ticks asked for and their decimal: every account figure, position view and
    * liquidation check reads the mark, many times per price, and formatting the ticks to look the text up
@@ -67,6 +69,7 @@ export class EngineState {
     this.flows = new FlowBook(ids.flow, retention.maxRecords);
     this.time = startTime;
     this.lastAgePurge = startTime;
+    this.nextAgePurge = startTime + AGE_PURGE_EVERY_MS;
     for (const instrument of instruments) this.books.set(instrument.symbol, new SymbolBook(instrument));
   }
 
@@ -92,6 +95,7 @@ export class EngineState {
   purgeByAge(): number | undefined {
     if (this.time - this.lastAgePurge < AGE_PURGE_EVERY_MS) return undefined;
     this.lastAgePurge = this.time;
+    this.nextAgePurge = this.time + AGE_PURGE_EVERY_MS;
     const cutoff = this.time - this.retention.maxAgeMs;
     for (let head = this.finished[this.finishedHead]; head !== undefined && head.at < cutoff; head = this.finished[this.finishedHead]) this.dropFinished();
     this.compactFinished();

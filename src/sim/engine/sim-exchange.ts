@@ -92,6 +92,12 @@ export interface SimExchangeOptions {
   readonly history?: Partial<HistoryRetention>;
 }
 
+/** An account's equity as text: its wallet balance and the unrealized PnL of each open position (by symbol, then side). */
+export interface EquityParts {
+  readonly balance: string;
+  readonly unrealizedPnl: readonly string[];
+}
+
 const DAY_MS = 86_400_000;
 /** Default rolling window of history queries when no start time is given (API-NOTES §4.5). */
 const HISTORY_WINDOW_MS = 7 * DAY_MS;
@@ -113,6 +119,8 @@ export class SimExchange implements SimVenue {
   private readonly wallet: WalletDesk;
   private readonly voucherBook = new VoucherBook();
   private readonly closedPositions: PositionHistory;
+  /** `equityParts` of each flat account, with the wallet it was made from (asked once a virtual minute by backtests). */
+  private readonly flatParts = new Map<FuturesAccount, { readonly wallet: Decimal; readonly parts: EquityParts }>();
 
   constructor(options: SimExchangeOptions) {
     this.instruments = options.instruments ?? DEFAULT_SIM_INSTRUMENTS;
@@ -158,7 +166,7 @@ export class SimExchange implements SimVenue {
       for (let next = feed.peekTime(); next !== undefined && next <= time; next = feed.peekTime()) this.applyMarketEvent(feed.next());
     }
     if (time > this.s.time) this.s.time = time;
-    this.purgeHistory();
+    if (this.s.time >= this.s.nextAgePurge) this.purgeHistory();
   }
 
   /** Sizes of the tables that grow with trading, and the bounds the history retention keeps them under. */
@@ -226,7 +234,7 @@ export class SimExchange implements SimVenue {
         }
       }
     }
-    this.purgeHistory();
+    if (s.time >= s.nextAgePurge) this.purgeHistory();
     s.publishMarket(event);
   }
 
@@ -492,11 +500,18 @@ export class SimExchange implements SimVenue {
    * and each open position's unrealized PnL (`positions()[i].unrealizedPnl`, in the same order), without
    * the rest of those views (margins, risk rates, liquidation prices): a backtest samples it every minute.
    */
-  equityParts(ref: AccountRef): { readonly balance: string; readonly unrealizedPnl: readonly string[] } {
+  equityParts(ref: AccountRef): EquityParts {
     const account = this.s.account(ref);
     if (account === undefined) throw new RangeError(`unknown user ${ref.userId}`);
+    let flat = true;
+    for (const p of account.positions.values()) if (p.lots !== 0) flat = false;
+    // A flat account's parts are its wallet's text alone: the same answer while the (immutable) wallet decimal stays.
+    const known = flat ? this.flatParts.get(account) : undefined;
+    if (known !== undefined && known.wallet === account.wallet) return known.parts;
     const open = [...account.positions.values()].filter((p) => p.lots !== 0).sort((a, b) => (a.symbol === b.symbol ? a.side.localeCompare(b.side) : a.symbol.localeCompare(b.symbol)));
-    return { balance: money(account.wallet), unrealizedPnl: open.map((p) => money(mathOf(this.s, p).unrealizedPnl)) };
+    const parts: EquityParts = { balance: money(account.wallet), unrealizedPnl: open.map((p) => money(mathOf(this.s, p).unrealizedPnl)) };
+    if (flat) this.flatParts.set(account, { wallet: account.wallet, parts });
+    return parts;
   }
 
   futuresBalance(ref: AccountRef): FuturesBalanceView {

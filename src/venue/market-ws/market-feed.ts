@@ -156,10 +156,14 @@ export class MarketFeed {
     this.arrivals$ = merge(this.poller.arrivals$, this.socketEvents);
   }
 
-  /** Starts the polls of polled channels and the socket; resolves once the socket's first attempt opened or failed. */
+  /** Takes a snapshot of the mark prices, then starts the polls of polled channels and the socket; resolves once the socket's first attempt opened or failed. */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    // The risk engine judges an opening order against the mark price: one snapshot of each mark-price
+    // channel before any book or trade arrives, so strategies' first intents are not denied for want of one.
+    await this.poller.pollOnce((_key, channel) => channel.channel === 'markPrice');
+    if (!this.running) return;
     this.poller.start((key) => this.routes.get(key)?.source === 'poll');
     const session = this.session;
     if (session === undefined) return;

@@ -194,7 +194,7 @@ export class VenueExchangePort implements ExchangePort {
     // the move, seconds into the future when the exchange's clock moved back.
     const timeSync = this.client.timeSync;
     const startEstimate = timeSync.serverNow();
-    const offsetAtStart = timeSync.offset;
+    const anchorAtStart = timeSync.anchor;
     // A row left out of these lists would read as an order or position that is not there (a position
     // flattened in the cache, an order taken for closed): the snapshot is refused instead, and retried.
     const skipped: string[] = [];
@@ -208,7 +208,7 @@ export class VenueExchangePort implements ExchangePort {
       watch.unsubscribe();
     }
     if (skipped.length > 0) return err(incompleteSnapshot(skipped));
-    const fetchedAt = startEstimate - offsetAtStart + timeSync.offset;
+    const fetchedAt = Math.round(startEstimate - anchorAtStart + timeSync.anchor);
     const openOrders: OrderSnapshot[] = [];
     const openAlgoOrders: AlgoOrderSnapshot[] = [];
     const positions: Position[] = [];

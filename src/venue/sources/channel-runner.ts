@@ -64,7 +64,7 @@ export class ChannelRunner {
   private lastError: string | undefined;
 
   constructor(
-    private readonly channel: PollChannel,
+    readonly channel: PollChannel,
     private readonly source: ChannelSource,
     private readonly time: TimeSource,
     private readonly logger: Logger,
@@ -110,11 +110,28 @@ export class ChannelRunner {
     }, delayMs);
   }
 
+  /**
+   * One poll now, outside the schedule (the market feed's start-up snapshot); its events are emitted as a
+   * scheduled poll's are. Nothing is sent while a poll of the channel is out.
+   */
+  async pollOnce(): Promise<void> {
+    if (this.inFlight) return;
+    this.emitAll(await this.fetch());
+  }
+
   private async poll(): Promise<void> {
     if (!this.running || this.inFlight) return;
-    this.inFlight = true;
     const started = this.time.clock.now();
-    this.lastPollAt = started;
+    const events = await this.fetch();
+    if (!this.running) return;
+    this.emitAll(events);
+    const elapsed = this.time.clock.now() - started;
+    this.scheduleIn(Math.max(0, this.channel.everyMs - elapsed));
+  }
+
+  private async fetch(): Promise<readonly MarketEvent[]> {
+    this.inFlight = true;
+    this.lastPollAt = this.time.clock.now();
     let events: readonly MarketEvent[] = [];
     this.arrival.reset();
     try {
@@ -129,14 +146,15 @@ export class ChannelRunner {
       this.inFlight = false;
       this.polls++;
     }
-    if (!this.running) return;
+    return events;
+  }
+
+  private emitAll(events: readonly MarketEvent[]): void {
     const arrivedAt = events.length === 0 ? 0 : this.arrival.read();
     for (const event of events) {
       this.events++;
       this.emit(event, arrivedAt);
     }
-    const elapsed = this.time.clock.now() - started;
-    this.scheduleIn(Math.max(0, this.channel.everyMs - elapsed));
   }
 
   private fail(message: string, detail: Record<string, unknown>): void {

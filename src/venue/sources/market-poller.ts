@@ -94,6 +94,11 @@ export class MarketPoller {
     return true;
   }
 
+  /** One poll of each channel `which` picks, now and outside their schedules; resolves when every reply is in and emitted. */
+  async pollOnce(which: (key: string, channel: PollChannel) => boolean): Promise<void> {
+    await Promise.all(this.runners.filter((r) => which(r.key, r.channel)).map((r) => r.pollOnce()));
+  }
+
   /** Stops scheduling; replies still out are dropped. `events$` stays open for a later start(). */
   stop(): void {
     for (const runner of this.runners) runner.stop();

@@ -38,6 +38,8 @@ describe('the paper daemon end to end', () => {
     expect(d.venue.sim).toBeDefined();
     expect(d.health.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(d.kernel.state).toBe('running');
+    // The feed's start-up snapshot: the risk engine has a mark price before the first book reaches a strategy.
+    expect(d.kernel.cache.markPrice(BTC)).toBeDefined();
 
     await runUntil(clock, () => d.kernel.cache.midPrice(BTC) !== undefined && d.kernel.cache.markPrice(BTC) !== undefined, 'market data');
     const mid = d.kernel.cache.midPrice(BTC) ?? dec(0);

@@ -229,8 +229,11 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
   let unsettledAtDeath: string[] = [];
   let current: Life | undefined;
   try {
+    // A kind whose crash point was not reached in its life (the test killed it) is tried again next life,
+    // so a short run still delivers each kind.
+    let kindCursor = 0;
     for (let life = 0; life < options.kills; life++) {
-      const kind: KillKind = KINDS[life % KINDS.length] ?? 'random';
+      const kind: KillKind = KINDS[kindCursor % KINDS.length] ?? 'random';
       const armed = kind === 'random' ? {} : { [CRASH_POINTS_VARIABLE]: `${kind}=0.3` };
       const running = launch(file, { ...env, ...armed }, life);
       current = running;
@@ -246,19 +249,21 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
       const lifetimeMs = kind === 'random' ? 300 + next() * 2700 : 8000;
       const until = Date.now() + lifetimeMs;
       while (!died && Date.now() < until) await pause(20);
-      if (!died) {
+      const killedByTest = !died;
+      if (killedByTest) {
         running.child.kill('SIGKILL');
         if (kind !== 'random') fallbacks += 1;
         kills.random += 1;
       } else {
         kills[kind] += 1;
       }
+      if (kind === 'random' || !killedByTest) kindCursor += 1;
       const exit = await running.exited;
       if (exit.signal !== 'SIGKILL') unexpectedExits.push(`life ${life} (${kind}): code ${String(exit.code)} signal ${String(exit.signal)} ${running.stderr().slice(-600)}`);
       // Settlement is only owed by a restart that got ready (its start-up reconciliation ran).
       const owed = gotReady ? unsettledAtDeath : [];
       unsettledAtDeath = [...auditJournal(stateDir, truth, owed, audit), ...(gotReady ? [] : unsettledAtDeath)];
-      options.progress?.(`crash: life ${life + 1}/${options.kills} ${kind}${died ? '' : ' (killed by the test)'}, ${truth.allOrders().length} orders on the exchange, ${Math.round((Date.now() - wallStart) / 100) / 10} s`);
+      options.progress?.(`crash: life ${life + 1}/${options.kills} ${kind}${killedByTest ? ' (killed by the test)' : ''}, ${truth.allOrders().length} orders on the exchange, ${Math.round((Date.now() - wallStart) / 100) / 10} s`);
     }
     // A last, clean life: it settles what the last crash left, then stops on SIGTERM with exit 0.
     const last = launch(file, env, options.kills);

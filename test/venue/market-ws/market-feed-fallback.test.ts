@@ -61,6 +61,16 @@ function source(f: MarketFeed, key: string): string | undefined {
 }
 
 describe('market feed: socket with polling as the fallback', () => {
+  it('starts with a snapshot of the mark price, before any book or trade (the risk engine needs it for the first order)', async () => {
+    const { events } = start(10_000);
+    const f = feed;
+    if (f === undefined) throw new Error('no feed');
+    await f.start();
+    expect(events[0]?.type).toBe('market.markPrice');
+    await step(f);
+    expect(events.some((e) => e.type === 'market.book')).toBe(true);
+  });
+
   it('a dropped socket sends its channels to polling, and they return when it reconnects; funding stays polled', async () => {
     const { events, switches } = start(10_000);
     const f = feed;
@@ -73,8 +83,11 @@ describe('market feed: socket with polling as the fallback', () => {
       [`${BTC}/trades`, 'ws', 'ws'],
       [`${BTC}/fundingRate`, 'poll', 'poll'],
     ]);
-    // Only funding polled so far.
-    expect(f.poller.stats().channels.filter((c) => c.polls > 0).map((c) => c.key)).toEqual([`${BTC}/fundingRate`]);
+    // Only funding polled so far, besides the mark price's one start-up snapshot.
+    expect(f.poller.stats().channels.filter((c) => c.polls > 0).map((c) => [c.key, c.polls > 1 ? 'more' : 1])).toEqual([
+      [`${BTC}/markPrice`, 1],
+      [`${BTC}/fundingRate`, 'more'],
+    ]);
     const socketBooks = events.filter((e) => e.type === 'market.book').length;
     expect(socketBooks).toBeGreaterThan(0);
 
