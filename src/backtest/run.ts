@@ -112,7 +112,7 @@ export class BacktestRun {
     this.port = new SimExchangePort({ engine: this.engine, userId: account.userId, time: this.clock, latency: this.latency, roundTrips: true });
     // A backtest keeps nothing: its journal and the strategies' stores live in memory, no database.
     const stores = new MemoryKeyValueStores();
-    // The ledgers write their whole state after every fill for a restart to read; a backtest never restarts.
+    // The ledgers write their state after every fill for a restart to read; a backtest never restarts.
     const ledgerState = new UnreadStateStore(LEDGER_STORE_ID);
     const tracker = new HandlerTracker();
     const symbols = [...new Set([...feed.instruments.map((i) => i.symbol), ...options.strategies.flatMap((s) => s.symbols)])];

@@ -3,9 +3,9 @@ import type { KeyValueStore } from '../model/journal.js';
 
 /**
  * An in-memory key-value store for state written after every change and read back only by a restart,
- * which a backtest never has (the kernel's ledgers: their whole state, up to 5,000 booked trade ids,
- * after every fill). The last value of each key is kept as handed over, and becomes its JSON copy only
- * when read: the writer must hand over a fresh value each time and never change it afterwards (the
+ * which a backtest never has (the kernel's ledgers: their positions and the open run of booked trade
+ * ids after every fill, each full run of ids once). The last value of each key is kept as handed
+ * over, and becomes its JSON copy only when read: the writer must hand over a fresh value each time and never change it afterwards (the
  * ledgers' codec builds a new one per write). Reads answer what MemoryKeyValueStore would: a copy, a
  * Decimal as its text. A value JSON cannot hold at all is refused at once; one that holds something
  * JSON drops deeper inside (a function in a field) loses it only when read, as JSON.stringify does.

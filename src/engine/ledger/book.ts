@@ -6,20 +6,34 @@ import type { PositionSide } from '../../model/instrument.js';
 import type { LedgerPosition } from '../../model/ledger.js';
 import { EXTERNAL_LEDGER } from '../../model/ledger.js';
 import type { Fill } from '../../model/orders.js';
+import type { BookedChanges, BookedIdsState } from './booked-ids.js';
+import { BookedTradeIds } from './booked-ids.js';
 import { addFunding, applyExecution, closeFrom, flatPosition, openInto, signedQty } from './math.js';
 
 const ZERO = dec(0);
 /** Trade ids remembered across restarts: a resync asks for fills from the newest one seen, so only recent ones come twice. */
 export const LEDGER_FILL_MEMORY = 5000;
+/** Trade ids per stored chunk of them (the main record holds at most this many; see BookedTradeIds). */
+export const LEDGER_FILL_CHUNK = 256;
 /** Fills booked to the external ledger kept while their owner may still become known (newest kept). */
 export const UNATTRIBUTED_FILL_MEMORY = 200;
 
 /** What the ledgers know that a restart must find again (the store writes it after every change). */
 export interface LedgerState {
   readonly positions: readonly LedgerPosition[];
-  /** Trade ids already booked, oldest first. */
-  readonly fills: readonly string[];
+  /** Trade ids already booked. */
+  readonly booked: BookedIdsState;
   /** Fills booked to the external ledger whose order may still turn out to be a strategy's, oldest first. */
+  readonly unattributed?: readonly Fill[];
+}
+
+/** The ledgers' main stored record: positions, the open run of booked trade ids and the sealed chunks' numbers. */
+export interface LedgerRecord {
+  readonly positions: readonly LedgerPosition[];
+  /** The open run of booked trade ids, oldest first. */
+  readonly fills: readonly string[];
+  /** Numbers of the sealed chunks of booked trade ids, oldest first. */
+  readonly chunks: readonly number[];
   readonly unattributed?: readonly Fill[];
 }
 
@@ -37,21 +51,31 @@ export interface LossShare {
  */
 export class LedgerBook {
   private readonly byOwner = new Map<string, Map<string, LedgerPosition>>();
-  private readonly booked = new Set<string>();
+  private readonly booked: BookedTradeIds;
   /** Booking key → a fill booked to the external ledger that may still find its owner. */
   private readonly waiting = new Map<string, Fill>();
 
   constructor(state?: LedgerState) {
+    this.booked = new BookedTradeIds(LEDGER_FILL_MEMORY, LEDGER_FILL_CHUNK, state?.booked);
     if (state === undefined) return;
     for (const p of state.positions) this.put(p);
-    for (const id of state.fills) this.booked.add(id);
     for (const fill of state.unattributed ?? []) this.waiting.set(bookingKey(fill), fill);
   }
 
-  state(): LedgerState {
+  /**
+   * What the main record stores: the positions, the open run of booked trade ids with the numbers of the
+   * sealed chunks, the fills awaiting an owner. The chunks themselves are `bookedChanges()`.
+   */
+  record(): LedgerRecord {
     const positions: LedgerPosition[] = [];
     for (const slots of this.byOwner.values()) positions.push(...slots.values());
-    return { positions, fills: [...this.booked], ...(this.waiting.size === 0 ? {} : { unattributed: [...this.waiting.values()] }) };
+    const { open, chunks } = this.booked.record();
+    return { positions, fills: open, chunks, ...(this.waiting.size === 0 ? {} : { unattributed: [...this.waiting.values()] }) };
+  }
+
+  /** Chunks of booked trade ids sealed since the last call (to write before the record) and forgotten (to delete after it). */
+  bookedChanges(): BookedChanges {
+    return this.booked.takeChanges();
   }
 
   /** A fill just booked to the external ledger whose order may turn out to be a strategy's (a plan row's order seen late). */
@@ -203,9 +227,6 @@ export class LedgerBook {
 
   private remember(key: string): void {
     this.booked.add(key);
-    if (this.booked.size <= LEDGER_FILL_MEMORY) return;
-    const oldest = this.booked.values().next().value;
-    if (oldest !== undefined) this.booked.delete(oldest);
   }
 }
 

@@ -12,8 +12,8 @@ import type { KeyValueStore } from '../../model/journal.js';
 import type { LedgerEvent, LedgerPosition, PositionClaimed, PositionLossCause, PositionLost } from '../../model/ledger.js';
 import { EXTERNAL_LEDGER } from '../../model/ledger.js';
 import type { Fill } from '../../model/orders.js';
-import { LedgerBook } from './book.js';
-import { decodeLedgerState, encodeLedgerState } from './codec.js';
+import { LEDGER_FILL_CHUNK, LedgerBook } from './book.js';
+import { decodeLedgerState, encodeLedgerState, ledgerFillsChunkOf, ledgerFillsKey } from './codec.js';
 import type { LedgerClaim } from './claims.js';
 import { lossCauseOf } from './loss-cause.js';
 
@@ -62,7 +62,15 @@ export class Ledgers {
   private claimsApplied = false;
 
   constructor(private readonly options: LedgersOptions) {
-    this.book = new LedgerBook(decodeLedgerState(options.store.get(LEDGER_STATE_KEY)));
+    const store = options.store;
+    const state = decodeLedgerState(store.get(LEDGER_STATE_KEY), (n) => store.get(ledgerFillsKey(LEDGER_STATE_KEY, n)), LEDGER_FILL_CHUNK);
+    this.book = new LedgerBook(state);
+    // A chunk the record does not list was written by a save that crashed before its record, or forgotten by one that crashed before deleting it.
+    const listed = new Set(state?.booked.chunksStored === true ? state.booked.chunks.map((c) => c.n) : []);
+    for (const key of store.keys()) {
+      const n = ledgerFillsChunkOf(LEDGER_STATE_KEY, key);
+      if (n !== undefined && !listed.has(n)) store.delete(key);
+    }
     this.strategies = new Set(options.strategyIds);
     this.log = options.logger;
   }
@@ -260,7 +268,16 @@ export class Ledgers {
     return this.options.cache.instrument(symbol)?.contractMultiplier ?? dec(1);
   }
 
+  /**
+   * Writes what changed: newly sealed chunks of trade ids, then the main record that lists them (positions,
+   * the open run of ids), then deletes the chunks it no longer lists. Each write is atomic on its own; in
+   * this order a crash between two of them leaves the record pointing only at chunks that exist.
+   */
   private save(): void {
-    this.options.store.set(LEDGER_STATE_KEY, encodeLedgerState(this.book.state()));
+    const store = this.options.store;
+    const changes = this.book.bookedChanges();
+    for (const chunk of changes.write) store.set(ledgerFillsKey(LEDGER_STATE_KEY, chunk.n), chunk.ids);
+    store.set(LEDGER_STATE_KEY, encodeLedgerState(this.book.record()));
+    for (const n of changes.drop) store.delete(ledgerFillsKey(LEDGER_STATE_KEY, n));
   }
 }

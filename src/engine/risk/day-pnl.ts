@@ -9,6 +9,7 @@ import type { Instrument, PositionSide } from '../../model/instrument.js';
 import type { MarkPriceUpdated } from '../../model/market-events.js';
 
 const POSITION_SIDES: readonly PositionSide[] = ['LONG', 'SHORT'];
+const ZERO = dec(0);
 
 /**
  * Today's PnL in quote units: realized PnL − fees of today's fills, plus today's funding payments
@@ -28,6 +29,8 @@ export class DayPnl {
   private readonly baseline = new Map<string, Decimal>();
   private readonly unrealized = new Map<string, Decimal>();
   private readonly positions = new Map<string, Position>();
+  /** Σ (unrealized − baseline) over the positions, kept as they change (every mark price asks for the total). */
+  private unrealizedToday = dec(0);
   private synced = false;
 
   constructor(
@@ -39,9 +42,7 @@ export class DayPnl {
   }
 
   value(): Decimal {
-    let total = this.realized;
-    for (const [key, pnl] of this.unrealized) total = total.add(pnl.sub(this.baseline.get(key) ?? 0));
-    return total;
+    return this.realized.add(this.unrealizedToday);
   }
 
   /** Begins a new day at `now`: today's figures restart from zero, open positions from their current PnL. */
@@ -49,6 +50,7 @@ export class DayPnl {
     this.dayStart = now;
     this.realized = dec(0);
     for (const [key, pnl] of this.unrealized) this.baseline.set(key, pnl);
+    this.unrealizedToday = dec(0);
     this.synced = true;
   }
 
@@ -117,8 +119,15 @@ export class DayPnl {
     this.positions.set(key, position);
     const pnl = position.qty.isZero() ? dec(0) : position.unrealizedPnl;
     if (!this.baseline.has(key)) this.baseline.set(key, this.synced ? dec(0) : pnl);
-    this.unrealized.set(key, pnl);
+    this.setUnrealized(key, pnl);
     return true;
+  }
+
+  /** A position's unrealized PnL now; its baseline is set. */
+  private setUnrealized(key: string, pnl: Decimal): void {
+    const before = this.unrealized.get(key) ?? this.baseline.get(key) ?? ZERO;
+    this.unrealized.set(key, pnl);
+    this.unrealizedToday = this.unrealizedToday.add(pnl.sub(before));
   }
 
   /** Revalues the symbol's positions at a new mark price (position events may come less often). */
@@ -137,7 +146,7 @@ export class DayPnl {
       // Read only now: a replay's mark prices become decimals when something reads them.
       const mark = event.price;
       const move = side === 'LONG' ? mark.sub(position.avgPrice) : position.avgPrice.sub(mark);
-      this.unrealized.set(key, move.mul(position.qty).mul(instrument.contractMultiplier));
+      this.setUnrealized(key, move.mul(position.qty).mul(instrument.contractMultiplier));
       changed = true;
     }
     return changed;

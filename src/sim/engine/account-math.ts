@@ -68,10 +68,17 @@ function inputsOf(state: EngineState, account: FuturesAccount): unknown[] {
   return inputs;
 }
 
-function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** Whether `inputsOf(state, account)` would equal `inputs`, read in the same order without building the list (most asks find them unchanged). */
+function sameInputs(state: EngineState, account: FuturesAccount, inputs: readonly unknown[]): boolean {
+  let i = 0;
+  if (inputs[i++] !== account.wallet) return false;
+  for (const p of account.positions.values()) {
+    if (p.lots === 0) continue;
+    if (inputs[i++] !== p || inputs[i++] !== p.margin || inputs[i++] !== p.marginType) return false;
+    if (inputs[i++] !== (p.marginType === 'ISOLATED' ? undefined : mathOf(state, p))) return false;
+  }
+  for (const o of account.openOrders) if (inputs[i++] !== o.marginLocked) return false;
+  return i === inputs.length;
 }
 
 /**
@@ -80,9 +87,9 @@ function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
  * the last answer is kept with its inputs and given again while they are the same.
  */
 export function accountFigures(state: EngineState, account: FuturesAccount): AccountFigures {
-  const inputs = inputsOf(state, account);
   const memo = figureMemos.get(account);
-  if (memo !== undefined && sameInputs(memo.inputs, inputs)) return memo.figures;
+  if (memo !== undefined && sameInputs(state, account, memo.inputs)) return memo.figures;
+  const inputs = inputsOf(state, account);
   const figures = computeFigures(state, account);
   figureMemos.set(account, { inputs, figures });
   return figures;

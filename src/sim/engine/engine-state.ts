@@ -50,6 +50,12 @@ export class EngineState {
   private lastAgePurge: number;
   /** When `purgeByAge` next has work (a market minute after its last run): the per-event check reads this field alone. */
   nextAgePurge: number;
+  /**
+   * Per book, the last mark ticks asked for and their decimal: every account figure, position view and
+   * liquidation check reads the mark, many times per price, and formatting the ticks to look the text up
+   * cost more than the figures that use it.
+   */
+  private readonly marks = new Map<SymbolBook, { ticks: number; value: Decimal }>();
 
   constructor(
     readonly instruments: readonly SimInstrument[],
@@ -194,7 +200,16 @@ export class EngineState {
   /** Mark price for margin and PnL: mark, else last trade, else undefined. */
   markDecimal(book: SymbolBook): Decimal | undefined {
     const ticks = book.markTicks > 0 ? book.markTicks : book.lastTicks;
-    return ticks > 0 ? this.priceOf(book, ticks) : undefined;
+    if (ticks <= 0) return undefined;
+    const memo = this.marks.get(book);
+    if (memo !== undefined && memo.ticks === ticks) return memo.value;
+    const value = this.priceOf(book, ticks);
+    if (memo === undefined) this.marks.set(book, { ticks, value });
+    else {
+      memo.ticks = ticks;
+      memo.value = value;
+    }
+    return value;
   }
 }
 

@@ -13,8 +13,23 @@ import type { AlgoOrderView, BalanceFlowView, FuturesBalanceView, OrderView, Pos
  * values: decimals are immutable); money figures, which rarely repeat, are parsed.
  */
 
+/**
+ * The last view mapped, with what it mapped to. An engine event's view is mapped by each of its listeners
+ * in turn (the port for the kernel, a backtest's order and fill records): the later ones get the first
+ * one's snapshot, which is immutable. Views are fresh objects per event or reply, never changed after.
+ */
+let lastOrder: { readonly view: OrderView; readonly updateTime: number; readonly snapshot: OrderSnapshot } | undefined;
+let lastFill: { readonly view: UserTradeView; readonly fill: Fill } | undefined;
+
 /** `updateTime` is the ordering key: the view's own time for replies, the event time `E` for stream events. */
 export function orderSnapshotOf(view: OrderView, updateTime = view.updateTime): OrderSnapshot {
+  if (lastOrder !== undefined && lastOrder.view === view && lastOrder.updateTime === updateTime) return lastOrder.snapshot;
+  const snapshot = orderSnapshotOfView(view, updateTime);
+  lastOrder = { view, updateTime, snapshot };
+  return snapshot;
+}
+
+function orderSnapshotOfView(view: OrderView, updateTime: number): OrderSnapshot {
   return {
     symbol: view.symbol,
     orderId: view.orderId,
@@ -115,6 +130,13 @@ export function balanceOfFigures(coin: string, f: BalanceFigures, updateTime: nu
 
 /** The trade id is the exchange's `ticketId`: the one id both the user stream (`T`) and userTrades carry. */
 export function fillOf(view: UserTradeView): Fill {
+  if (lastFill !== undefined && lastFill.view === view) return lastFill.fill;
+  const fill = fillOfView(view);
+  lastFill = { view, fill };
+  return fill;
+}
+
+function fillOfView(view: UserTradeView): Fill {
   return {
     symbol: view.symbol,
     tradeId: view.ticketId,
