@@ -63,7 +63,7 @@ export const SECTION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   strategies: 'strategy instances: a module of strategies/ (or a path), its symbols, params and limits',
   orphans: 'open orders the journal does not know: adopt or cancel',
   shutdown: 'on SIGTERM: cancel open orders or leave them, and how long a clean stop may take',
-  journal: 'how durable a journal commit is before its order goes out: disk (fsync, default) or os (survives a crash of stratd, not of the machine)',
+  journal: 'how durable an order journal commit is: disk (default: in the operating system before the send, fsynced beside it) or os (in the operating system before the send; survives a crash of stratd, not of the machine)',
   health: 'the health and metrics HTTP server (loopback by default)',
   follower: 'the copy-trading follower commands: in paper mode, which key of the simulator config',
   log: 'log level of the JSON lines on standard output (pretty single lines on a terminal), and how often the trade log writes its per-strategy summary line',

@@ -192,9 +192,10 @@ export const daemonFileSchema = z.strictObject({
   orphans: z.enum(['adopt', 'cancel']).default('adopt'),
   shutdown: shutdownSchema.prefault({}),
   /**
-   * `disk` (default): every journal commit is fsynced before the order it records is sent. `os`: a commit
-   * has reached the operating system (it survives stratd crashing or being killed, not the machine
-   * losing power), about 1 ms less per order on a VM disk.
+   * Either way a journal commit reaches the operating system before the order it records is sent (it
+   * survives stratd crashing or being killed). `disk` (default) also fsyncs it: one fsync for a turn's
+   * commits on a worker thread beside the send (store/group-commit.ts). `os` leaves the fsync to
+   * SQLite's checkpoints (a machine losing power can lose the last commits).
    */
   journal: z.strictObject({ durability: z.enum(['disk', 'os']).default('disk') }).prefault({}),
   health: healthSchema,
