@@ -9,6 +9,7 @@ import type { BacktestOptions } from '../src/backtest/types.js';
 import { PreparedRecording } from '../src/recording/prepared/index.js';
 import { defineStrategy } from '../src/engine/strategy/api.js';
 import type { StrategyInstance } from '../src/engine/strategy/instance.js';
+import { countGc } from './gc-count.js';
 import { writeRepeatedRecording } from './repeated-recording.js';
 
 /** Lines read, gunzipped and JSON.parse'd per second: the floor any replay of the JSONL form pays. */
@@ -112,9 +113,11 @@ export async function benchDataOnlyLarge(recording: string, symbols: readonly st
     const bare = await bareReadParse(path);
     const feed = await preparedFeedOnly(path);
     const loaded = await PreparedRecording.load([path], undefined, {});
+    const gc = countGc();
     const cpu = process.cpuUsage();
     const steady = await dataOnlyReplay(path, symbols, { recording: loaded });
     const used = process.cpuUsage(cpu);
+    const collected = await gc.stop();
     const withLoad = await dataOnlyReplay(path, symbols, { prepared: {} });
     if (steady.events !== written) throw new Error(`the large replay handed out ${steady.events} events of ${written}`);
     return {
@@ -126,6 +129,10 @@ export async function benchDataOnlyLarge(recording: string, symbols: readonly st
       largePreparedFeedHandOutEventsPerSecond: Math.round(feed.handOutPerSecond),
       largeDataOnlySteadyEventsPerSecond: Math.round(steady.perSecond),
       largeDataOnlySteadyEventsPerCpuSecond: Math.round(steady.events / ((used.user + used.system) / 1e6)),
+      // Allocation shows as young-generation scavenges: fewer per event, less GC work on this thread and V8's helpers.
+      largeDataOnlySteadyScavengesPerMillionEvents: Number(((collected.scavenges * 1e6) / steady.events).toFixed(1)),
+      largeDataOnlySteadyOtherGcs: collected.others,
+      largeDataOnlySteadyGcMs: Math.round(collected.ms),
       largeDataOnlyWithLoadEventsPerSecond: Math.round(withLoad.perSecond),
       largeDataOnlySteadyShareOfBareParse: Number((steady.perSecond / bare.perSecond).toFixed(3)),
     };

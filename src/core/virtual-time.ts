@@ -1,11 +1,41 @@
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import type { Clock, TimeSource } from './clock.js';
 
-/** A VirtualClock's action: counts its runs on the clock (`executed`). */
+/** What orders a queued action: its due time, then its creation index (rxjs's VirtualAction fields). */
+interface Ordered {
+  readonly delay: number;
+  readonly index: number;
+}
+
+/**
+ * A VirtualClock's action: counts its runs on the clock (`executed`), and enters the queue at its place
+ * by binary search where rxjs's VirtualAction pushes and sorts the whole queue (`Array.prototype.sort`
+ * allocates its work arrays on every call: a replay schedules an action per second of virtual time).
+ * The queue is sorted between insertions (actions leave it by `shift` and `splice` only), so the
+ * insertion gives the order the sort gave: due time, then index.
+ */
 class CountedAction<T> extends VirtualAction<T> {
   protected override _execute(state: T, delay: number): unknown {
     if (this.scheduler instanceof VirtualClock) this.scheduler.executed++;
     return super._execute(state, delay);
+  }
+
+  protected override requestAsyncId(scheduler: VirtualTimeScheduler, _id?: unknown, delay = 0): 1 {
+    this.delay = scheduler.frame + delay;
+    const actions = scheduler.actions as unknown as Ordered[];
+    const due = this.delay;
+    const index = this.index;
+    let low = 0;
+    let high = actions.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const other = actions[mid]!;
+      if (other.delay < due || (other.delay === due && other.index <= index)) low = mid + 1;
+      else high = mid;
+    }
+    if (low === actions.length) scheduler.actions.push(this);
+    else scheduler.actions.splice(low, 0, this);
+    return 1;
   }
 }
 

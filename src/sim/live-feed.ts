@@ -1,5 +1,6 @@
 import type { MarketFeed } from './engine/sim-exchange.js';
 import type { DepthEvent, FundingEvent, FundingPeriod, MarketEvent } from './market-stream/events.js';
+import { eventAt } from './market-stream/events.js';
 
 export interface LiveMarketFeedOptions {
   /**
@@ -58,7 +59,7 @@ export class LiveMarketFeed implements MarketFeed {
     const ts = Math.max(event.ts, this.lastTs);
     this.materializeBefore(ts, event);
     const state = this.stateOf(event.symbol);
-    const queued: MarketEvent = ts === event.ts ? event : { ...event, ts };
+    const queued: MarketEvent = ts === event.ts ? event : eventAt(event, ts);
     if (queued.type === 'depth') {
       state.bookExpiresAt = queued.bids.length + queued.asks.length === 0 ? undefined : ts + this.options.maxBookAgeMs;
     } else if (queued.type === 'funding') {

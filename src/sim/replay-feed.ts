@@ -1,4 +1,5 @@
 import type { MarketEvent } from './market-stream/events.js';
+import { eventAt } from './market-stream/events.js';
 import type { SimInstrument } from './market-stream/instruments.js';
 import { MarketStreamReader } from './market-stream/reader.js';
 import type { MarketFeed } from './engine/sim-exchange.js';
@@ -34,6 +35,6 @@ export class ReplayFeed implements MarketFeed {
     const event = this.events[this.cursor++];
     if (event === undefined) throw new RangeError('replay feed exhausted');
     if (this.shift === 0) return event;
-    return event.type === 'funding' ? { ...event, ts: event.ts + this.shift, nextFundingTime: event.nextFundingTime + this.shift } : { ...event, ts: event.ts + this.shift };
+    return event.type === 'funding' ? { ...event, ts: event.ts + this.shift, nextFundingTime: event.nextFundingTime + this.shift } : eventAt(event, event.ts + this.shift);
   }
 }

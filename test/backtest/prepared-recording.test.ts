@@ -16,6 +16,7 @@ import { dec } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
 import type { BarEvent, MarketEvent } from '../../src/sim/market-stream/events.js';
+import { bestAskPrice, bestBidPrice, eventAt } from '../../src/sim/market-stream/events.js';
 import type { MarketStreamHeader } from '../../src/sim/market-stream/format.js';
 import { BTC_SWAP_USDT, ETH_SWAP_USDT } from '../../src/sim/market-stream/instruments.js';
 import { ConfigError } from '../../src/settings/config-error.js';
@@ -58,7 +59,15 @@ function expectSameOutputs(name: string, expected: BacktestResult, actual: Backt
 async function drain(feed: RecordingFeed): Promise<MarketEvent[]> {
   const events: MarketEvent[] = [];
   await feed.load(Number.POSITIVE_INFINITY);
-  while (feed.peekTime() !== undefined) events.push(feed.next());
+  while (feed.peekTime() !== undefined) {
+    const event = feed.next();
+    if (event.type === 'depth') {
+      // A prepared depth event's best prices come from its columns, not its (lazily built) sides.
+      expect([bestBidPrice(event), bestAskPrice(event)]).toEqual([event.bids[0]?.[0], event.asks[0]?.[0]]);
+    }
+    // Its fields read by name (a prepared depth event's sides are accessors): the plain event.
+    events.push(eventAt(event, event.ts));
+  }
   return events;
 }
 

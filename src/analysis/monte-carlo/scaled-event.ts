@@ -1,4 +1,5 @@
 import type { MarketEvent, PriceLevel } from '../../sim/market-stream/events.js';
+import { eventAt } from '../../sim/market-stream/events.js';
 import type { SimInstrument } from '../../sim/market-stream/instruments.js';
 import { StepGrid } from '../../sim/market-stream/ticks.js';
 
@@ -18,7 +19,7 @@ export function gridsOf(instruments: readonly SimInstrument[]): Map<string, Symb
  * Quantities, ids and funding rates stay as recorded.
  */
 export function scaledEvent(event: MarketEvent, ts: number, factor: number, grids: SymbolGrids | undefined): MarketEvent {
-  if (grids === undefined || factor === 1) return { ...event, ts };
+  if (grids === undefined || factor === 1) return eventAt(event, ts);
   const { tick } = grids;
   // A float is fine here: the result is a synthetic price put back on the exact tick grid, not money.
   const units = (text: string): number => (Number(text) * factor) / tick.approx;

@@ -1,7 +1,7 @@
 import { tableFromIPC } from 'apache-arrow';
 import type { Data, Table } from 'apache-arrow';
 import { InvariantError } from '../../core/errors.js';
-import type { BarSource, FundingPeriod, MarketChannel, MarketEvent, PriceLevel } from '../../sim/market-stream/events.js';
+import type { BarSource, DepthEvent, FundingPeriod, MarketChannel, MarketEvent, PriceLevel } from '../../sim/market-stream/events.js';
 import { BAR_SOURCES, FUNDING_PERIODS, STREAM_CHANNELS } from '../../sim/market-stream/events.js';
 import { isSignedDecimal, isUnsignedDecimal } from '../../sim/market-stream/event-lines.js';
 import type { MarketStreamHeader } from '../../sim/market-stream/format.js';
@@ -46,6 +46,67 @@ interface Levels {
   readonly dictionary: readonly string[];
 }
 
+/** A depth row's level columns: prices and quantities of each side. */
+interface DepthLevels {
+  readonly bidPrice: Levels;
+  readonly bidQty: Levels;
+  readonly askPrice: Levels;
+  readonly askQty: Levels;
+}
+
+/**
+ * A depth row's event whose sides become [price, quantity] pairs when first read, from the columns (which
+ * never change): a replay's engine reads only the best price of each side of most snapshots
+ * (`bestBidPrice`/`bestAskPrice`, straight from the columns), and building ~10 pairs per row was the
+ * largest allocation of a data-only replay. Each side is built once and the same array handed out on
+ * every read, so a holder of the event sees it unchanged. The sides are accessors of the class, not own
+ * properties: a spread (`{ ...event }`) has none (`eventAt` copies an event), `toJSON` gives the plain form.
+ */
+class ColumnDepth implements DepthEvent {
+  readonly type = 'depth';
+  readonly ts: number;
+  readonly symbol: string;
+  readonly #levels: DepthLevels;
+  readonly #row: number;
+  #bids: readonly PriceLevel[] | undefined;
+  #asks: readonly PriceLevel[] | undefined;
+
+  constructor(ts: number, symbol: string, levels: DepthLevels, row: number) {
+    this.ts = ts;
+    this.symbol = symbol;
+    this.#levels = levels;
+    this.#row = row;
+    this.#bids = undefined;
+    this.#asks = undefined;
+  }
+
+  get bids(): readonly PriceLevel[] {
+    return (this.#bids ??= levelPairs(this.#levels.bidPrice, this.#levels.bidQty, this.#row));
+  }
+
+  get asks(): readonly PriceLevel[] {
+    return (this.#asks ??= levelPairs(this.#levels.askPrice, this.#levels.askQty, this.#row));
+  }
+
+  get bestBidPrice(): string | undefined {
+    return firstPrice(this.#levels.bidPrice, this.#row);
+  }
+
+  get bestAskPrice(): string | undefined {
+    return firstPrice(this.#levels.askPrice, this.#row);
+  }
+
+  toJSON(): DepthEvent {
+    return { type: this.type, ts: this.ts, symbol: this.symbol, bids: this.bids, asks: this.asks };
+  }
+}
+
+/** The price text of a row's first level on one side, undefined when the side has none. */
+function firstPrice(prices: Levels, row: number): string | undefined {
+  const start = prices.offsets[row]!;
+  return start === prices.offsets[row + 1]! ? undefined : prices.dictionary[prices.indices[start]!];
+}
+
 /** Text of a plain Utf8 column: the whole buffer decoded once, each value a slice (per-value decoding when not ASCII). */
 interface TextColumn {
   readonly offsets: Int32Array;
@@ -82,6 +143,9 @@ export class PreparedColumns {
     private readonly askQty: Levels,
     private readonly bars: Bars,
   ) {}
+
+  /** The four level columns, handed to each depth event (ColumnDepth). */
+  private depthLevels: DepthLevels | undefined;
 
   get size(): number {
     return this.ts.length;
@@ -287,7 +351,7 @@ export class PreparedColumns {
     const symbol = this.symbolNames[this.symbols[row]!]!;
     switch (this.kinds[row]) {
       case KIND_DEPTH:
-        return { type: 'depth', ts, symbol, bids: levelPairs(this.bidPrice, this.bidQty, row), asks: levelPairs(this.askPrice, this.askQty, row) };
+        return new ColumnDepth(ts, symbol, (this.depthLevels ??= { bidPrice: this.bidPrice, bidQty: this.bidQty, askPrice: this.askPrice, askQty: this.askQty }), row);
       case KIND_TRADE:
         return {
           type: 'trade',

@@ -1,4 +1,5 @@
 import type { DepthEvent, PriceLevel } from '../market-stream/events.js';
+import { bestAskPrice, bestBidPrice } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import type { StepGrid } from '../market-stream/ticks.js';
 import { instrumentGrids } from '../market-stream/instruments.js';
@@ -63,10 +64,11 @@ export class SymbolBook {
     this.depth = event;
     if (this.takenBids.size > 0) this.takenBids.clear();
     if (this.takenAsks.size > 0) this.takenAsks.clear();
-    const bid = event.bids[0];
-    const ask = event.asks[0];
-    this.bestBidTicks = bid === undefined ? 0 : this.price.toUnits(bid[0]);
-    this.bestAskTicks = ask === undefined ? 0 : this.price.toUnits(ask[0]);
+    // The best prices alone: a prepared recording's event builds its sides only when they are read.
+    const bid = bestBidPrice(event);
+    const ask = bestAskPrice(event);
+    this.bestBidTicks = bid === undefined ? 0 : this.price.toUnits(bid);
+    this.bestAskTicks = ask === undefined ? 0 : this.price.toUnits(ask);
     let fills: Fill[] | undefined;
     const topBuy = this.buys[0];
     if (topBuy !== undefined && this.bestAskTicks > 0 && this.bestAskTicks <= topBuy.priceTicks) {

@@ -14,6 +14,31 @@ export interface DepthEvent {
   readonly symbol: string;
   readonly bids: readonly PriceLevel[];
   readonly asks: readonly PriceLevel[];
+  /**
+   * The best bid's and ask's price text, when the event can tell them without building its sides (a
+   * prepared recording's event reads them from its columns; undefined on a side without levels).
+   * Absent on a plain event: read `bids[0]` / `asks[0]` then (`bestPrices`).
+   */
+  readonly bestBidPrice?: string | undefined;
+  readonly bestAskPrice?: string | undefined;
+}
+
+/** The best bid's and ask's price text of a depth event (undefined: no level on that side), without building a lazy event's sides. */
+export function bestBidPrice(event: DepthEvent): string | undefined {
+  return 'bestBidPrice' in event ? event.bestBidPrice : event.bids[0]?.[0];
+}
+
+export function bestAskPrice(event: DepthEvent): string | undefined {
+  return 'bestAskPrice' in event ? event.bestAskPrice : event.asks[0]?.[0];
+}
+
+/**
+ * `event` stamped `ts`, as a plain object whatever made it: a prepared recording's depth event keeps its
+ * levels in accessors, which a spread (`{ ...event }`) would leave behind.
+ */
+export function eventAt(event: MarketEvent, ts: number): MarketEvent {
+  if (event.type === 'depth') return { type: 'depth', ts, symbol: event.symbol, bids: event.bids, asks: event.asks };
+  return { ...event, ts };
 }
 
 /** A public trade print. `buyerIsMaker` true means the taker sold. */

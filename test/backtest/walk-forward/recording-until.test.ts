@@ -3,6 +3,7 @@ import { ParsedRecording } from '../../../src/recording/parsed-recording.js';
 import { PreparedRecording } from '../../../src/recording/prepared/index.js';
 import type { RecordingFeed, RecordingReplay } from '../../../src/recording/feed.js';
 import type { MarketEvent } from '../../../src/sim/market-stream/events.js';
+import { eventAt } from '../../../src/sim/market-stream/events.js';
 import { BTC_SWAP_USDT, ETH_SWAP_USDT } from '../../../src/sim/market-stream/instruments.js';
 import { depth, header, mark, T0, tempDir, trade, writeRecording } from '../backtest-support.js';
 
@@ -14,7 +15,11 @@ const ETH = 'ETH-SWAP-USDT';
 async function drain(feed: RecordingFeed): Promise<MarketEvent[]> {
   const events: MarketEvent[] = [];
   await feed.load(Number.POSITIVE_INFINITY);
-  while (feed.peekTime() !== undefined) events.push(feed.next());
+  // Each event's fields read by name (a prepared depth event's sides are accessors): the plain event.
+  while (feed.peekTime() !== undefined) {
+    const event = feed.next();
+    events.push(eventAt(event, event.ts));
+  }
   return events;
 }
 

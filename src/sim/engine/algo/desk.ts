@@ -174,7 +174,10 @@ export class AlgoDesk {
     const fired = this.triggers.onPrice(symbol, source, ticks);
     const activated = this.triggers.takeActivated();
     // A trailing stop reaching its activation price reports it (activeStatus 1, document 001) at once.
-    for (const id of activated) {
+    // Indexed loops: this runs for every trade and mark price, and an array iterator (with its result
+    // objects) was allocated per call even when nothing was activated.
+    for (let i = 0; i < activated.length; i++) {
+      const id = activated[i]!;
       const row = this.rows.get(id);
       if (row === undefined || !row.isOpen) continue;
       row.activated = true;
