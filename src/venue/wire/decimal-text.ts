@@ -5,6 +5,8 @@ const WORD_DIGITS = 7;
 const POWERS = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
 /** Longest text read here: its exponent stays far inside any sane Decimal.maxE / minE. */
 const MAX_TEXT = 100;
+/** The words of the text being read (at most 100 digits: 16 words), copied out at the end. */
+const scratch: number[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 interface DecimalParts {
   s: number;
@@ -65,7 +67,7 @@ export function decimalOfText(text: string): Decimal | undefined {
   // The first word holds the digits down to a multiple of 7 of the exponent; the rest 7 each, the last padded with zeros.
   const head = (e + 1) % WORD_DIGITS;
   let want = head > 0 ? head : head + WORD_DIGITS;
-  const words: number[] = [];
+  let count = 0;
   let word = 0;
   let have = 0;
   for (let i = firstNonZero; i <= lastNonZero; i++) {
@@ -73,13 +75,15 @@ export function decimalOfText(text: string): Decimal | undefined {
     if (c === 46) continue;
     word = word * 10 + (c - 48);
     if (++have === want) {
-      words.push(word);
+      scratch[count++] = word;
       word = 0;
       have = 0;
       want = WORD_DIGITS;
     }
   }
-  if (have > 0) words.push(word * (POWERS[want - have] as number));
+  if (have > 0) scratch[count++] = word * (POWERS[want - have] as number);
+  // A packed array of small integers of the exact length (an empty one pushed to reserves room for 17).
+  const words = scratch.slice(0, count);
   x.e = e;
   x.d = words;
   return x as unknown as Decimal;
