@@ -321,7 +321,8 @@ export class MarketApi {
       () => (query.realtimeInterval === undefined ? undefined : oneOf(e, 'realtimeInterval', query.realtimeInterval, realtimeInterval.options)),
     );
     if (problem !== undefined) return err(problem);
-    return callParsed(
+    // `return await`: an async function that returns a promise resolves with it two microtask turns later.
+    return await callParsed(
       this.rest,
       { endpoint: e, query: orderedParams({ symbol: query.symbol, realtimeInterval: query.realtimeInterval }), weight: tickerWeight(query.symbol) },
       tickers24hSchema,

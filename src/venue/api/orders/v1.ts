@@ -87,7 +87,8 @@ export class OrdersV1Api {
       slOrderType: order.slOrderType,
       category: order.category,
     });
-    return callParsed(this.rest, { endpoint: e, form }, regularOrderV1Schema, readRegularOrderV1);
+    // `return await` (here, in open orders and in cancel): an async function that returns a promise resolves with it two microtask turns later.
+    return await callParsed(this.rest, { endpoint: e, form }, regularOrderV1Schema, readRegularOrderV1);
   }
 
   /**
@@ -178,7 +179,7 @@ export class OrdersV1Api {
       endpoint: e,
       query: orderedParams({ symbol: query.symbol, orderId: query.orderId, type: query.type, limit: query.limit, category: query.category }),
     };
-    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1ListSchema) : callParsed(this.rest, request, regularOrderV1ListSchema, readRegularOrdersV1);
+    return await (query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1ListSchema) : callParsed(this.rest, request, regularOrderV1ListSchema, readRegularOrdersV1));
   }
 
   /** DELETE /api/v1/futures/order (API-NOTES §4.7): answers the snapshot from BEFORE the cancel (status NEW). */
@@ -190,7 +191,7 @@ export class OrdersV1Api {
     const problem = atLeastOneId(e, query);
     if (problem !== undefined) return err(problem);
     const request = { endpoint: e, query: [...refQuery(query), ...orderedParams({ type: query.type, symbol: query.symbol })] };
-    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema, readRegularOrderV1);
+    return await (query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema, readRegularOrderV1));
   }
 
   /**
