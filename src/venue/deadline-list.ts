@@ -1,64 +1,128 @@
-import type { SchedulerLike, Subscription } from 'rxjs';
+import type { SchedulerLike } from 'rxjs';
+import type { ReleasableTimer } from '../core/system-time.js';
+import { releasableTimers } from '../core/system-time.js';
 
 /** A deadline of a `DeadlineList`; `cancel()` it once it no longer matters. */
 export interface Deadline {
   cancel(): void;
 }
 
-interface Entry extends Deadline {
-  readonly at: number;
-  readonly fire: () => void;
-  done: boolean;
+/** Where the list's one action runs: its clock and a one-shot timer. */
+interface Timers {
+  now(): number;
+  start(fire: () => void, ms: number): ReleasableTimer;
 }
 
+/** A scheduler's action as a timer (virtual time in tests): it cannot let the process go, so `hold` does nothing. */
+function schedulerTimers(scheduler: SchedulerLike): Timers {
+  return {
+    now: () => scheduler.now(),
+    start(fire, ms) {
+      const subscription = scheduler.schedule(fire, ms);
+      return { cancel: () => subscription.unsubscribe(), hold: () => undefined };
+    },
+  };
+}
+
+class Entry implements Deadline {
+  done = false;
+  constructor(
+    private readonly list: DeadlineList,
+    readonly at: number,
+    readonly fire: () => void,
+  ) {}
+
+  cancel(): void {
+    if (this.done) return;
+    this.done = true;
+    this.list.cancelled();
+  }
+}
+
+/** More entries than this, most of them cancelled: the list is compacted at a cancel. */
+const COMPACT_AT = 64;
+
 /**
- * Many deadlines on one scheduled action: adding or cancelling one is an array push or a flag, where
- * a scheduler action each (rxjs's asyncScheduler: a setInterval and a clearInterval) costs a request
- * more than its socket write. The action runs at the earliest deadline; cancelled entries are dropped
- * then. Deadlines fire in the order they fall due, never early.
+ * Many deadlines on one timer: adding or cancelling one is an array push or a flag, where a timer each
+ * (a setInterval and a clearInterval through rxjs's asyncScheduler) cost a request more than its socket
+ * write. The timer runs at the earliest deadline; cancelled entries are dropped then. Deadlines fire
+ * in the order they fall due, never early.
+ *
+ * On real timers (no scheduler given) the timer is kept over idle gaps: when the last live deadline is
+ * cancelled the timer stays armed but released (Node's `unref`: it holds no process up), and the next
+ * deadline takes it again; it goes when it fires with nothing live, at most one deadline's length after
+ * the last request. One caller sending request after request so starts a timer per timeout's length,
+ * not per request. On a scheduler (virtual time) the timer goes as soon as nothing is live, as a
+ * scheduler's action cannot be released.
  */
 export class DeadlineList {
   private entries: Entry[] = [];
-  /** Entries neither fired nor cancelled: at 0 the scheduled action goes too (nothing keeps the process up). */
+  /** Entries neither fired nor cancelled. */
   private live = 0;
-  private armed: { readonly at: number; readonly subscription: Subscription } | undefined;
+  private armed: { readonly at: number; readonly timer: ReleasableTimer } | undefined;
+  private readonly timers: Timers;
+  /** Real timers: the armed timer outlives an idle moment, released while nothing is live. */
+  private readonly keepsIdleTimer: boolean;
 
-  constructor(private readonly scheduler: SchedulerLike) {}
+  /** `scheduler`: where the deadlines run (virtual time); none: the process's real timers. */
+  constructor(scheduler?: SchedulerLike) {
+    this.keepsIdleTimer = scheduler === undefined;
+    this.timers = scheduler === undefined ? releasableTimers : schedulerTimers(scheduler);
+  }
 
   /** Calls `fire` `ms` from now, unless cancelled first. */
   add(ms: number, fire: () => void): Deadline {
-    const entry: Entry = {
-      at: this.scheduler.now() + ms,
-      fire,
-      done: false,
-      cancel: () => {
-        if (entry.done) return;
-        entry.done = true;
-        if (--this.live === 0) this.clear();
-      },
-    };
-    this.live++;
+    const entry = new Entry(this, this.timers.now() + ms, fire);
+    if (this.live++ === 0 && this.armed !== undefined) this.armed.timer.hold(true);
     this.entries.push(entry);
     if (this.armed === undefined || entry.at < this.armed.at) this.arm(entry.at);
     return entry;
   }
 
-  /** Stops the scheduled action; pending deadlines never fire. */
+  /** Stops the timer; pending deadlines never fire (and cancelling them later is harmless). */
   clear(): void {
-    this.armed?.subscription.unsubscribe();
+    this.armed?.timer.cancel();
     this.armed = undefined;
+    for (const entry of this.entries) entry.done = true;
     this.entries = [];
     this.live = 0;
   }
 
+  /** An entry's cancel: the last live one releases the timer (real timers) or stops it. */
+  cancelled(): void {
+    if (--this.live > 0) {
+      if (this.entries.length > COMPACT_AT && this.entries.length > 4 * this.live) this.entries = this.entries.filter((entry) => !entry.done);
+      return;
+    }
+    // Every entry is done: none needs keeping.
+    this.entries = [];
+    this.idle();
+  }
+
+  /** Nothing is live: the armed timer is released (real timers) or stopped. */
+  private idle(): void {
+    if (this.armed === undefined) return;
+    if (this.keepsIdleTimer) {
+      this.armed.timer.hold(false);
+    } else {
+      this.armed.timer.cancel();
+      this.armed = undefined;
+    }
+  }
+
   private arm(at: number): void {
-    this.armed?.subscription.unsubscribe();
-    this.armed = { at, subscription: this.scheduler.schedule(() => this.check(), Math.max(0, at - this.scheduler.now())) };
+    this.armed?.timer.cancel();
+    this.armed = { at, timer: this.timers.start(() => this.check(), Math.max(0, at - this.timers.now())) };
   }
 
   private check(): void {
     this.armed = undefined;
-    const now = this.scheduler.now();
+    if (this.live === 0) {
+      // A kept timer that met no live deadline: the client has been idle, and the timer goes.
+      this.entries = [];
+      return;
+    }
+    const now = this.timers.now();
     const due: Entry[] = [];
     const pending: Entry[] = [];
     let next = Number.POSITIVE_INFINITY;
@@ -79,5 +143,7 @@ export class DeadlineList {
       this.live--;
       entry.fire();
     }
+    // The last live one fired while a timer armed since waits (a fire that added a deadline and cancelled it).
+    if (this.live === 0) this.idle();
   }
 }

@@ -24,7 +24,7 @@ export interface NodeHttpOptions {
   readonly maxSocketsPerOrigin?: number;
   /** How long an idle kept-alive connection stays open (default 15 s; a shorter `Keep-Alive: timeout` from the server wins). */
   readonly idleSocketMs?: number;
-  /** Where the request deadlines run (default: rxjs's asyncScheduler, the real timers). */
+  /** Where the request deadlines run (default: the process's real timers; a virtual scheduler in tests). */
   readonly scheduler?: SchedulerLike;
 }
 

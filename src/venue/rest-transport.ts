@@ -254,8 +254,6 @@ export class RestTransport implements RestCaller {
   }
 
   private interpret(endpoint: EndpointDef, label: string, reply: HttpReply): Result<{ readonly payload: unknown; readonly body: unknown }, VenueError> {
-    const traceId = reply.headers['traceid'];
-    const base = { endpoint: label, httpStatus: reply.status, ...(traceId === undefined ? {} : { traceId }) };
     if (endpoint.security !== 'NONE') this.governor.observeHeaders(reply.headers);
     let body: unknown;
     let parsed = true;
@@ -265,6 +263,18 @@ export class RestTransport implements RestCaller {
       parsed = false;
     }
     const { code, msg } = readCode(body);
+    if (reply.status < 400 && parsed && (code === undefined || code === 200 || code === 0)) {
+      // Answered: the error's fields (trace id, reset time) are read only on the way of a failure.
+      if (endpoint.wire !== 'v2') return ok({ payload: body, body });
+      if (isRecord(body) && 'code' in body) return ok({ payload: body['data'] ?? null, body });
+    }
+    return this.failure(label, reply, parsed, code, msg);
+  }
+
+  /** What a reply that is no answer stands for: rate limits and bans noted, an error with what the reply says. */
+  private failure(label: string, reply: HttpReply, parsed: boolean, code: number | undefined, msg: string | undefined): Result<never, VenueError> {
+    const traceId = reply.headers['traceid'];
+    const base = { endpoint: label, httpStatus: reply.status, ...(traceId === undefined ? {} : { traceId }) };
     const reset = toNumber(reply.headers['x-api-limit-reset-timestamp']);
     if (reply.status === 429) {
       // No reset timestamp: a Retry-After in seconds, when the server sends one.
@@ -292,18 +302,16 @@ export class RestTransport implements RestCaller {
     if (reply.status >= 400) {
       return err(new VenueError({ ...base, kind: 'http', message: msg ?? `HTTP ${reply.status}` }));
     }
-    if (endpoint.wire === 'v2') {
-      if (!isRecord(body) || !('code' in body)) {
-        return err(new VenueError({ ...base, kind: 'malformed-response', field: 'code', message: 'expected the {code, msg, data} wrapper' }));
-      }
-      return ok({ payload: body['data'] ?? null, body });
-    }
-    return ok({ payload: body, body });
+    // What is left: a v2 reply without its {code, msg, data} wrapper (interpret answered every other one).
+    return err(new VenueError({ ...base, kind: 'malformed-response', field: 'code', message: 'expected the {code, msg, data} wrapper' }));
   }
 }
 
-function readCode(body: unknown): { code: number | undefined; msg: string | undefined } {
-  if (!isRecord(body)) return { code: undefined, msg: undefined };
+/** A reply body that is no object carries no code and no message. */
+const NO_CODE: { readonly code: undefined; readonly msg: undefined } = Object.freeze({ code: undefined, msg: undefined });
+
+function readCode(body: unknown): { readonly code: number | undefined; readonly msg: string | undefined } {
+  if (!isRecord(body)) return NO_CODE;
   const raw = body['code'];
   const code = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
   const rawMsg = body['msg'] ?? body['message'];

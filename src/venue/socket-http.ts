@@ -1,7 +1,6 @@
 import { connect as netConnect } from 'node:net';
 import type { Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { asyncScheduler } from 'rxjs';
 import type { Deadline } from './deadline-list.js';
 import { DeadlineList } from './deadline-list.js';
 import type { HttpReply, HttpRequest } from './http-port.js';
@@ -29,7 +28,7 @@ export function createSocketHttp(options: NodeHttpOptions = {}): NodeHttp {
     responseTimeoutMs: options.responseTimeoutMs,
     maxSockets: options.maxSocketsPerOrigin ?? DEFAULT_MAX_SOCKETS,
     idleMs: options.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS,
-    deadlines: new DeadlineList(options.scheduler ?? asyncScheduler),
+    deadlines: new DeadlineList(options.scheduler),
   };
   const origins = new Map<string, OriginPool>();
   const send = (request: HttpRequest): Promise<HttpReply> => {

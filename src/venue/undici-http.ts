@@ -1,4 +1,3 @@
-import { asyncScheduler } from 'rxjs';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Deadline } from './deadline-list.js';
@@ -22,7 +21,7 @@ export function createUndiciHttp(options: NodeHttpOptions = {}): NodeHttp {
     maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     responseTimeoutMs: options.responseTimeoutMs,
-    deadlines: new DeadlineList(options.scheduler ?? asyncScheduler),
+    deadlines: new DeadlineList(options.scheduler),
   };
   const idleMs = options.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS;
   const poolOptions: Pool.Options = {

@@ -1,6 +1,8 @@
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
+import { HttpTransportError } from '../../src/venue/http-port.js';
 import { createSocketHttp } from '../../src/venue/socket-http.js';
+import { handlesMadeWhile, holds } from '../support/held-handles.js';
 import { describeTransport } from './transport-suite.js';
 
 describeTransport('socket (stratd HTTP/1.1)', createSocketHttp, { skipsUnaskedContinue: true, reuseSlack: 0, retiresOnStrayBytes: true });
@@ -60,6 +62,50 @@ describe('the socket transport keeps one idle timer per connection', () => {
       expect((await http.send({ method: 'GET', url, headers: {}, timeoutMs: 5000 })).body).toBe('{}');
       expect((await http.send({ method: 'GET', url, headers: {}, timeoutMs: 5000 })).body).toBe('{}');
       expect(sockets).toHaveLength(1);
+    } finally {
+      http.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('an idle socket transport holds no process up', () => {
+  test('after a reply, neither the kept connection nor the deadline timer keeps the process up; a deadline still fires later', async () => {
+    const sockets: Socket[] = [];
+    const server = createTcpServer((socket) => {
+      // The server's side holds nothing up either: what is left held is the client's.
+      socket.unref();
+      sockets.push(socket);
+      let seen = '';
+      socket.on('data', (chunk: Buffer) => {
+        seen += chunk.toString('latin1');
+        for (let end = seen.indexOf('\r\n\r\n'); end >= 0; end = seen.indexOf('\r\n\r\n')) {
+          const path = seen.slice(0, end).split(' ')[1];
+          seen = seen.slice(end + 4);
+          // `/never` is never answered: its request must end at its deadline.
+          if (path !== '/never') socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const http = createSocketHttp();
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      // A deadline far beyond the test: a timer that kept the process up for it would show as held.
+      const made = await handlesMadeWhile(['Timeout', 'TCPWRAP'], async () => {
+        for (let i = 0; i < 3; i++) expect((await http.send({ method: 'GET', url: `${url}/x`, headers: {}, timeoutMs: 600_000 })).body).toBe('{}');
+      });
+      // One connection, both its ends seen; and the request timer.
+      expect(made.filter((h) => h.type === 'TCPWRAP')).toHaveLength(2);
+      expect(made.filter((h) => h.type === 'Timeout').length).toBeGreaterThan(0);
+      expect(made.filter((h) => holds(h)).map((h) => h.type)).toEqual([]);
+      const error = await http.send({ method: 'GET', url: `${url}/never`, headers: {}, timeoutMs: 100 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(HttpTransportError);
+      expect((error as HttpTransportError).timedOut).toBe(true);
     } finally {
       http.close();
       for (const socket of sockets) socket.destroy();

@@ -202,7 +202,8 @@ export class AccountApi {
 
   /** GET /api/v1/futures/balance: one row per margin coin. */
   async futuresBalance(category?: Category): Promise<Result<FuturesBalance[], VenueError>> {
-    return callParsed(this.rest, { endpoint: ENDPOINTS.futuresBalance, query: orderedParams({ category }) }, futuresBalanceListSchema, readFuturesBalances);
+    // `return await`: an async function that returns a promise resolves with it two microtask turns later.
+    return await callParsed(this.rest, { endpoint: ENDPOINTS.futuresBalance, query: orderedParams({ category }) }, futuresBalanceListSchema, readFuturesBalances);
   }
 
   /** GET /api/v1/futures/positions: open positions (`[]` when flat). */

@@ -316,12 +316,12 @@ export class MarketApi {
   /** GET /quote/v1/contract/ticker/24hr: weight 1 with a symbol, 40 without. */
   async contractTicker24h(query: ContractTicker24hQuery = {}): Promise<Result<Ticker24h[], VenueError>> {
     const e = ENDPOINTS.contractTicker24h;
-    const problem = firstViolation(
-      () => optionalSymbol(e, query.symbol),
-      () => (query.realtimeInterval === undefined ? undefined : oneOf(e, 'realtimeInterval', query.realtimeInterval, realtimeInterval.options)),
-    );
+    // The first violation, in order (a chain, not firstViolation's closures: this call is on the poll's hot path).
+    const problem =
+      optionalSymbol(e, query.symbol) ?? (query.realtimeInterval === undefined ? undefined : oneOf(e, 'realtimeInterval', query.realtimeInterval, realtimeInterval.options));
     if (problem !== undefined) return err(problem);
-    return callParsed(
+    // `return await`: an async function that returns a promise resolves with it two microtask turns later.
+    return await callParsed(
       this.rest,
       { endpoint: e, query: orderedParams({ symbol: query.symbol, realtimeInterval: query.realtimeInterval }), weight: tickerWeight(query.symbol) },
       tickers24hSchema,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Decimal } from '../../core/decimal.js';
-import { dec, parseDecimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { VenueError } from '../venue-error.js';
+import { decimalOfText } from './decimal-text.js';
 import type { SkippedRowsSink } from './tolerant-list.js';
 import { takeSkippedRows } from './tolerant-list.js';
 
@@ -32,7 +33,7 @@ function saneMagnitude(value: Decimal): boolean {
 /** A wire amount as `decimal` reads it (string or number, sane magnitude), or undefined when it is none. */
 export function wireDecimal(value: string | number): Decimal | undefined {
   const parsed =
-    typeof value === 'number' ? (Number.isFinite(value) ? parseDecimal(String(value)) : undefined) : value.length > MAX_DECIMAL_TEXT ? undefined : parseDecimal(value.trim());
+    typeof value === 'number' ? (Number.isFinite(value) ? decimalOfText(String(value)) : undefined) : value.length > MAX_DECIMAL_TEXT ? undefined : decimalOfText(value.trim());
   return parsed !== undefined && saneMagnitude(parsed) ? parsed : undefined;
 }
 

@@ -58,13 +58,13 @@ export class OrdersV1Api {
   /** POST /api/v1/futures/order: answers the new order (live `PENDING_NEW`, docs `NEW`). */
   async orderV1Create(order: CreateOrderV1): Promise<Result<RegularOrderV1, VenueError>> {
     const e = ENDPOINTS.orderV1Create;
-    const problem = firstViolation(
-      () => checkOrder(e, order, ''),
-      () => positive(e, 'takeProfit', order.takeProfit),
-      () => positive(e, 'tpLimitPrice', order.tpLimitPrice),
-      () => positive(e, 'stopLoss', order.stopLoss),
-      () => positive(e, 'slLimitPrice', order.slLimitPrice),
-    );
+    // The first violation, in order (a chain, not firstViolation's closures: placing is the hot path).
+    const problem =
+      checkOrder(e, order, '') ??
+      positive(e, 'takeProfit', order.takeProfit) ??
+      positive(e, 'tpLimitPrice', order.tpLimitPrice) ??
+      positive(e, 'stopLoss', order.stopLoss) ??
+      positive(e, 'slLimitPrice', order.slLimitPrice);
     if (problem !== undefined) return err(problem);
     const form = orderedParams({
       symbol: order.symbol,
@@ -87,7 +87,8 @@ export class OrdersV1Api {
       slOrderType: order.slOrderType,
       category: order.category,
     });
-    return callParsed(this.rest, { endpoint: e, form }, regularOrderV1Schema, readRegularOrderV1);
+    // `return await` (here, in open orders and in cancel): an async function that returns a promise resolves with it two microtask turns later.
+    return await callParsed(this.rest, { endpoint: e, form }, regularOrderV1Schema, readRegularOrderV1);
   }
 
   /**
@@ -178,7 +179,7 @@ export class OrdersV1Api {
       endpoint: e,
       query: orderedParams({ symbol: query.symbol, orderId: query.orderId, type: query.type, limit: query.limit, category: query.category }),
     };
-    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1ListSchema) : callParsed(this.rest, request, regularOrderV1ListSchema, readRegularOrdersV1);
+    return await (query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1ListSchema) : callParsed(this.rest, request, regularOrderV1ListSchema, readRegularOrdersV1));
   }
 
   /** DELETE /api/v1/futures/order (API-NOTES §4.7): answers the snapshot from BEFORE the cancel (status NEW). */
@@ -190,7 +191,7 @@ export class OrdersV1Api {
     const problem = atLeastOneId(e, query);
     if (problem !== undefined) return err(problem);
     const request = { endpoint: e, query: [...refQuery(query), ...orderedParams({ type: query.type, symbol: query.symbol })] };
-    return query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema, readRegularOrderV1);
+    return await (query.type === 'STOP' ? callParsed(this.rest, request, conditionalOrderV1Schema) : callParsed(this.rest, request, regularOrderV1Schema, readRegularOrderV1));
   }
 
   /**
