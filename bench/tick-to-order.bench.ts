@@ -102,7 +102,7 @@ export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
 }
 
 /** One run's figures in µs: samples, p50/p99/max, then each stage's p50 (`<prefix>Stage<Name>P50Us`). */
-function figuresOf(prefix: string, { summary, preemptions }: Run): Record<string, number> {
+function figuresOf(prefix: string, { summary, byCommand, preemptions }: Run): Record<string, number> {
   const us = (ms: number): number => Math.round(ms * 1000);
   const name = (key: string): string => (prefix === '' ? key.charAt(0).toLowerCase() + key.slice(1) : `${prefix}${key}`);
   const figures: Record<string, number> = {
@@ -112,12 +112,21 @@ function figuresOf(prefix: string, { summary, preemptions }: Run): Record<string
     [name('MaxUs')]: us(summary.maxMs),
     [name('PreemptionsPerSample')]: summary.count === 0 ? 0 : Number((preemptions / summary.count).toFixed(2)),
   };
-  for (const stage of TICK_STAGES) figures[name(`Stage${stage.charAt(0).toUpperCase()}${stage.slice(1)}P50Us`)] = us(summary.stages[stage].p50Ms);
+  const title = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+  for (const stage of TICK_STAGES) figures[name(`Stage${title(stage)}P50Us`)] = us(summary.stages[stage].p50Ms);
+  // Each command's own samples: a tick cancels then places, and the place's way holds the cancel's.
+  for (const [command, own] of Object.entries(byCommand)) {
+    figures[name(`${title(command)}P50Us`)] = us(own.p50Ms);
+    figures[name(`${title(command)}P99Us`)] = us(own.p99Ms);
+    for (const stage of TICK_STAGES) figures[name(`${title(command)}Stage${title(stage)}P50Us`)] = us(own.stages[stage].p50Ms);
+  }
   return figures;
 }
 
 interface Run {
   readonly summary: TickToOrderSummary;
+  /** The same over the cancels' samples and over the places'. */
+  readonly byCommand: { readonly cancel: TickToOrderSummary; readonly place: TickToOrderSummary };
   /** Involuntary context switches of the bench's process (the daemon's) during the measured updates. */
   readonly preemptions: number;
   readonly failed: number;
@@ -185,7 +194,7 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, durabilit
     await sleep(systemTime.scheduler, 50);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     const preemptions = process.resourceUsage().involuntaryContextSwitches - switchesBefore;
-    return { summary: metric.summary(), preemptions, failed, denied, seconds };
+    return { summary: metric.summary(), byCommand: { cancel: metric.summary('cancel-order'), place: metric.summary('place-order') }, preemptions, failed, denied, seconds };
   } finally {
     await daemon?.stop();
     rmSync(dir, { recursive: true, force: true });
