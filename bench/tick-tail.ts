@@ -18,7 +18,7 @@ export interface TailSummary {
   readonly samples: number;
   /** Of those, how many overlapped a garbage collection (V8's `gc` performance entries). */
   readonly withGc: number;
-  /** Of those, how many had each stage as the one furthest over its own p50 (where the excess sat). */
+  /** Of those, how many had each stage as the one furthest over its p50 among the same command's samples (where the excess sat). */
   readonly byStage: Readonly<Record<TickStage, number>>;
   /** A tick's first request written to its second one's intent, the p50 (ms): `betweenRequestsP50`. */
   readonly betweenRequestsP50Ms: number;
@@ -34,6 +34,7 @@ export interface TailSummary {
  */
 export class TailTrace {
   private readonly stamps: TickStamps[] = [];
+  private readonly commands: string[] = [];
   private readonly gcs: Array<{ readonly start: number; readonly end: number }> = [];
   private readonly observer: PerformanceObserver;
   /** Stopwatch ms minus performance ms: GC entries are on the performance timeline. */
@@ -47,7 +48,8 @@ export class TailTrace {
   }
 
   /** Called at each write, on the daemon's path: holds the stamps, nothing more (they are read at the end). */
-  record(stamps: TickStamps): void {
+  record(command: string, stamps: TickStamps): void {
+    this.commands.push(command);
     this.stamps.push(stamps);
   }
 
@@ -55,11 +57,17 @@ export class TailTrace {
   summary(thresholdMs: number): TailSummary {
     this.observer.disconnect();
     const samples = this.stamps.map(sampleOf);
-    const p50s = TICK_STAGES.map((_, i) => median(samples.map((s) => s.stages[i] ?? Number.NaN).filter((v) => !Number.isNaN(v))));
+    // Each command's own stage p50s: a place's way holds its tick's cancel, so its kernel stage is always the longer.
+    const p50sOf = new Map<string, number[]>();
+    for (const command of new Set(this.commands)) {
+      const own = samples.filter((_, i) => this.commands[i] === command);
+      p50sOf.set(command, TICK_STAGES.map((_, i) => median(own.map((s) => s.stages[i] ?? Number.NaN).filter((v) => !Number.isNaN(v)))));
+    }
     const byStage = Object.fromEntries(TICK_STAGES.map((stage) => [stage, 0])) as Record<TickStage, number>;
     let slow = 0;
     let withGc = 0;
-    for (const sample of samples) {
+    for (const [at, sample] of samples.entries()) {
+      const p50s = p50sOf.get(this.commands[at] ?? '') ?? [];
       if (sample.to - sample.from <= thresholdMs) continue;
       slow++;
       if (this.gcs.some((gc) => gc.start < sample.to && gc.end > sample.from)) withGc++;

@@ -122,7 +122,7 @@ function figuresOf(prefix: string, { summary, byCommand, tail, preemptions }: Ru
     figures[name(`${title(command)}P99Us`)] = us(own.p99Ms);
     for (const stage of TICK_STAGES) figures[name(`${title(command)}Stage${title(stage)}P50Us`)] = us(own.stages[stage].p50Ms);
   }
-  // The samples over the p99 target: how many, how many overlapped a GC, where their excess sat.
+  // The samples over the run's p99: how many, how many overlapped a GC, where their excess sat.
   figures[name('TailSamples')] = tail.samples;
   figures[name('TailWithGc')] = tail.withGc;
   for (const stage of TICK_STAGES) figures[name(`Tail${title(stage)}`)] = tail.byStage[stage];
@@ -136,7 +136,7 @@ interface Run {
   readonly summary: TickToOrderSummary;
   /** The same over the cancels' samples and over the places'. */
   readonly byCommand: { readonly cancel: TickToOrderSummary; readonly place: TickToOrderSummary };
-  /** The samples over the p99 target (tick-tail.ts). */
+  /** The samples over the run's p99 (tick-tail.ts). */
   readonly tail: TailSummary;
   /** Involuntary context switches of the bench's process (the daemon's) during the measured updates. */
   readonly preemptions: number;
@@ -202,7 +202,7 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, durabilit
     const observe = metric.observe.bind(metric);
     metric.observe = (command, stamps): void => {
       observe(command, stamps);
-      tail.record(stamps);
+      tail.record(command, stamps);
     };
     const switchesBefore = process.resourceUsage().involuntaryContextSwitches;
     const from = strategy.updates();
@@ -212,7 +212,8 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, durabilit
     await sleep(systemTime.scheduler, 50);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     const preemptions = process.resourceUsage().involuntaryContextSwitches - switchesBefore;
-    return { summary: metric.summary(), byCommand: { cancel: metric.summary('cancel-order'), place: metric.summary('place-order') }, tail: tail.summary(TARGET_P99_US / 1000), preemptions, failed, denied, seconds };
+    const summary = metric.summary();
+    return { summary, byCommand: { cancel: metric.summary('cancel-order'), place: metric.summary('place-order') }, tail: tail.summary(summary.p99Ms), preemptions, failed, denied, seconds };
   } finally {
     await daemon?.stop();
     rmSync(dir, { recursive: true, force: true });
