@@ -19,6 +19,8 @@ import type { TickToOrderSummary } from '../src/engine/tick-to-order.js';
 import type { SimulatedExchangeInfo } from '../src/sim/simulated-exchange.js';
 import type { BenchResult } from './bench-result.js';
 import { measureFloor } from './tick-floor.js';
+import { TailTrace } from './tick-tail.js';
+import type { TailSummary } from './tick-tail.js';
 
 const SYMBOL = 'BTC-SWAP-USDT';
 /** Issue 18's targets with the default durability (disk). */
@@ -102,7 +104,7 @@ export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
 }
 
 /** One run's figures in µs: samples, p50/p99/max, then each stage's p50 (`<prefix>Stage<Name>P50Us`). */
-function figuresOf(prefix: string, { summary, preemptions }: Run): Record<string, number> {
+function figuresOf(prefix: string, { summary, byCommand, tail, preemptions }: Run): Record<string, number> {
   const us = (ms: number): number => Math.round(ms * 1000);
   const name = (key: string): string => (prefix === '' ? key.charAt(0).toLowerCase() + key.slice(1) : `${prefix}${key}`);
   const figures: Record<string, number> = {
@@ -112,12 +114,30 @@ function figuresOf(prefix: string, { summary, preemptions }: Run): Record<string
     [name('MaxUs')]: us(summary.maxMs),
     [name('PreemptionsPerSample')]: summary.count === 0 ? 0 : Number((preemptions / summary.count).toFixed(2)),
   };
-  for (const stage of TICK_STAGES) figures[name(`Stage${stage.charAt(0).toUpperCase()}${stage.slice(1)}P50Us`)] = us(summary.stages[stage].p50Ms);
+  const title = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+  for (const stage of TICK_STAGES) figures[name(`Stage${title(stage)}P50Us`)] = us(summary.stages[stage].p50Ms);
+  // Each command's own samples: a tick cancels then places, and the place's way holds the cancel's.
+  for (const [command, own] of Object.entries(byCommand)) {
+    figures[name(`${title(command)}P50Us`)] = us(own.p50Ms);
+    figures[name(`${title(command)}P99Us`)] = us(own.p99Ms);
+    for (const stage of TICK_STAGES) figures[name(`${title(command)}Stage${title(stage)}P50Us`)] = us(own.stages[stage].p50Ms);
+  }
+  // The samples over the run's p99: how many, how many overlapped a GC, where their excess sat.
+  figures[name('TailSamples')] = tail.samples;
+  figures[name('TailWithGc')] = tail.withGc;
+  for (const stage of TICK_STAGES) figures[name(`Tail${title(stage)}`)] = tail.byStage[stage];
+  figures[name('BetweenRequestsP50Us')] = us(tail.betweenRequestsP50Ms);
+  figures[name('Gcs')] = tail.gcs;
+  figures[name('GcMs')] = tail.gcMs;
   return figures;
 }
 
 interface Run {
   readonly summary: TickToOrderSummary;
+  /** The same over the cancels' samples and over the places'. */
+  readonly byCommand: { readonly cancel: TickToOrderSummary; readonly place: TickToOrderSummary };
+  /** The samples over the run's p99 (tick-tail.ts). */
+  readonly tail: TailSummary;
   /** Involuntary context switches of the bench's process (the daemon's) during the measured updates. */
   readonly preemptions: number;
   readonly failed: number;
@@ -177,6 +197,13 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, durabilit
     const metric = daemon.kernel.metrics.tickToOrder;
     await waitFor(() => strategy.updates() >= WARM_UP, 60_000, 'warm-up updates');
     metric.reset();
+    // Each sample's stamps, for the tail's trace: held at the write, read after the run.
+    const tail = new TailTrace();
+    const observe = metric.observe.bind(metric);
+    metric.observe = (command, stamps): void => {
+      observe(command, stamps);
+      tail.record(command, stamps);
+    };
     const switchesBefore = process.resourceUsage().involuntaryContextSwitches;
     const from = strategy.updates();
     const startedAt = process.hrtime.bigint();
@@ -185,7 +212,8 @@ async function runDaemon(info: SimulatedExchangeInfo, updates: number, durabilit
     await sleep(systemTime.scheduler, 50);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     const preemptions = process.resourceUsage().involuntaryContextSwitches - switchesBefore;
-    return { summary: metric.summary(), preemptions, failed, denied, seconds };
+    const summary = metric.summary();
+    return { summary, byCommand: { cancel: metric.summary('cancel-order'), place: metric.summary('place-order') }, tail: tail.summary(summary.p99Ms), preemptions, failed, denied, seconds };
   } finally {
     await daemon?.stop();
     rmSync(dir, { recursive: true, force: true });

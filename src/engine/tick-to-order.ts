@@ -73,6 +73,8 @@ export class TickToOrder {
   private readonly samples: Float64Array;
   /** Per stage, its share of each kept sample (NaN where a reading was missing). */
   private readonly stageSamples: readonly Float64Array[];
+  /** Each kept sample's command, for a summary of one command's samples (a tick that cancels then places gives both). */
+  private readonly commands: Array<ExchangeCommand['type'] | undefined>;
   private next = 0;
   private kept = 0;
   private count = 0;
@@ -82,6 +84,7 @@ export class TickToOrder {
     if (!(Number.isInteger(capacity) && capacity > 0)) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
     this.samples = new Float64Array(capacity);
     this.stageSamples = TICK_STAGES.map(() => new Float64Array(capacity));
+    this.commands = new Array<ExchangeCommand['type'] | undefined>(capacity).fill(undefined);
     this.histogram = new Histogram({
       name: 'stratd_tick_to_order_seconds',
       help: 'Market data arrival (poll reply) to the signed order request written to the socket, by command and triggering event',
@@ -98,6 +101,7 @@ export class TickToOrder {
     this.pending.push({ command, trigger: stamps.event, seconds: value / 1000 });
     if (this.pending.length >= PENDING_MAX) this.flush();
     this.samples[this.next] = value;
+    this.commands[this.next] = command;
     let from: number = stamps.arrivedAt;
     for (let i = 0; i < STAGE_ENDS.length; i++) {
       const end = stamps[STAGE_ENDS[i] ?? 'writtenAt'];
@@ -124,20 +128,24 @@ export class TickToOrder {
     for (const sample of held) this.histogram.observe({ command: sample.command, trigger: sample.trigger }, sample.seconds);
   }
 
-  summary(): TickToOrderSummary {
-    const sorted = this.samples.slice(0, this.kept).sort();
+  /** Over every kept sample, or over those of one command (`count` and `kept` are then that command's kept samples). */
+  summary(command?: ExchangeCommand['type']): TickToOrderSummary {
+    const mine = (_: number, i: number): boolean => command === undefined || this.commands[i] === command;
+    const sorted = this.samples.slice(0, this.kept).filter(mine).sort();
     const stages = {} as Record<TickStage, { p50Ms: number; p99Ms: number }>;
     TICK_STAGES.forEach((stage, i) => {
-      const values = (this.stageSamples[i] ?? new Float64Array(0)).slice(0, this.kept).filter((v) => !Number.isNaN(v)).sort();
+      const values = (this.stageSamples[i] ?? new Float64Array(0)).slice(0, this.kept).filter((v, at) => mine(v, at) && !Number.isNaN(v)).sort();
       stages[stage] = { p50Ms: rank(values, 0.5), p99Ms: rank(values, 0.99) };
     });
-    return { count: this.count, kept: this.kept, p50Ms: rank(sorted, 0.5), p99Ms: rank(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? 0, stages };
+    const count = command === undefined ? this.count : sorted.length;
+    return { count, kept: sorted.length, p50Ms: rank(sorted, 0.5), p99Ms: rank(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? 0, stages };
   }
 
   /** Forgets every sample and the histogram's counts (a benchmark's warm-up). */
   reset(): void {
     this.pending = [];
     this.histogram.reset();
+    this.commands.fill(undefined);
     this.next = 0;
     this.kept = 0;
     this.count = 0;

@@ -18,6 +18,26 @@ describe('TickToOrder histogram', () => {
     expect(metric.summary().count).toBe(1);
   });
 
+  test("a command's summary is over its own samples, stages included; a reset forgets which command each was", () => {
+    const metric = new TickToOrder(new Registry(), 4);
+    // A tick cancels then places: the place's way (kernel stage) holds the cancel's.
+    for (let i = 0; i < 3; i++) {
+      metric.observe('cancel-order', { event: 'market.bookTicker', arrivedAt: 0, ingestedAt: 0.1, emittedAt: 0.15, writtenAt: 0.5 });
+      metric.observe('place-order', { event: 'market.bookTicker', arrivedAt: 0, ingestedAt: 0.1, emittedAt: 0.6, writtenAt: 1 });
+    }
+    // Capacity 4: the two oldest samples (a cancel and a place) are gone.
+    expect(metric.summary()).toMatchObject({ count: 6, kept: 4 });
+    expect(metric.summary('cancel-order')).toMatchObject({ count: 2, kept: 2, p50Ms: 0.5, maxMs: 0.5 });
+    expect(metric.summary('place-order')).toMatchObject({ count: 2, kept: 2, p50Ms: 1, maxMs: 1 });
+    expect(metric.summary('cancel-order').stages.kernel.p50Ms).toBeCloseTo(0.05);
+    expect(metric.summary('place-order').stages.kernel.p50Ms).toBeCloseTo(0.5);
+    expect(metric.summary('modify-order')).toMatchObject({ count: 0, kept: 0, p50Ms: 0 });
+    metric.reset();
+    metric.observe('place-order', { event: 'market.bookTicker', arrivedAt: 0, writtenAt: 2 });
+    expect(metric.summary('cancel-order').kept).toBe(0);
+    expect(metric.summary('place-order')).toMatchObject({ kept: 1, p50Ms: 2 });
+  });
+
   test('more samples than are held between scrapes all reach the histogram', async () => {
     const registry = new Registry();
     const metric = new TickToOrder(registry);

@@ -1,5 +1,5 @@
-import { readBookTickers } from '../../src/venue/parsers/book-ticker-rows.js';
-import { bookTickersSchema } from '../../src/venue/parsers/market.js';
+import { readBookTickerRow, readBookTickers } from '../../src/venue/parsers/book-ticker-rows.js';
+import { bookTickerSchema, bookTickersSchema } from '../../src/venue/parsers/market.js';
 import type { SkippedRows } from '../../src/venue/wire/tolerant-list.js';
 import { parseWire } from '../../src/venue/wire/schema.js';
 import { clientFor } from '../support/client.js';
@@ -52,6 +52,25 @@ describe('book ticker rows read in one plain pass (the market poll on the way to
   it.each([['null', null], ['text', 'BTC'], ['a number', 5]])('a payload that is %s: left to the schema, which refuses it', (_, payload) => {
     expect(readBookTickers(payload)).toBeUndefined();
     expect(bySchema(payload).value).toBe('error');
+  });
+
+  it.each([
+    ['a row', ROW, true],
+    ['numbers for amounts and text for the time', { ...ROW, t: '1757452337074', b: 111631.8, bq: 120, a: 111631.9, aq: 75 }, true],
+    ['padded amounts, an exponent, fields stratd does not read', { ...ROW, b: ' 111631.8 ', aq: '7.5e1', extra: 1 }, true],
+    ['a row without a bid', { ...ROW, b: undefined }, false],
+    ['a price that is not a decimal', { ...ROW, a: '1,5' }, false],
+    ['a time with letters', { ...ROW, t: '17574523370x' }, false],
+    ['a list of rows', [ROW], false],
+    ['null', null, false],
+  ])('a socket frame that is %s: read alone as bookTickerSchema reads it, or left to it', (_, payload, taken) => {
+    const read = readBookTickerRow(payload);
+    const parsed = parseWire(bookTickerSchema, payload, 'test', () => undefined);
+    if (taken) expect(parsed.ok && parsed.value).toEqual(read);
+    else {
+      expect(read).toBeUndefined();
+      expect(parsed.ok).toBe(false);
+    }
   });
 
   it('the client still skips and reports a bad row of a book ticker reply, and keeps the good ones', async () => {

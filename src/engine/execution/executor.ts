@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Stopwatch, TimeSource } from '../../core/clock.js';
 import { stopwatchOf } from '../../core/clock.js';
+import { InvariantError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { BusEvent } from '../../model/bus-events.js';
 import type { ExchangeCommand } from '../../model/commands.js';
@@ -27,6 +28,15 @@ import type { TickStamps, Trigger } from '../tick-to-order.js';
  * such; `unjournaled`: the journal could not be written, nothing was sent.
  */
 export type SubmitOutcome = JournalState | 'ignored' | 'duplicate' | 'unjournaled';
+
+/**
+ * The persistent counter (a journal sequence) that numbers the executor's sessions: a command that
+ * places nothing (a cancel, a modification) is journaled as `<strategy>/<type>/<session>.<n>`, `n`
+ * counted in memory, so such a command's commit writes its row alone, not its row and a sequence row
+ * (measured: the sequence's statement and page were ~40 µs of a cancel's commit on the tick's path).
+ * `:` is in no strategy id, so this sequence is nobody's client order ids.
+ */
+export const COMMAND_SESSION_ID = 'stratd:command-session';
 
 /** What admission decided: send under this journal id, ignore (already live), or fail as a duplicate. */
 type Admission = { readonly id: string } | 'ignored' | { readonly duplicate: ExchangeFailure };
@@ -80,6 +90,9 @@ export class Executor {
   private readonly maxSettleAttempts: number;
   private readonly maxSettleDelayMs: number;
   private readonly stopwatch: Stopwatch;
+  /** This session's number for the journal ids of commands that place nothing (drawn at the first), and the last `n` used. */
+  private commandSession: number | undefined;
+  private commandCount = 0;
   private closed = false;
 
   constructor(private readonly options: ExecutorOptions) {
@@ -107,6 +120,8 @@ export class Executor {
     let admitted: Admission;
     const remembered: string[] = [];
     try {
+      // Drawn in its own commit, before the admission's (whose rollback must not give the number back).
+      if (!isPlacing(command)) this.commandSession ??= this.options.journal.nextSequence(COMMAND_SESSION_ID);
       // The entry, already in its `sent` phase, in one commit: one write to disk before the request goes out.
       admitted = this.options.journal.atomically(() => this.tracker.strictly(() => this.admit(strategyId, command, intentKey, remembered)));
     } catch (error: unknown) {
@@ -229,7 +244,9 @@ export class Executor {
     const journal = this.options.journal;
     const time = this.options.time.clock.now();
     if (!isPlacing(command)) {
-      const id = `${strategyId}/${command.type}/${journal.nextSequence(strategyId)}`;
+      if (this.commandSession === undefined) throw new InvariantError('COMMAND_SESSION', 'no command session drawn before the admission');
+      // Counted before the commit: a number a rolled-back admission took is never given again.
+      const id = `${strategyId}/${command.type}/${this.commandSession}.${++this.commandCount}`;
       journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time, state: 'sent' });
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
       remembered.push(id);

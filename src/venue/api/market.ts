@@ -341,7 +341,8 @@ export class MarketApi {
 
   /** GET /quote/v1/contract/ticker/bookTicker */
   async contractBookTicker(symbol?: string): Promise<Result<BookTicker[], VenueError>> {
-    return this.bySymbol(ENDPOINTS.contractBookTicker, symbol, bookTickersSchema, readBookTickers);
+    // `return await` (here and below): an async function that returns a promise settles two microtask turns later (the book ticker poll's way to the kernel).
+    return await this.bySymbol(ENDPOINTS.contractBookTicker, symbol, bookTickersSchema, readBookTickers);
   }
 
   /** GET /quote/v1/ticker/24hr: weight 1 with a symbol, 40 without. */
@@ -373,7 +374,7 @@ export class MarketApi {
   private async bySymbol<S extends z.ZodType>(e: EndpointDef, symbol: string | undefined, schema: S, read?: (payload: unknown) => z.output<S> | undefined): Promise<Result<z.output<S>, VenueError>> {
     const problem = optionalSymbol(e, symbol);
     if (problem !== undefined) return err(problem);
-    return callParsed(this.rest, { endpoint: e, query: orderedParams({ symbol }) }, schema, read);
+    return await callParsed(this.rest, { endpoint: e, query: orderedParams({ symbol }) }, schema, read);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Bad } from '../wire/plain.js';
-import { BAD, plainDecimal, plainEpochMs, plainRows } from '../wire/plain.js';
+import { BAD, isRecord, plainDecimal, plainEpochMs, plainRows } from '../wire/plain.js';
 import type { BookTicker } from './market.js';
 
 /**
@@ -12,6 +12,17 @@ import type { BookTicker } from './market.js';
  */
 export function readBookTickers(payload: unknown): BookTicker[] | undefined {
   return plainRows(payload, readBookTicker, true);
+}
+
+/**
+ * One book ticker row alone (a market socket's `bookTicker` frame, whose data is the row itself), by
+ * the same rules as `bookTickerSchema`: undefined when that pass does not take it whole (the caller
+ * parses it with the schema then).
+ */
+export function readBookTickerRow(payload: unknown): BookTicker | undefined {
+  if (!isRecord(payload)) return undefined;
+  const row = readBookTicker(payload);
+  return row === BAD ? undefined : row;
 }
 
 function readBookTicker(row: Record<string, unknown>): BookTicker | Bad {

@@ -145,6 +145,34 @@ describe('Executor: journal first, then send; replies and stream events drive ea
     expect(r.executor.pendingCount()).toBe(0);
   });
 
+  test('commands that place nothing are journaled under a session drawn once, unique across restarts, the strategy sequence untouched', async () => {
+    const r = rig();
+    const a = r.executor.clientOrderId('alpha', 'a');
+    const b = r.executor.clientOrderId('alpha', 'b');
+    await r.executor.submit('alpha', limit(a, 'BUY', '99000'), 'a');
+    await r.executor.submit('alpha', limit(b, 'BUY', '98000'), 'b');
+    let draws = 0;
+    const nextSequence = r.journal.nextSequence.bind(r.journal);
+    r.journal.nextSequence = (strategyId: string): number => {
+      draws++;
+      return nextSequence(strategyId);
+    };
+    await r.executor.submit('alpha', { type: 'cancel-order', symbol: BTC, clientOrderId: a });
+    await r.executor.submit('alpha', { type: 'cancel-order', symbol: BTC, clientOrderId: b });
+    // One draw for the session, none per command: a cancel's commit writes its own row only.
+    expect(draws).toBe(1);
+    expect(r.journal.get('alpha/cancel-order/1.1')).toMatchObject({ state: 'done', command: { clientOrderId: a } });
+    expect(r.journal.get('alpha/cancel-order/1.2')).toMatchObject({ state: 'done', command: { clientOrderId: b } });
+    expect(r.executor.clientOrderId('alpha')).toBe('alpha-1');
+
+    const again = r.restart();
+    const c = again.executor.clientOrderId('alpha', 'c');
+    await again.executor.submit('alpha', limit(c, 'BUY', '97000'), 'c');
+    await again.executor.submit('alpha', { type: 'cancel-order', symbol: BTC, clientOrderId: c });
+    expect(again.journal.get('alpha/cancel-order/2.1')).toMatchObject({ state: 'done', command: { clientOrderId: c } });
+    expect(again.journal.get('alpha/cancel-order/1.1')?.command).toMatchObject({ clientOrderId: a });
+  });
+
   test('a stale event never regresses an order', async () => {
     const r = rig();
     const id = r.executor.clientOrderId('alpha', 's');
