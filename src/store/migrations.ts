@@ -44,31 +44,6 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
-  // 2: the journal's seq without AUTOINCREMENT. It still orders entries by append (a new row takes the
-  // largest seq + 1), but an insert no longer updates sqlite_sequence: one page fewer in each
-  // command's commit on the way to the socket (measured: ~10 µs of a ~140 µs cold commit).
-  `
-  CREATE TABLE journal_v2 (
-    seq INTEGER PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    strategy_id TEXT NOT NULL,
-    intent_key TEXT,
-    symbol TEXT NOT NULL,
-    command TEXT NOT NULL,
-    state TEXT NOT NULL,
-    exchange_order_id TEXT,
-    detail TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  INSERT INTO journal_v2 (seq, id, strategy_id, intent_key, symbol, command, state, exchange_order_id, detail, created_at, updated_at)
-    SELECT seq, id, strategy_id, intent_key, symbol, command, state, exchange_order_id, detail, created_at, updated_at FROM journal;
-  DROP TABLE journal;
-  ALTER TABLE journal_v2 RENAME TO journal;
-  CREATE INDEX journal_by_key ON journal (strategy_id, intent_key) WHERE intent_key IS NOT NULL;
-  CREATE INDEX journal_by_state ON journal (state, updated_at);
-  DELETE FROM sqlite_sequence WHERE name = 'journal';
-  `,
 ];
 
 /** Schema version of this build. */

@@ -2,8 +2,6 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { InvariantError } from '../../src/core/errors.js';
 import { unwrap } from '../../src/core/result.js';
-import { encodeCommand } from '../../src/store/command-codec.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
 import { STATE_FILE, StateStore } from '../../src/store/state-file/state-store.js';
 import { describeJournalContract, place, T } from './journal-contract.js';
 import { tmpStateDir } from './tmp-state-dir.js';
@@ -23,7 +21,7 @@ describe('StateStore file', () => {
   it('creates the directory and stratd.db in WAL mode with synchronous=FULL at the current schema version', () => {
     const dir = join(tmp.dir, 'nested', 'state');
     const store = unwrap(StateStore.open(dir));
-    expect(store.describe()).toEqual({ path: join(dir, STATE_FILE), journalMode: 'wal', synchronous: 'FULL', lockingMode: 'exclusive', fsync: 'commit', pageCacheKiB: 2048, schemaVersion: 2 });
+    expect(store.describe()).toEqual({ path: join(dir, STATE_FILE), journalMode: 'wal', synchronous: 'FULL', lockingMode: 'exclusive', fsync: 'commit', pageCacheKiB: 2048, schemaVersion: 1 });
     store.close();
   });
 
@@ -66,36 +64,6 @@ describe('StateStore file', () => {
     const next = unwrap(StateStore.open(tmp.dir));
     expect(next.journal().get('x')?.state).toBe('pending');
     next.close();
-  });
-
-  it('migrates a version 1 file: every entry kept in its append order, the journal without AUTOINCREMENT', () => {
-    const raw = new Database(join(tmp.dir, STATE_FILE));
-    raw.exec(MIGRATIONS[0] ?? '');
-    raw.pragma('user_version = 1');
-    const insert = raw.prepare(`INSERT INTO journal (id, strategy_id, intent_key, symbol, command, state, created_at, updated_at) VALUES (?, 'grid', ?, 'BTC-SWAP-USDT', ?, ?, ?, ?)`);
-    const text = (id: string): string => encodeCommand(place(id));
-    insert.run('b', 'kb', text('b'), 'sent', T, T);
-    insert.run('a', 'ka', text('a'), 'accepted', T, T);
-    insert.run('c', null, text('c'), 'done', T, T);
-    raw.close();
-
-    const store = unwrap(StateStore.open(tmp.dir));
-    expect(store.describe().schemaVersion).toBe(2);
-    const journal = store.journal();
-    expect(journal.unsettled().map((e) => e.id)).toEqual(['b', 'a']);
-    expect(journal.findByKey('grid', 'ka')?.state).toBe('accepted');
-    expect(journal.get('c')?.state).toBe('done');
-    journal.append({ id: 'd', strategyId: 'grid', command: place('d'), time: T });
-    expect(journal.unsettled().map((e) => e.id)).toEqual(['b', 'a', 'd']);
-    store.close();
-
-    const check = new Database(join(tmp.dir, STATE_FILE), { readonly: true });
-    const sql = check.prepare<[], { sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'journal'`).get()?.sql ?? '';
-    const sequenceRows = check.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM sqlite_sequence WHERE name = 'journal'`).get()?.n;
-    check.close();
-    expect(sql).toContain('seq INTEGER PRIMARY KEY,');
-    expect(sql).not.toContain('AUTOINCREMENT');
-    expect(sequenceRows).toBe(0);
   });
 
   it('refuses a file written by a newer schema', () => {
