@@ -18,7 +18,7 @@ import { SimExchangePort } from '../sim/port/exchange-port.js';
 import { modelMarketEvent } from '../sim/port/market-events.js';
 import { KlineBuilder } from './kline-builder.js';
 import { BarFeed, barModelNote, DEFAULT_BAR_MODEL, hasBars } from './bar-fill-model.js';
-import { algoSnapshotOf, fillOf, orderSnapshotOf } from '../sim/port/snapshots.js';
+import { algoSnapshotOf, fillOf, orderSnapshotOfEvent } from '../sim/port/snapshots.js';
 import { MemoryJournal } from '../store/memory-journal.js';
 import { MemoryKeyValueStores } from '../store/memory-kv.js';
 import { UnreadStateStore } from '../store/unread-state-kv.js';
@@ -291,7 +291,8 @@ export class BacktestRun {
       this.fills.push(fill);
       this.ledger.onFill(fill, dec(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
     } else if (event.type === 'order') {
-      this.orders.onOrder(orderSnapshotOf(event.order, event.time), event.time, this.ownerOf(event.order.clientOrderId));
+      const order = orderSnapshotOfEvent(event);
+      this.orders.onOrder(order, event.time, this.ownerOf(order.clientOrderId));
     } else if (event.type === 'plan') {
       this.orders.onAlgo(algoSnapshotOf(event.plan, event.time), event.time, this.ownerOf(event.plan.clientOrderId));
     }
