@@ -49,7 +49,7 @@ export function orderSnapshotOfEvent(event: OrderUpdated): OrderSnapshot {
 }
 
 /** What `orderSnapshotOfView(orderViewOf(m), updateTime)` gives, without the text. */
-function orderSnapshotOfMoment(m: OrderMoment, updateTime: number): OrderSnapshot {
+export function orderSnapshotOfMoment(m: OrderMoment, updateTime: number): OrderSnapshot {
   const order = m.record;
   const book = m.book;
   return {
