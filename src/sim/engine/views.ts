@@ -12,9 +12,12 @@ import type { PositionRecord } from './position-record.js';
 import { maxLeverageOf } from './position-record.js';
 import type { FuturesBalanceView, OrderView, PositionView } from './types.js';
 
-/** Money as the wire shows it: at most 8 decimals, no trailing zeros. */
-export function money(value: { toDecimalPlaces(n: number): { toFixed(): string } }): string {
-  return value.toDecimalPlaces(8).toFixed();
+/**
+ * Money as the wire shows it: at most 8 decimals, no trailing zeros. A value with 8 decimals or fewer
+ * (most: fees and margins of a coarse grid) is shown as it is, without the rounded copy.
+ */
+export function money(value: Decimal): string {
+  return value.decimalPlaces() <= 8 ? value.toFixed() : value.toDecimalPlaces(8).toFixed();
 }
 
 export function orderView(state: EngineState, order: OrderRecord): OrderView {
@@ -135,7 +138,7 @@ const ZERO = dec(0);
 
 /** The decimal `dec(money(value))` gives: 8 decimals at most, and a zero unsigned (the text of -0 is "0"). */
 export function moneyValue(value: Decimal): Decimal {
-  const rounded = value.toDecimalPlaces(8);
+  const rounded = value.decimalPlaces() <= 8 ? value : value.toDecimalPlaces(8);
   return rounded.isZero() ? ZERO : rounded;
 }
 
