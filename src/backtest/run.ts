@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Decimal } from '../core/decimal.js';
 import { dec } from '../core/decimal.js';
+import { decimalOfText } from '../core/decimal-cache.js';
 import { InvariantError } from '../core/errors.js';
 import { silentLogger } from '../core/logger.js';
 import { VirtualClock } from '../core/virtual-time.js';
@@ -289,7 +290,7 @@ export class BacktestRun {
       const view = event.trade;
       const fill: FillRecord = { ...fillOf(view), strategy: this.ownerOf(view.clientOrderId), isClose: view.isClose };
       this.fills.push(fill);
-      this.ledger.onFill(fill, dec(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
+      this.ledger.onFill(fill, decimalOfText(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
     } else if (event.type === 'order') {
       const order = orderSnapshotOfEvent(event);
       this.orders.onOrder(order, event.time, this.ownerOf(order.clientOrderId));
@@ -326,7 +327,7 @@ export class BacktestRun {
 
   private markOf = (symbol: string): Decimal | undefined => {
     const price = this.engine.markPrice(symbol) ?? this.engine.lastPrice(symbol);
-    return price === undefined ? undefined : dec(price);
+    return price === undefined ? undefined : decimalOfText(price);
   };
 
   private equityParts(): readonly EquityParts[] {
