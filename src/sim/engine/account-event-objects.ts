@@ -11,6 +11,9 @@ import { money, orderViewOf, positionViewOf } from './views.js';
  */
 export class OrderEvent implements OrderUpdated {
   readonly type = 'order';
+  // Plain fields, not accessors: every listener reads these first, on events of every kind.
+  readonly userId: string;
+  readonly category: Category;
   #view: OrderView | undefined;
   #fill: OrderUpdated['fill'];
 
@@ -19,14 +22,9 @@ export class OrderEvent implements OrderUpdated {
     readonly moment: OrderMoment,
     /** The fill that caused this update, if any: quantity and price text, its fee. */
     private readonly filled?: { readonly qty: string; readonly price: string; readonly fee: Decimal; readonly isMaker: boolean },
-  ) {}
-
-  get userId(): string {
-    return this.moment.record.userId;
-  }
-
-  get category(): Category {
-    return this.moment.record.category;
+  ) {
+    this.userId = moment.record.userId;
+    this.category = moment.record.category;
   }
 
   get order(): OrderView {
@@ -42,19 +40,16 @@ export class OrderEvent implements OrderUpdated {
 
 export class PositionEvent implements PositionChanged {
   readonly type = 'position';
+  readonly userId: string;
+  readonly category: Category;
   #view: PositionView | undefined;
 
   constructor(
     readonly time: number,
     readonly moment: PositionMoment,
-  ) {}
-
-  get userId(): string {
-    return this.moment.account.userId;
-  }
-
-  get category(): Category {
-    return this.moment.account.category;
+  ) {
+    this.userId = moment.account.userId;
+    this.category = moment.account.category;
   }
 
   get position(): PositionView {
@@ -65,6 +60,7 @@ export class PositionEvent implements PositionChanged {
 /** Free and locked of the stream's B entry, formatted on first read from the wallet and the locked margin of the moment. */
 export class BalanceEvent implements BalanceChanged {
   readonly type = 'balance';
+  readonly coin: Category;
   #free: string | undefined;
   #locked: string | undefined;
 
@@ -74,10 +70,8 @@ export class BalanceEvent implements BalanceChanged {
     readonly category: Category,
     private readonly wallet: Decimal,
     private readonly lockedMargin: Decimal,
-  ) {}
-
-  get coin(): Category {
-    return this.category;
+  ) {
+    this.coin = category;
   }
 
   get free(): string {
