@@ -1,4 +1,4 @@
-import { dec } from '../core/decimal.js';
+import { compareDecimals, dec } from '../core/decimal.js';
 import type { Decimal } from '../core/decimal.js';
 import type { KlineInterval, KlineUpdated, TradePrinted } from '../model/market-events.js';
 import { EPOCH_ALIGNED_INTERVAL_MS } from '../protocol/market-params.js';
@@ -76,17 +76,19 @@ class SeriesBuilder {
     const openTime = Math.floor(trade.time / this.ms) * this.ms;
     const k = this.forming;
     if (k === undefined || k.openTime !== openTime) {
-      const open = this.lastClose ?? trade.price;
-      this.forming = { openTime, open, high: trade.price.gt(open) ? trade.price : open, low: trade.price.lt(open) ? trade.price : open, close: trade.price, volume: trade.qty, closeInside: true };
-      if (this.lastClose === undefined) this.forming = { openTime, open: trade.price, high: trade.price, low: trade.price, close: trade.price, volume: trade.qty, closeInside: true };
+      const price = trade.price;
+      const open = this.lastClose ?? price;
+      const side = compareDecimals(price, open);
+      this.forming = { openTime, open, high: side > 0 ? price : open, low: side < 0 ? price : open, close: price, volume: trade.qty, closeInside: true };
       return;
     }
     const price = trade.price;
     // Prints repeat the last price often, and a replay's repeated price text is the same decimal object:
     // the close's own value cannot move the high or the low once the close is inside them.
     if (price !== k.close || !k.closeInside) {
-      if (price.gt(k.high)) k.high = price;
-      if (price.lt(k.low)) k.low = price;
+      // decimal.js copies the argument of every comparison: these two ran on every trade.
+      if (compareDecimals(price, k.high) > 0) k.high = price;
+      if (compareDecimals(price, k.low) < 0) k.low = price;
       k.close = price;
       k.closeInside = true;
     }

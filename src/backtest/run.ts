@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Decimal } from '../core/decimal.js';
 import { dec } from '../core/decimal.js';
+import { decimalOfText } from '../core/decimal-cache.js';
 import { InvariantError } from '../core/errors.js';
 import { silentLogger } from '../core/logger.js';
 import { VirtualClock } from '../core/virtual-time.js';
@@ -18,7 +19,7 @@ import { SimExchangePort } from '../sim/port/exchange-port.js';
 import { modelMarketEvent } from '../sim/port/market-events.js';
 import { KlineBuilder } from './kline-builder.js';
 import { BarFeed, barModelNote, DEFAULT_BAR_MODEL, hasBars } from './bar-fill-model.js';
-import { algoSnapshotOf, fillOf, orderSnapshotOf } from '../sim/port/snapshots.js';
+import { algoSnapshotOf, fillOf, orderSnapshotOfEvent } from '../sim/port/snapshots.js';
 import { MemoryJournal } from '../store/memory-journal.js';
 import { MemoryKeyValueStores } from '../store/memory-kv.js';
 import { UnreadStateStore } from '../store/unread-state-kv.js';
@@ -289,9 +290,10 @@ export class BacktestRun {
       const view = event.trade;
       const fill: FillRecord = { ...fillOf(view), strategy: this.ownerOf(view.clientOrderId), isClose: view.isClose };
       this.fills.push(fill);
-      this.ledger.onFill(fill, dec(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
+      this.ledger.onFill(fill, decimalOfText(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
     } else if (event.type === 'order') {
-      this.orders.onOrder(orderSnapshotOf(event.order, event.time), event.time, this.ownerOf(event.order.clientOrderId));
+      const order = orderSnapshotOfEvent(event);
+      this.orders.onOrder(order, event.time, this.ownerOf(order.clientOrderId));
     } else if (event.type === 'plan') {
       this.orders.onAlgo(algoSnapshotOf(event.plan, event.time), event.time, this.ownerOf(event.plan.clientOrderId));
     }
@@ -325,7 +327,7 @@ export class BacktestRun {
 
   private markOf = (symbol: string): Decimal | undefined => {
     const price = this.engine.markPrice(symbol) ?? this.engine.lastPrice(symbol);
-    return price === undefined ? undefined : dec(price);
+    return price === undefined ? undefined : decimalOfText(price);
   };
 
   private equityParts(): readonly EquityParts[] {

@@ -4,7 +4,7 @@ import type { MarketEvent } from '../sim/market-stream/events.js';
 import { MARKET_CHANNELS } from '../sim/market-stream/events.js';
 import { MARKET_STREAM_FORMAT, MARKET_STREAM_VERSION } from '../sim/market-stream/format.js';
 import { MarketStreamWriter } from '../sim/market-stream/writer.js';
-import { fillOf, orderSnapshotOf } from '../sim/port/snapshots.js';
+import { fillOf, orderSnapshotOfEvent } from '../sim/port/snapshots.js';
 import type { OrderSnapshot } from '../model/orders.js';
 import type { FillRecord, OrderRow } from '../backtest/types.js';
 
@@ -69,7 +69,7 @@ export class EngineCapture {
       engine.onAccountEvent((event) => {
         if (event.userId !== options.userId) return;
         if (event.type === 'order') {
-          const order = orderSnapshotOf(event.order, event.time);
+          const order = orderSnapshotOfEvent(event);
           const known = this.orders.get(order.orderId);
           if (known === undefined) this.orders.set(order.orderId, { createTime: event.time, order });
           else known.order = order;

@@ -20,6 +20,13 @@ const params = z
 
 type Params = z.output<typeof params>;
 
+/** A symbol's quote prices for one mid (most book updates leave the mid where it was). */
+interface Targets {
+  readonly mid: Decimal;
+  readonly buy: Decimal;
+  readonly sell: Decimal;
+}
+
 /** One side's quote: the order we have (or are placing), and whether a cancel is on its way. */
 interface Quote {
   clientOrderId: string;
@@ -38,12 +45,13 @@ export default defineStreamStrategy({
   params,
   run: (ctx, events$) => {
     const quotes = new Map<string, Quote>();
+    const targets = new Map<string, Targets>();
     /** Untracked orders of ours being cancelled (one cancel each). */
     const strays = new Set<string>();
     const cleanup: Intent[] = ctx.symbols.map((symbol) => ({ type: 'cancel-all', symbol }));
     // Quotes an earlier life left resting (a crash, a restart) are this instance's: adopted or cancelled at once.
     return defer(() => adoptOrCancel(ctx, quotes, strays, ctx.openOrders())).pipe(
-      concatWith(events$.pipe(mergeMap((event) => decide(ctx, quotes, strays, event)))),
+      concatWith(events$.pipe(mergeMap((event) => decide(ctx, quotes, strays, targets, event)))),
       endWith(...cleanup),
     );
   },
@@ -74,11 +82,11 @@ function adoptOrCancel(ctx: StrategyContext<Params>, quotes: Map<string, Quote>,
   return intents;
 }
 
-function decide(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, strays: Set<string>, event: BusEvent): Intent[] {
+function decide(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, strays: Set<string>, targets: Map<string, Targets>, event: BusEvent): Intent[] {
   switch (event.type) {
     case 'market.book':
     case 'market.bookTicker':
-      return requote(ctx, quotes, event.symbol);
+      return requote(ctx, quotes, targets, event.symbol);
     case 'account.order':
       if (!isOpenStatus(event.order.status)) {
         forget(quotes, event.order.clientOrderId);
@@ -126,18 +134,23 @@ function forget(quotes: Map<string, Quote>, clientOrderId: string): void {
   for (const [slot, quote] of quotes) if (quote.clientOrderId === clientOrderId) quotes.delete(slot);
 }
 
-function requote(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, symbol: string): Intent[] {
+function requote(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, targets: Map<string, Targets>, symbol: string): Intent[] {
   const mid = ctx.cache.midPrice(symbol);
   if (mid === undefined) return [];
-  const offset = mid.mul(ctx.params.halfSpreadBps).div(10_000);
+  let at = targets.get(symbol);
+  if (at === undefined || !at.mid.eq(mid)) {
+    const offset = mid.mul(ctx.params.halfSpreadBps).div(10_000);
+    at = { mid, buy: mid.minus(offset), sell: mid.plus(offset) };
+    targets.set(symbol, at);
+  }
   const intents: Intent[] = [];
   for (const side of ['BUY', 'SELL'] as const) {
-    const target = side === 'BUY' ? mid.minus(offset) : mid.plus(offset);
+    const target = side === 'BUY' ? at.buy : at.sell;
     const slot = `${symbol}/${side}`;
     const quote = quotes.get(slot);
     if (quote !== undefined) {
-      const drift = quote.price.minus(target).abs().div(mid).mul(10_000);
-      if (!quote.cancelling && drift.gt(ctx.params.requoteBps)) {
+      // A quote being cancelled waits for its cancel: its drift is not asked.
+      if (!quote.cancelling && quote.price.minus(target).abs().div(mid).mul(10_000).gt(ctx.params.requoteBps)) {
         quote.cancelling = true;
         intents.push({ type: 'cancel', clientOrderId: quote.clientOrderId });
       }

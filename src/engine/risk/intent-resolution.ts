@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import { compareDecimals } from '../../core/decimal.js';
 import { ok } from '../../core/result.js';
 import type { AttachedStop } from '../../model/commands.js';
 import type { Instrument, PositionSide, Side, TimeInForce, TriggerBy } from '../../model/instrument.js';
@@ -7,7 +8,7 @@ import type { AttachedStopIntent, PlaceIntent, PlanIntent, TpSlIntent } from '..
 import { availableToClose } from './available-position.js';
 import type { Checked } from './denial.js';
 import { deny } from './denial.js';
-import { limitPrice, quantity, quantizeQty, triggerPrice } from './quantize.js';
+import { limitPrice, notPositive, quantity, quantizeQty, triggerPrice } from './quantize.js';
 import type { RiskContext } from './risk-context.js';
 
 /** The exchange's default for triggers (API-NOTES: `CONTRACT_PRICE`). */
@@ -64,18 +65,18 @@ export function resolveDirection(side: Side, positionSide: PositionSide | undefi
 function closingQuantity(ctx: RiskContext, instrument: Instrument, positionSide: PositionSide, requested: unknown, whole: boolean, regular: boolean): Checked<Decimal> {
   const { symbol } = instrument;
   const held = ctx.heldToClose(symbol, positionSide);
-  if (held === undefined || held.lte(0)) return deny('NO_POSITION', `no ${positionSide} position on ${symbol} to close`);
+  if (held === undefined || notPositive(held)) return deny('NO_POSITION', `no ${positionSide} position on ${symbol} to close`);
   const size = quantizeQty(held, instrument.qtyStep);
   const available = regular ? quantizeQty(availableToClose(ctx, symbol, positionSide), instrument.qtyStep) : size;
   const reserved = (): string => `${size.sub(available).toFixed()} of ${size.toFixed()} reserved by open closing orders`;
   if (whole || requested === undefined) {
-    if (size.lte(0)) return deny('INVALID_QUANTITY', `the ${positionSide} position ${held.toFixed()} is below one step`);
-    return available.gt(0) ? ok(available) : deny('CLOSE_ABOVE_AVAILABLE', `nothing of the ${positionSide} position on ${symbol} is available to close (${reserved()})`);
+    if (notPositive(size)) return deny('INVALID_QUANTITY', `the ${positionSide} position ${held.toFixed()} is below one step`);
+    return !notPositive(available) ? ok(available) : deny('CLOSE_ABOVE_AVAILABLE', `nothing of the ${positionSide} position on ${symbol} is available to close (${reserved()})`);
   }
   const asked = quantity(requested, instrument.qtyStep);
   if (!asked.ok) return asked;
-  const capped = asked.value.gt(size) ? size : asked.value;
-  if (capped.gt(available)) return deny('CLOSE_ABOVE_AVAILABLE', `closing ${capped.toFixed()} of the ${positionSide} position on ${symbol}: ${available.toFixed()} available (${reserved()})`);
+  const capped = compareDecimals(asked.value, size) > 0 ? size : asked.value;
+  if (compareDecimals(capped, available) > 0) return deny('CLOSE_ABOVE_AVAILABLE', `closing ${capped.toFixed()} of the ${positionSide} position on ${symbol}: ${available.toFixed()} available (${reserved()})`);
   return ok(capped);
 }
 

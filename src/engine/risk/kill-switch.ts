@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import { compareDecimals } from '../../core/decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import type { KillSwitchChanged } from '../../model/kernel-events.js';
@@ -112,7 +113,8 @@ export class KillSwitch {
   checkLoss(limit: Decimal | undefined, time: number, dayPnl: Decimal): KillSwitchChanged | undefined {
     if (limit === undefined || this.dailyLoss !== undefined || this.override !== undefined) return undefined;
     const loss = dayPnl.neg();
-    if (loss.lt(limit)) return undefined;
+    // Asked on every event that moves the day's PnL (each mark price with a position open): no copy of the limit.
+    if (compareDecimals(loss, limit) < 0) return undefined;
     const reason = `daily loss ${loss.toDecimalPlaces(8).toFixed()} reached the limit ${limit.toFixed()}`;
     const was = this.engaged;
     this.dailyLoss = { reason, since: time };

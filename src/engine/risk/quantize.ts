@@ -1,4 +1,4 @@
-import { Decimal, dec } from '../../core/decimal.js';
+import { compareDecimals, Decimal, dec } from '../../core/decimal.js';
 import { ok } from '../../core/result.js';
 import type { Side } from '../../model/instrument.js';
 import type { Checked } from './denial.js';
@@ -10,33 +10,41 @@ export const ABSURD_VALUE = dec('1e12');
 /** Nor a price, contract count or rate this small: an underflow (and 1e-9000000000000000 printed in full would take petabytes). */
 export const NEGLIGIBLE_VALUE = dec('1e-12');
 
+/**
+ * `value <= 0` without the decimal `lte(0)` makes of its argument (every check of an order's price
+ * and quantity asks it several times). NaN is not: as `lte`.
+ */
+export function notPositive(value: Decimal): boolean {
+  return value.isZero() || value.isNegative();
+}
+
 /** Why a number from a strategy cannot be used (strategies are plain code: check the runtime type too). */
 export function numberProblem(value: unknown): string | undefined {
   if (value === undefined) return 'is missing';
   if (!Decimal.isDecimal(value)) return 'is not a decimal';
   if (value.isNaN()) return 'is NaN';
   if (!value.isFinite()) return 'is not finite';
-  if (value.lte(0)) return 'is not positive';
-  if (value.gt(ABSURD_VALUE)) return 'is absurdly large';
-  if (value.lt(NEGLIGIBLE_VALUE)) return 'is absurdly small';
+  if (notPositive(value)) return 'is not positive';
+  if (compareDecimals(value, ABSURD_VALUE) > 0) return 'is absurdly large';
+  if (compareDecimals(value, NEGLIGIBLE_VALUE) < 0) return 'is absurdly small';
   return undefined;
 }
 
 /** A limit price on the tick grid, never more aggressive than asked: BUY rounds down, SELL rounds up. */
 export function quantizePrice(price: Decimal, tick: Decimal, side: Side): Decimal {
-  if (tick.lte(0)) return price;
+  if (notPositive(tick)) return price;
   return price.toNearest(tick, side === 'BUY' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
 }
 
 /** A trigger price has no aggressive side: it goes to the nearest tick. */
 export function quantizeTrigger(price: Decimal, tick: Decimal): Decimal {
-  if (tick.lte(0)) return price;
+  if (notPositive(tick)) return price;
   return price.toNearest(tick, Decimal.ROUND_HALF_UP);
 }
 
 /** Contracts round down to the step. */
 export function quantizeQty(qty: Decimal, step: Decimal): Decimal {
-  if (step.lte(0)) return qty;
+  if (notPositive(step)) return qty;
   return qty.toNearest(step, Decimal.ROUND_DOWN);
 }
 
@@ -45,7 +53,7 @@ export function limitPrice(value: unknown, what: string, tick: Decimal, side: Si
   const problem = numberProblem(value);
   if (problem !== undefined) return deny('INVALID_PRICE', `${what} ${problem}`);
   const price = quantizePrice(value as Decimal, tick, side);
-  if (price.lte(0)) return deny('INVALID_PRICE', `${what} is below one tick (${tick.toFixed()})`);
+  if (notPositive(price)) return deny('INVALID_PRICE', `${what} is below one tick (${tick.toFixed()})`);
   return ok(price);
 }
 
@@ -53,7 +61,7 @@ export function triggerPrice(value: unknown, what: string, tick: Decimal): Check
   const problem = numberProblem(value);
   if (problem !== undefined) return deny('INVALID_PRICE', `${what} ${problem}`);
   const price = quantizeTrigger(value as Decimal, tick);
-  if (price.lte(0)) return deny('INVALID_PRICE', `${what} is below one tick (${tick.toFixed()})`);
+  if (notPositive(price)) return deny('INVALID_PRICE', `${what} is below one tick (${tick.toFixed()})`);
   return ok(price);
 }
 
@@ -62,6 +70,6 @@ export function quantity(value: unknown, step: Decimal): Checked<Decimal> {
   const problem = numberProblem(value);
   if (problem !== undefined) return deny('INVALID_QUANTITY', `quantity ${problem}`);
   const qty = quantizeQty(value as Decimal, step);
-  if (qty.lte(0)) return deny('INVALID_QUANTITY', `quantity ${(value as Decimal).toFixed()} is below one step (${step.toFixed()})`);
+  if (notPositive(qty)) return deny('INVALID_QUANTITY', `quantity ${(value as Decimal).toFixed()} is below one step (${step.toFixed()})`);
   return ok(qty);
 }

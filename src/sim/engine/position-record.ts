@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
+import { compareDecimals, dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { RiskLimitTier } from '../market-stream/instruments.js';
 import type { MarginType, PositionSide } from './types.js';
@@ -59,7 +59,7 @@ export interface PositionMath {
 
 /** The risk-limit tier for a position of `contracts` (the last tier when beyond all). */
 export function tierFor(tiers: readonly RiskLimitTier[], contracts: Decimal): RiskLimitTier {
-  for (const tier of tiers) if (contracts.lte(decimalOfText(tier.maxQuantity))) return tier;
+  for (const tier of tiers) if (compareDecimals(contracts, decimalOfText(tier.maxQuantity)) <= 0) return tier;
   const last = tiers[tiers.length - 1];
   if (last === undefined) throw new RangeError('instrument without risk-limit tiers');
   return last;

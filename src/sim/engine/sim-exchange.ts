@@ -52,7 +52,9 @@ import type {
   TransferCommand,
   UserTradeView,
 } from './types.js';
-import { balanceFigures, balanceView, money, orderView, positionView } from './views.js';
+import type { OrderMoment } from './account-moments.js';
+import { orderMoment } from './account-moments.js';
+import { balanceFigures, balanceView, money, orderView, orderViewOf, positionView } from './views.js';
 import type { BalanceFigures } from './views.js';
 import { VoucherBook } from '../wallet/voucher-book.js';
 import { PositionHistory } from './position-history.js';
@@ -251,13 +253,18 @@ export class SimExchange implements SimVenue {
   // ---------------------------------------------------------------- regular orders
 
   placeOrder(ref: AccountRef, command: PlaceOrderCommand): SimResult<OrderView> {
+    const placed = this.placeOrderMoment(ref, command);
+    return placed.ok ? ok(orderViewOf(placed.value)) : placed;
+  }
+
+  placeOrderMoment(ref: AccountRef, command: PlaceOrderCommand): SimResult<OrderMoment> {
     const account = this.s.account(ref);
     if (account === undefined) return err(reject.userNotFound());
     const placed = this.desk.submit(account, { ...command, marketBand: command.generation === 'v1' && command.priceType === 'MARKET' ? 'v1' : 'v2' });
     if (!placed.ok) return placed;
-    const view = orderView(this.s, placed.value);
+    const moment = orderMoment(this.s, placed.value);
     // v1 create answers PENDING_NEW while the order is still working (API-NOTES §5.7).
-    return ok(command.generation === 'v1' && view.status === 'NEW' ? { ...view, status: 'PENDING_NEW' } : view);
+    return ok(command.generation === 'v1' && moment.status === 'NEW' ? { ...moment, status: 'PENDING_NEW' } : moment);
   }
 
   modifyOrder(ref: AccountRef, orderRef: OrderRef, command: ModifyOrderCommand): SimResult<OrderView> {
@@ -293,12 +300,19 @@ export class SimExchange implements SimVenue {
   cancelOrder(ref: AccountRef, orderRef: OrderRef): SimResult<{ readonly before: OrderView; readonly after: OrderView }> {
     const found = this.findOrder(ref, orderRef);
     if (!found.ok) return found;
+    const before = orderMoment(this.s, found.value.order);
+    const after = this.cancelOrderMoment(ref, orderRef);
+    return after.ok ? ok({ before: orderViewOf(before), after: orderViewOf(after.value) }) : after;
+  }
+
+  cancelOrderMoment(ref: AccountRef, orderRef: OrderRef): SimResult<OrderMoment> {
+    const found = this.findOrder(ref, orderRef);
+    if (!found.ok) return found;
     const { order } = found.value;
     if (order.status === 'FILLED') return err(reject.orderFilled());
     if (!order.isOpen) return err(reject.orderCanceled());
-    const before = orderView(this.s, order);
     this.desk.finish(order, 'CANCELED');
-    return ok({ before, after: orderView(this.s, order) });
+    return ok(orderMoment(this.s, order));
   }
 
   cancelAllOrders(ref: AccountRef, symbols: readonly string[], side?: Side): SimResult<readonly OrderView[]> {

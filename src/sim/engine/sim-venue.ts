@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import type { OrderMoment } from './account-moments.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
@@ -59,9 +60,13 @@ export interface SimVenue {
 
   // ---- regular orders (v1 and v2 share one book of records)
   placeOrder(account: AccountRef, command: PlaceOrderCommand): SimResult<OrderView>;
+  /** `placeOrder`'s answer as the order's moment: an in-process caller maps it without the view's text. */
+  placeOrderMoment(account: AccountRef, command: PlaceOrderCommand): SimResult<OrderMoment>;
   modifyOrder(account: AccountRef, ref: OrderRef, command: ModifyOrderCommand): SimResult<OrderView>;
   /** Cancels one open order; answers the canceled snapshot (v1 routes render the pre-cancel one from `before`). */
   cancelOrder(account: AccountRef, ref: OrderRef): SimResult<{ readonly before: OrderView; readonly after: OrderView }>;
+  /** `cancelOrder`'s `after` as the order's moment (see `placeOrderMoment`). */
+  cancelOrderMoment(account: AccountRef, ref: OrderRef): SimResult<OrderMoment>;
   /** Cancels every open order of the symbols, optionally one side only. */
   cancelAllOrders(account: AccountRef, symbols: readonly string[], side?: Side): SimResult<readonly OrderView[]>;
   getOrder(account: AccountRef, ref: OrderRef): SimResult<OrderView>;

@@ -13,7 +13,9 @@ import { tierFor } from './position-record.js';
 import { reject } from './rejects.js';
 import type { Fill, SymbolBook } from './symbol-book.js';
 import type { AttachedStop, PositionSide, PriceType, Side, SimReject, TimeInForce } from './types.js';
-import { balanceEventFigures, money, orderView, positionView } from './views.js';
+import { BalanceEvent, OrderEvent, PositionEvent } from './account-event-objects.js';
+import { orderMoment, positionMoment } from './account-moments.js';
+import { lockedMargin, money } from './views.js';
 
 const ZERO = dec(0);
 
@@ -287,7 +289,7 @@ export class TradingDesk {
     const done = order.remainingLots === 0;
     order.status = done ? 'FILLED' : 'PARTIALLY_FILLED';
     if (done) this.close(order, book, account);
-    s.emit({ type: 'order', time: s.time, userId: account.userId, category: account.category, order: orderView(s, order), fill: { qty: qtyText, price: priceText, commission: money(fee), isMaker: fill.isMaker } });
+    s.emit(new OrderEvent(s.time, orderMoment(s, order), { qty: qtyText, price: priceText, fee, isMaker: fill.isMaker }));
     s.emit({ type: 'trade', time: s.time, userId: account.userId, category: account.category, trade });
     this.emitPosition(account, position);
     this.emitBalance(account);
@@ -360,16 +362,15 @@ export class TradingDesk {
   }
 
   emitOrder(order: OrderRecord): void {
-    this.s.emit({ type: 'order', time: this.s.time, userId: order.userId, category: order.category, order: orderView(this.s, order) });
+    this.s.emit(new OrderEvent(this.s.time, orderMoment(this.s, order)));
   }
 
   emitPosition(account: FuturesAccount, position: PositionRecord): void {
-    this.s.emit({ type: 'position', time: this.s.time, userId: account.userId, category: account.category, position: positionView(this.s, account, position) });
+    this.s.emit(new PositionEvent(this.s.time, positionMoment(this.s, account, position)));
   }
 
   emitBalance(account: FuturesAccount): void {
-    const f = balanceEventFigures(account);
-    this.s.emit({ type: 'balance', time: this.s.time, userId: account.userId, category: account.category, coin: account.category, free: f.free, locked: f.locked });
+    this.s.emit(new BalanceEvent(this.s.time, account.userId, account.category, account.wallet, lockedMargin(account)));
   }
 }
 

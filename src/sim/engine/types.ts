@@ -406,7 +406,7 @@ export interface OrderUpdated extends EventBase {
   readonly type: 'order';
   readonly order: OrderView;
   /** The fill that caused this update, if any. */
-  readonly fill?: { readonly qty: string; readonly price: string; readonly commission: string; readonly isMaker: boolean };
+  readonly fill?: { readonly qty: string; readonly price: string; readonly commission: string; readonly isMaker: boolean } | undefined;
 }
 
 export interface TradeExecuted extends EventBase {

@@ -2,7 +2,9 @@ import type { Decimal } from '../../core/decimal.js';
 import { dec, decText } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { AccountFigures } from './account-math.js';
-import { accountFigures, riskOf } from './account-math.js';
+import { accountFigures } from './account-math.js';
+import type { OrderMoment, PositionMoment } from './account-moments.js';
+import { orderAvgPrice, orderMoment, positionAvgPrice, positionLiquidationPrice, positionMoment } from './account-moments.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { OrderRecord } from './order-record.js';
@@ -10,19 +12,25 @@ import type { PositionRecord } from './position-record.js';
 import { maxLeverageOf } from './position-record.js';
 import type { FuturesBalanceView, OrderView, PositionView } from './types.js';
 
-/** Money as the wire shows it: at most 8 decimals, no trailing zeros. */
-export function money(value: { toDecimalPlaces(n: number): { toFixed(): string } }): string {
-  return value.toDecimalPlaces(8).toFixed();
+/**
+ * Money as the wire shows it: at most 8 decimals, no trailing zeros. A value with 8 decimals or fewer
+ * (most: fees and margins of a coarse grid) is shown as it is, without the rounded copy.
+ */
+export function money(value: Decimal): string {
+  return value.decimalPlaces() <= 8 ? value.toFixed() : value.toDecimalPlaces(8).toFixed();
 }
 
 export function orderView(state: EngineState, order: OrderRecord): OrderView {
-  const book = state.books.get(order.symbol);
-  if (book === undefined) throw new RangeError(`no book for ${order.symbol}`);
-  const executed = book.qty.toText(order.executedLots);
-  const coins = dec(executed).mul(book.instrument.contractMultiplier);
+  return orderViewOf(orderMoment(state, order));
+}
+
+/** The view of an order as it stood at a moment. */
+export function orderViewOf(m: OrderMoment): OrderView {
+  const order = m.record;
+  const book = m.book;
   return {
     orderId: order.orderId,
-    clientOrderId: order.clientOrderId,
+    clientOrderId: m.clientOrderId,
     accountId: order.accountId,
     userId: order.userId,
     category: order.category,
@@ -31,56 +39,59 @@ export function orderView(state: EngineState, order: OrderRecord): OrderView {
     positionSide: order.positionSide,
     isClose: order.isClose,
     type: order.type,
-    price: book.price.toText(order.priceTicks),
-    priceType: order.priceType,
-    origQty: book.qty.toText(order.origLots),
-    executedQty: executed,
-    avgPrice: coins.isZero() ? '0' : decText(order.cumQuote.div(coins).toDecimalPlaces(book.price.decimals + 4)),
-    cumQuote: money(order.cumQuote),
-    marginLocked: money(order.marginLocked),
+    price: book.price.toText(m.priceTicks),
+    priceType: m.priceType,
+    origQty: book.qty.toText(m.origLots),
+    executedQty: book.qty.toText(m.executedLots),
+    avgPrice: decText(orderAvgPrice(m)),
+    cumQuote: money(m.cumQuote),
+    marginLocked: money(m.marginLocked),
     leverage: String(order.leverage),
     marginType: order.marginType,
     timeInForce: order.timeInForce,
-    status: order.status,
+    status: m.status,
     contractMultiplier: book.instrument.contractMultiplier,
-    commission: money(order.commission),
+    commission: money(m.commission),
     commissionAsset: order.category,
-    realizedPnl: money(order.realizedPnl),
+    realizedPnl: money(m.realizedPnl),
     time: order.time,
-    updateTime: order.updateTime,
+    updateTime: m.updateTime,
     ...(order.sourceAlgoOrderId === undefined ? {} : { sourceAlgoOrderId: order.sourceAlgoOrderId }),
   };
 }
 
 export function positionView(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): PositionView {
-  const book = state.books.get(position.symbol);
-  if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
-  const { riskRate, liquidationPrice, math } = riskOf(state, account, position, figures);
-  const last = book.lastTicks > 0 ? book.price.toText(book.lastTicks) : '0';
-  const mark = book.markTicks > 0 ? book.price.toText(book.markTicks) : last;
+  return positionViewOf(positionMoment(state, account, position, figures));
+}
+
+/** The view of a position as it stood at a moment. */
+export function positionViewOf(m: PositionMoment): PositionView {
+  const { account, book, math } = m;
+  const last = m.lastTicks > 0 ? book.price.toText(m.lastTicks) : '0';
+  const mark = m.markTicks > 0 ? book.price.toText(m.markTicks) : last;
   const lastTier = book.instrument.riskLimits[book.instrument.riskLimits.length - 1];
   const tierCap = lastTier === undefined ? dec(0) : decimalOfText(lastTier.maxQuantity).mul(decimalOfText(book.instrument.contractMultiplier)).mul(decimalOfText(mark));
   return {
     accountId: account.accountId,
     userId: account.userId,
     category: account.category,
-    symbol: position.symbol,
-    side: position.side,
-    marginType: position.marginType,
-    leverage: String(position.leverage),
-    position: book.qty.toText(position.lots),
-    available: book.qty.toText(position.availableLots),
-    avgPrice: position.lots === 0 ? '0' : decText(position.avgPrice.toDecimalPlaces(book.price.decimals + 4)),
+    symbol: m.record.symbol,
+    side: m.record.side,
+    marginType: m.marginType,
+    leverage: String(m.leverage),
+    position: book.qty.toText(m.lots),
+    available: book.qty.toText(m.availableLots),
+    avgPrice: decText(positionAvgPrice(m)),
     markPrice: mark,
     lastPrice: last,
     positionValue: money(math.value),
-    margin: money(position.margin),
+    margin: money(m.margin),
     maintMargin: money(math.maintMargin),
-    liquidationPrice: position.lots === 0 ? '0' : decText(liquidationPrice.toDecimalPlaces(book.price.decimals)),
+    liquidationPrice: decText(positionLiquidationPrice(m)),
     unrealizedPnl: money(math.unrealizedPnl),
-    realizedPnl: money(position.realizedPnl),
-    profitRate: position.margin.isZero() ? '0' : decText(math.unrealizedPnl.div(position.margin).toDecimalPlaces(4)),
-    riskRate: decText(riskRate.toDecimalPlaces(2)),
+    realizedPnl: money(m.realizedPnl),
+    profitRate: m.margin.isZero() ? '0' : decText(math.unrealizedPnl.div(m.margin).toDecimalPlaces(4)),
+    riskRate: decText(m.riskRate.toDecimalPlaces(2)),
     maxNotionalValue: money(tierCap),
   };
 }
@@ -126,22 +137,21 @@ export function balanceFigures(state: EngineState, account: FuturesAccount): Bal
 const ZERO = dec(0);
 
 /** The decimal `dec(money(value))` gives: 8 decimals at most, and a zero unsigned (the text of -0 is "0"). */
-function moneyValue(value: Decimal): Decimal {
-  const rounded = value.toDecimalPlaces(8);
+export function moneyValue(value: Decimal): Decimal {
+  const rounded = value.decimalPlaces() <= 8 ? value : value.toDecimalPlaces(8);
   return rounded.isZero() ? ZERO : rounded;
 }
 
 /**
- * Free (wallet − margins, no unrealized PnL) and locked (position + order margin), as the stream's B
- * entries. Only the margins: the sums `accountFigures` makes of them (same terms, same order), without
- * the mark-price figures of every position it computes too, which this event never shows (it is emitted
- * on every order placed, filled and ended).
+ * Locked margin (position + order margin), the stream's B entry `l`: only the margins, the sums
+ * `accountFigures` makes of them (same terms, same order), without the mark-price figures of every
+ * position it computes too, which this event never shows (it is emitted on every order placed, filled
+ * and ended). Free is the wallet less this.
  */
-export function balanceEventFigures(account: FuturesAccount): { readonly free: string; readonly locked: string } {
+export function lockedMargin(account: FuturesAccount): Decimal {
   let positionMargin = ZERO;
   for (const p of account.positions.values()) if (p.lots !== 0) positionMargin = positionMargin.add(p.margin);
-  const locked = positionMargin.add(account.orderMargin());
-  return { free: money(account.wallet.sub(locked)), locked: money(locked) };
+  return positionMargin.add(account.orderMargin());
 }
 
 export { maxLeverageOf };

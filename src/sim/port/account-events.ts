@@ -2,7 +2,7 @@ import { assertNever } from '../../core/errors.js';
 import type { AccountEvent } from '../../model/account-events.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { AccountEvent as SimAccountEvent } from '../engine/types.js';
-import { algoSnapshotOf, balanceOfFigures, fillOf, orderSnapshotOf, positionOf } from './snapshots.js';
+import { algoSnapshotOf, balanceOfFigures, fillOf, orderSnapshotOfEvent, positionOfEvent } from './snapshots.js';
 
 /**
  * One engine account event as the kernel's stream event (source 'stream', time = the engine's event
@@ -13,13 +13,13 @@ export function streamEventOf(event: SimAccountEvent, venue: SimVenue): AccountE
   const base = { source: 'stream', time: event.time } as const;
   switch (event.type) {
     case 'order':
-      return { type: 'account.order', ...base, order: orderSnapshotOf(event.order, event.time) };
+      return { type: 'account.order', ...base, order: orderSnapshotOfEvent(event) };
     case 'plan':
       return { type: 'account.algo', ...base, order: algoSnapshotOf(event.plan, event.time) };
     case 'trade':
       return { type: 'account.fill', ...base, fill: fillOf(event.trade) };
     case 'position':
-      return { type: 'account.position', ...base, position: positionOf(event.position, event.time) };
+      return { type: 'account.position', ...base, position: positionOfEvent(event) };
     case 'balance':
       return { type: 'account.balance', ...base, balance: balanceOfFigures(event.category, venue.futuresBalanceFigures({ userId: event.userId, category: event.category }), event.time) };
     default:

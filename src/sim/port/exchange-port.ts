@@ -26,7 +26,7 @@ import { streamEventOf } from './account-events.js';
 import { algoUpdateOf, orderUpdateOf, simPlaceOrder, simPlacePlan } from './commands.js';
 import { failureOf, invalidRequest, UNKNOWN_ORDER_CODE } from './failures.js';
 import { instrumentOf } from './instruments.js';
-import { algoSnapshotOf, balanceOf, fillOf, fundingOf, orderSnapshotOf, positionOf } from './snapshots.js';
+import { algoSnapshotOf, balanceOf, fillOf, fundingOf, orderSnapshotOf, orderSnapshotOfMoment, positionOf } from './snapshots.js';
 
 export interface SimExchangePortOptions {
   /** The engine (a SimExchange, or anything speaking its SimVenue face). */
@@ -113,7 +113,7 @@ export class SimExchangePort implements ExchangePort {
   }
 
   cancelOrder(command: CancelOrderCommand): PortResult<OrderSnapshot> {
-    return this.call(() => this.withRef(command.symbol, (ref) => this.mapped(this.engine.cancelOrder(ref, { clientOrderId: command.clientOrderId })), (r) => orderSnapshotOf(r.after)));
+    return this.call(() => this.withRef(command.symbol, (ref) => this.mapped(this.engine.cancelOrderMoment(ref, { clientOrderId: command.clientOrderId })), (m) => orderSnapshotOfMoment(m, m.updateTime)));
   }
 
   cancelAll(command: CancelAllCommand): PortResult<void> {
@@ -238,7 +238,7 @@ export class SimExchangePort implements ExchangePort {
   }
 
   private placeNow(command: PlaceOrderCommand): Result<OrderSnapshot, ExchangeFailure> {
-    return this.withRef(command.symbol, (ref) => this.mapped(this.engine.placeOrder(ref, simPlaceOrder(command))), (v) => orderSnapshotOf(v));
+    return this.withRef(command.symbol, (ref) => this.mapped(this.engine.placeOrderMoment(ref, simPlaceOrder(command))), (m) => orderSnapshotOfMoment(m, m.updateTime));
   }
 
   private withRef<V, T>(symbol: string, run: (ref: AccountRef) => Result<V, ExchangeFailure>, map: (value: V) => T): Result<T, ExchangeFailure> {

@@ -3,8 +3,12 @@ import { dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { Balance, FundingPayment, Position } from '../../model/account.js';
 import type { AlgoKind, AlgoOrderSnapshot, Fill, OrderSnapshot, TrailingStop } from '../../model/orders.js';
+import { OrderEvent, PositionEvent } from '../engine/account-event-objects.js';
+import type { OrderMoment, PositionMoment } from '../engine/account-moments.js';
+import { orderAvgPrice, positionAvgPrice, positionLiquidationPrice, positionMarkTicks } from '../engine/account-moments.js';
 import type { BalanceFigures } from '../engine/views.js';
-import type { AlgoOrderView, BalanceFlowView, FuturesBalanceView, OrderView, PositionView, UserTradeView } from '../engine/types.js';
+import { moneyValue } from '../engine/views.js';
+import type { AlgoOrderView, BalanceFlowView, FuturesBalanceView, OrderUpdated, OrderView, PositionChanged, PositionView, UserTradeView } from '../engine/types.js';
 
 /**
  * Engine views (exact decimal text, string ids) as the kernel's snapshots. One mapping for REST-like
@@ -27,6 +31,42 @@ export function orderSnapshotOf(view: OrderView, updateTime = view.updateTime): 
   const snapshot = orderSnapshotOfView(view, updateTime);
   lastOrder = { view, updateTime, snapshot };
   return snapshot;
+}
+
+let lastOrderEvent: { readonly event: OrderEvent; readonly snapshot: OrderSnapshot } | undefined;
+
+/**
+ * An engine order event as the kernel's snapshot (`updateTime` the event time `E`): from the moment's
+ * ticks and decimals when the engine made it (no view text made and parsed again), else from its view.
+ * The same values either way; one snapshot for all of the event's listeners.
+ */
+export function orderSnapshotOfEvent(event: OrderUpdated): OrderSnapshot {
+  if (!(event instanceof OrderEvent)) return orderSnapshotOf(event.order, event.time);
+  if (lastOrderEvent !== undefined && lastOrderEvent.event === event) return lastOrderEvent.snapshot;
+  const snapshot = orderSnapshotOfMoment(event.moment, event.time);
+  lastOrderEvent = { event, snapshot };
+  return snapshot;
+}
+
+/** What `orderSnapshotOfView(orderViewOf(m), updateTime)` gives, without the text. */
+export function orderSnapshotOfMoment(m: OrderMoment, updateTime: number): OrderSnapshot {
+  const order = m.record;
+  const book = m.book;
+  return {
+    symbol: order.symbol,
+    orderId: order.orderId,
+    clientOrderId: m.clientOrderId,
+    side: order.side,
+    positionSide: order.positionSide,
+    type: order.type,
+    timeInForce: order.timeInForce,
+    price: decimalOfText(book.price.toText(m.priceTicks)),
+    quantity: decimalOfText(book.qty.toText(m.origLots)),
+    filledQty: decimalOfText(book.qty.toText(m.executedLots)),
+    avgPrice: orderAvgPrice(m),
+    status: m.status,
+    updateTime,
+  };
 }
 
 function orderSnapshotOfView(view: OrderView, updateTime: number): OrderSnapshot {
@@ -103,6 +143,32 @@ export function positionOf(view: PositionView, updateTime: number): Position {
     realizedPnl: dec(view.realizedPnl),
     ...(liquidationPrice === undefined ? {} : { liquidationPrice }),
     ...(markPrice === undefined ? {} : { markPrice }),
+    updateTime,
+  };
+}
+
+/** An engine position event as the kernel's position: from the moment's decimals when the engine made it (see `orderSnapshotOfEvent`). */
+export function positionOfEvent(event: PositionChanged): Position {
+  return event instanceof PositionEvent ? positionOfMoment(event.moment, event.time) : positionOf(event.position, event.time);
+}
+
+/** What `positionOf(positionViewOf(m), updateTime)` gives, without the text. */
+function positionOfMoment(m: PositionMoment, updateTime: number): Position {
+  const liquidation = positionLiquidationPrice(m);
+  const markTicks = positionMarkTicks(m);
+  const book = m.book;
+  return {
+    symbol: m.record.symbol,
+    positionSide: m.record.side,
+    qty: decimalOfText(book.qty.toText(m.lots)),
+    avgPrice: positionAvgPrice(m),
+    leverage: decimalOfText(String(m.leverage)),
+    marginType: m.marginType,
+    margin: moneyValue(m.margin),
+    unrealizedPnl: moneyValue(m.math.unrealizedPnl),
+    realizedPnl: moneyValue(m.realizedPnl),
+    ...(liquidation.gt(0) ? { liquidationPrice: liquidation } : {}),
+    ...(markTicks > 0 ? { markPrice: decimalOfText(book.price.toText(markTicks)) } : {}),
     updateTime,
   };
 }
