@@ -15,6 +15,7 @@ import { KvStatements, SqliteKeyValueStore } from '../sqlite-kv.js';
 import { ensurePrivateDir, makeFilePrivate } from '../private-files.js';
 import { quickCheckProblem, stateFileFound, unwritableDirectory } from './checks.js';
 import { createStateFile, orphanedLog } from './create.js';
+import { DeferredCheckpoints } from './deferred-checkpoints.js';
 import { randomNamespace, StateIdentity } from './identity.js';
 
 export const STATE_FILE = 'stratd.db';
@@ -82,7 +83,7 @@ export interface StateStoreOptions {
    * `NORMAL`: as `durability: os`.
    */
   readonly synchronous?: 'FULL' | 'NORMAL';
-  /** With `durability: disk`: where a group's fsync is started from (default `setImmediate`). */
+  /** With a `durability`: where a group's fsync (`disk`) and the log's checkpoints are started from (default `setImmediate`). */
   readonly defer?: (work: () => void) => void;
   /**
    * With `durability: disk`: a group's fsync failed (an I/O error: the disk can no longer be
@@ -125,12 +126,17 @@ export class StateStore {
     newNamespace: () => string,
     /** With `durability: disk`: the group commit every write of the store reports to. */
     private readonly group?: { readonly commit: GroupCommit; readonly wal: WalSync },
+    /** With a `durability` (the daemon): the log's checkpoints, after the turn that made the commits. */
+    private readonly checkpoints?: DeferredCheckpoints,
   ) {
     this.identity = new StateIdentity(db, newNamespace);
   }
 
-  /** Every commit of the store: counted by the group commit (`disk`), which fsyncs it soon after. */
-  private readonly committed = (): void => this.group?.commit.committed();
+  /** Every commit of the store: counted by the group commit (`disk`), which fsyncs it soon after, and toward the next checkpoint. */
+  private readonly committed = (): void => {
+    this.group?.commit.committed();
+    this.checkpoints?.committed();
+  };
 
   /** The group commit (`durability: disk`), for crash points and tests; undefined otherwise. */
   get groupCommit(): GroupCommit | undefined {
@@ -169,7 +175,8 @@ export class StateStore {
       const problem = quickCheckProblem(db);
       if (problem !== undefined) throw new StateCorrupt(`SQLite's quick_check failed (${problem}); ${CORRUPT_ADVICE}`);
       if (schemaVersion(db) === 0) throw new StateCorrupt(`the file holds no stratd state (schema version 0); ${CORRUPT_ADVICE}`);
-      return StateStore.prepare(db, path, created, newNamespace, options.durability === 'disk' ? groupCommitOf(`${path}-wal`, options) : undefined);
+      const checkpoints = options.durability === undefined ? undefined : new DeferredCheckpoints(db, options.defer ?? setImmediateWork);
+      return StateStore.prepare(db, path, created, newNamespace, options.durability === 'disk' ? groupCommitOf(`${path}-wal`, options) : undefined, checkpoints);
     } catch (error: unknown) {
       db?.close();
       return err(openError(path, error));
@@ -183,14 +190,21 @@ export class StateStore {
     return opened.value;
   }
 
-  private static prepare(db: Db, path: string, created: boolean, newNamespace: () => string, group?: { readonly commit: GroupCommit; readonly wal: WalSync }): Result<StateStore, StateStoreError> {
+  private static prepare(
+    db: Db,
+    path: string,
+    created: boolean,
+    newNamespace: () => string,
+    group?: { readonly commit: GroupCommit; readonly wal: WalSync },
+    checkpoints?: DeferredCheckpoints,
+  ): Result<StateStore, StateStoreError> {
     const version = schemaVersion(db);
     if (version > SCHEMA_VERSION) {
       db.close();
       return err(new StateStoreError('STATE_SCHEMA_NEWER', path, `schema version ${version} is newer than this build's ${SCHEMA_VERSION}`));
     }
     migrate(db);
-    return ok(new StateStore(db, path, created, newNamespace, group));
+    return ok(new StateStore(db, path, created, newNamespace, group, checkpoints));
   }
 
   /** The settings in force, for the start-up log and tests. */
@@ -252,7 +266,7 @@ function groupCommitOf(walPath: string, options: StateStoreOptions): { readonly 
   const wal = new WalSync(walPath);
   const commit = new GroupCommit({
     sync: (done) => wal.sync(done),
-    defer: options.defer ?? ((work) => void setImmediate(work)),
+    defer: options.defer ?? setImmediateWork,
     onFailure:
       options.onSyncFailure ??
       ((error) => {
@@ -260,6 +274,10 @@ function groupCommitOf(walPath: string, options: StateStoreOptions): { readonly 
       }),
   });
   return { commit, wal };
+}
+
+function setImmediateWork(work: () => void): void {
+  setImmediate(work);
 }
 
 const CORRUPT_ADVICE =
