@@ -55,6 +55,15 @@ export class Http1ReplyReader {
     return this.readBody();
   }
 
+  /**
+   * Copies the bytes it keeps (an unread rest, the body's parts so far) out of the chunks it was fed:
+   * for a caller that reads the socket into one buffer it reuses, after a `feed` that answered `more`.
+   */
+  ownBytes(): void {
+    if (this.buffered !== undefined && this.buffered.length > 0) this.buffered = Buffer.from(this.buffered);
+    for (let i = 0; i < this.parts.length; i++) this.parts[i] = Buffer.from(this.parts[i] as Buffer);
+  }
+
   /** The connection closed: a reply framed by the close is complete now; any other is cut short. */
   end(): ReplyProgress {
     if (this.head !== undefined && this.framing?.kind === 'close') return this.done(false);

@@ -9,7 +9,8 @@ const INFLATERS: Readonly<Record<string, Inflater>> = { gzip: gunzip, 'x-gzip': 
 /**
  * A reply body as text: UTF-8, decompressed first when `Content-Encoding` says gzip, deflate or br
  * (off the event loop, and never to more than `maxBytes`). Answers the text, or the transport error
- * that stands for it (an unknown encoding, a corrupt or oversized stream).
+ * that stands for it (an unknown encoding, a corrupt or oversized stream). `raw` is read before this
+ * returns or copied (it may be a view of a read buffer its caller reuses).
  */
 export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number, done: (body: string | HttpTransportError) => void): void {
   const name = encoding?.trim().toLowerCase();
@@ -22,7 +23,7 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: 
     done(new HttpTransportError(`reply in an unsupported content encoding ${JSON.stringify(name.slice(0, 40))}`, false));
     return;
   }
-  inflater(raw, { maxOutputLength: maxBytes }, (error, result) => {
+  inflater(Buffer.from(raw), { maxOutputLength: maxBytes }, (error, result) => {
     if (error === null) done(result.toString('utf8'));
     else if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') done(new HttpTransportError(`reply body larger than ${maxBytes} bytes once decompressed`, false));
     else done(new HttpTransportError(`reply body could not be decompressed (${name}): ${error.message}`, false));
