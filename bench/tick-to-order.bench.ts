@@ -103,7 +103,7 @@ export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
   }
 }
 
-/** One run's figures in µs: samples, p50/p99/max, then each stage's p50 (`<prefix>Stage<Name>P50Us`). */
+/** One run's figures in µs: samples, p50/p99/max, then each stage's p50 and p99 (`<prefix>Stage<Name>P50Us`, `...P99Us`). */
 function figuresOf(prefix: string, { summary, byCommand, tail, preemptions }: Run): Record<string, number> {
   const us = (ms: number): number => Math.round(ms * 1000);
   const name = (key: string): string => (prefix === '' ? key.charAt(0).toLowerCase() + key.slice(1) : `${prefix}${key}`);
@@ -115,7 +115,11 @@ function figuresOf(prefix: string, { summary, byCommand, tail, preemptions }: Ru
     [name('PreemptionsPerSample')]: summary.count === 0 ? 0 : Number((preemptions / summary.count).toFixed(2)),
   };
   const title = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
-  for (const stage of TICK_STAGES) figures[name(`Stage${title(stage)}P50Us`)] = us(summary.stages[stage].p50Ms);
+  for (const stage of TICK_STAGES) {
+    figures[name(`Stage${title(stage)}P50Us`)] = us(summary.stages[stage].p50Ms);
+    // A stage's own tail (a slow journal commit, a late write) shows here even when the total's p99 hides which.
+    figures[name(`Stage${title(stage)}P99Us`)] = us(summary.stages[stage].p99Ms);
+  }
   // Each command's own samples: a tick cancels then places, and the place's way holds the cancel's.
   for (const [command, own] of Object.entries(byCommand)) {
     figures[name(`${title(command)}P50Us`)] = us(own.p50Ms);
