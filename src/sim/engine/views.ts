@@ -123,10 +123,9 @@ export interface BalanceFigures {
  * placed, filled and ended) reads these, where formatting five figures only to parse them again cost
  * more than computing them.
  */
-export function balanceFigures(state: EngineState, account: FuturesAccount): BalanceFigures {
-  const f = accountFigures(state, account);
+export function balanceFigures(f: AccountFigures): BalanceFigures {
   return {
-    wallet: moneyValue(account.wallet),
+    wallet: moneyValue(f.wallet),
     available: moneyValue(f.available),
     positionMargin: moneyValue(f.positionMargin),
     orderMargin: moneyValue(f.orderMargin),
