@@ -32,8 +32,6 @@ interface Quote {
   clientOrderId: string;
   price: Decimal;
   cancelling: boolean;
-  /** The targets this quote was last found within requoteBps of: the drift is a function of the quote's price and the targets' mid and prices, asked again only when they move. */
-  keptAt?: Targets | undefined;
 }
 
 /**
@@ -140,7 +138,7 @@ function requote(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, targe
   const mid = ctx.cache.midPrice(symbol);
   if (mid === undefined) return [];
   let at = targets.get(symbol);
-  if (at === undefined || (at.mid !== mid && !at.mid.eq(mid))) {
+  if (at === undefined || !at.mid.eq(mid)) {
     const offset = mid.mul(ctx.params.halfSpreadBps).div(10_000);
     at = { mid, buy: mid.minus(offset), sell: mid.plus(offset) };
     targets.set(symbol, at);
@@ -152,11 +150,10 @@ function requote(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, targe
     const quote = quotes.get(slot);
     if (quote !== undefined) {
       // A quote being cancelled waits for its cancel: its drift is not asked.
-      if (quote.cancelling || quote.keptAt === at) continue;
-      if (quote.price.minus(target).abs().div(mid).mul(10_000).gt(ctx.params.requoteBps)) {
+      if (!quote.cancelling && quote.price.minus(target).abs().div(mid).mul(10_000).gt(ctx.params.requoteBps)) {
         quote.cancelling = true;
         intents.push({ type: 'cancel', clientOrderId: quote.clientOrderId });
-      } else quote.keptAt = at;
+      }
       continue;
     }
     const place = placeQuote(ctx, symbol, side, target);
