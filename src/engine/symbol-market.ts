@@ -17,8 +17,6 @@ export class SymbolMarket {
   private tickerBid: { price: Decimal; time: number } | undefined;
   private tickerAsk: { price: Decimal; time: number } | undefined;
   private readonly klineSeries = new Map<KlineInterval, KlineUpdated[]>();
-  /** The last mid price with the best bid and ask it was made from: books of a replay repeat their best prices (the same decimals), and strategies ask for the mid at every book. */
-  private mid: { readonly bid: Decimal; readonly ask: Decimal; readonly mid: Decimal } | undefined;
 
   constructor(private readonly klineHistory: number) {}
 
@@ -92,13 +90,7 @@ export class SymbolMarket {
   midPrice(): Decimal | undefined {
     const bid = this.bestBid();
     const ask = this.bestAsk();
-    if (bid === undefined || ask === undefined) return undefined;
-    const last = this.mid;
-    // Decimals are immutable: the same objects are the same values.
-    if (last !== undefined && last.bid === bid && last.ask === ask) return last.mid;
-    const mid = bid.plus(ask).div(2);
-    this.mid = { bid, ask, mid };
-    return mid;
+    return bid === undefined || ask === undefined ? undefined : bid.plus(ask).div(2);
   }
 
   /** Klines kept over all intervals, and how many series they are in. */
