@@ -117,6 +117,9 @@ export function accountFigures(state: EngineState, account: FuturesAccount): Acc
   return figures;
 }
 
+/** Each account's last capture of `accountFiguresLater`. */
+const captures = new WeakMap<FuturesAccount, { readonly inputs: FigureInputs; readonly figures: () => AccountFigures }>();
+
 /**
  * The account's figures of this moment, computed when first asked: the user stream's balance event (one
  * per order placed, filled and ended) reaches readers in-process that mostly never read it. The inputs
@@ -128,10 +131,16 @@ export function accountFiguresLater(state: EngineState, account: FuturesAccount)
     const known = memo.figures;
     return () => known;
   }
+  // The engine's balance event and the port's balance of it ask at the same moment: one capture for both.
+  const last = captures.get(account);
+  if (last !== undefined && sameInputs(state, account, last.inputs)) return last.figures;
   const inputs = inputsOf(state, account);
   let figures: AccountFigures | undefined;
-  return () => (figures ??= figuresOf(inputs));
+  const later = (): AccountFigures => (figures ??= figuresOf(inputs));
+  captures.set(account, { inputs, figures: later });
+  return later;
 }
+
 
 /** The figures of `inputsOf`'s inputs: each sum in the account's order. */
 function figuresOf(inputs: FigureInputs): AccountFigures {

@@ -141,16 +141,4 @@ export function moneyValue(value: Decimal): Decimal {
   return rounded.isZero() ? ZERO : rounded;
 }
 
-/**
- * Locked margin (position + order margin), the stream's B entry `l`: only the margins, the sums
- * `accountFigures` makes of them (same terms, same order), without the mark-price figures of every
- * position it computes too, which this event never shows (it is emitted on every order placed, filled
- * and ended). Free is the wallet less this.
- */
-export function lockedMargin(account: FuturesAccount): Decimal {
-  let positionMargin = ZERO;
-  for (const p of account.positions.values()) if (p.lots !== 0) positionMargin = positionMargin.add(p.margin);
-  return positionMargin.add(account.orderMargin());
-}
-
 export { maxLeverageOf };
