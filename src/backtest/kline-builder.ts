@@ -1,8 +1,13 @@
-import { compareDecimals, dec } from '../core/decimal.js';
+import { dec } from '../core/decimal.js';
 import type { Decimal } from '../core/decimal.js';
-import type { KlineInterval, KlineUpdated, TradePrinted } from '../model/market-events.js';
+import { decimalOfText } from '../core/decimal-cache.js';
+import type { KlineInterval, KlineUpdated } from '../model/market-events.js';
 import { EPOCH_ALIGNED_INTERVAL_MS } from '../protocol/market-params.js';
-import type { BarEvent } from '../sim/market-stream/events.js';
+import type { BarEvent, TradeEvent } from '../sim/market-stream/events.js';
+import { compareDecimalText, StepGrid } from '../sim/market-stream/ticks.js';
+
+/** What a kline takes of a trade print: its time, price and quantity as decimal text. */
+export type KlinePrint = Pick<TradeEvent, 'symbol' | 'ts' | 'price' | 'qty'>;
 
 /** A kline series a backtest builds from the recorded trades, as `stratd run` polls it. */
 export interface KlineSeries {
@@ -22,13 +27,59 @@ export function buildableIntervals(): ReadonlyArray<readonly [KlineInterval, num
   return Object.entries(INTERVAL_MS).map(([interval, ms]) => [interval as KlineInterval, ms] as const);
 }
 
+/** The grid of 10^-decimals, made once per number of decimals. */
+const unitGrids: StepGrid[] = [];
+
+function unitGrid(decimals: number): StepGrid {
+  return (unitGrids[decimals] ??= new StepGrid(decimals === 0 ? '1' : `0.${'0'.repeat(decimals - 1)}1`));
+}
+
+/**
+ * A kline's volume: the sum of its prints' quantity text in whole units of the finest decimal among
+ * them (a decimal add and a decimal lookup per trade were most of a kline's cost in a replay); a Decimal
+ * from the first sum not exact below 2^53 units on. The same value the decimals' sum gives.
+ */
+class Volume {
+  private grid = unitGrid(0);
+  private units = 0;
+  private big: Decimal | undefined;
+
+  add(text: string): void {
+    if (this.big === undefined) {
+      let units = this.grid.tryUnits(text);
+      if (units === undefined) {
+        const dot = text.indexOf('.');
+        const decimals = dot < 0 ? 0 : text.length - dot - 1;
+        const rescaled = this.units * 10 ** (decimals - this.grid.decimals);
+        if (decimals > this.grid.decimals && Number.isSafeInteger(rescaled)) {
+          this.units = rescaled;
+          this.grid = unitGrid(decimals);
+          units = this.grid.tryUnits(text);
+        }
+      }
+      const sum = units === undefined ? Number.NaN : this.units + units;
+      if (Number.isSafeInteger(sum)) {
+        this.units = sum;
+        return;
+      }
+      this.big = dec(this.grid.toText(this.units));
+    }
+    this.big = this.big.plus(text);
+  }
+
+  value(): Decimal {
+    return this.big ?? dec(this.grid.toText(this.units));
+  }
+}
+
+/** A forming kline; prices are the prints' decimal text, made decimals when the kline closes. */
 interface Forming {
   openTime: number;
-  open: Decimal;
-  high: Decimal;
-  low: Decimal;
-  close: Decimal;
-  volume: Decimal;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: Volume;
   /** The close is within [low, high] (a trade's price always is; a downloaded bar's close need not be). */
   closeInside: boolean;
 }
@@ -36,7 +87,7 @@ interface Forming {
 /** One symbol's series of one interval. */
 class SeriesBuilder {
   private forming: Forming | undefined;
-  private lastClose: Decimal | undefined;
+  private lastClose: string | undefined;
 
   constructor(
     readonly series: KlineSeries,
@@ -59,59 +110,56 @@ class SeriesBuilder {
         time: k.openTime + this.ms,
         openTime: k.openTime,
         closeTime: k.openTime + this.ms - 1,
-        open: k.open,
-        high: k.high,
-        low: k.low,
-        close: k.close,
-        volume: k.volume,
+        open: decimalOfText(k.open),
+        high: decimalOfText(k.high),
+        low: decimalOfText(k.low),
+        close: decimalOfText(k.close),
+        volume: k.volume.value(),
         closed: true,
       });
       this.lastClose = k.close;
       const next = k.openTime + this.ms;
-      this.forming = next + this.ms <= time ? { openTime: next, open: k.close, high: k.close, low: k.close, close: k.close, volume: dec(0), closeInside: true } : undefined;
+      this.forming = next + this.ms <= time ? { openTime: next, open: k.close, high: k.close, low: k.close, close: k.close, volume: new Volume(), closeInside: true } : undefined;
     }
   }
 
-  trade(trade: TradePrinted): void {
-    const openTime = Math.floor(trade.time / this.ms) * this.ms;
+  trade(trade: KlinePrint): void {
+    const openTime = Math.floor(trade.ts / this.ms) * this.ms;
     const k = this.forming;
+    const price = trade.price;
     if (k === undefined || k.openTime !== openTime) {
-      const price = trade.price;
       const open = this.lastClose ?? price;
-      const side = compareDecimals(price, open);
-      this.forming = { openTime, open, high: side > 0 ? price : open, low: side < 0 ? price : open, close: price, volume: trade.qty, closeInside: true };
+      const side = compareDecimalText(price, open);
+      const volume = new Volume();
+      volume.add(trade.qty);
+      this.forming = { openTime, open, high: side > 0 ? price : open, low: side < 0 ? price : open, close: price, volume, closeInside: true };
       return;
     }
-    const price = trade.price;
-    // Prints repeat the last price often, and a replay's repeated price text is the same decimal object:
-    // the close's own value cannot move the high or the low once the close is inside them.
+    // Prints repeat the last price often: the close's own value cannot move the high or the low once the close is inside them.
     if (price !== k.close || !k.closeInside) {
-      // decimal.js copies the argument of every comparison: these two ran on every trade.
-      if (compareDecimals(price, k.high) > 0) k.high = price;
-      if (compareDecimals(price, k.low) < 0) k.low = price;
+      if (compareDecimalText(price, k.high) > 0) k.high = price;
+      if (compareDecimalText(price, k.low) < 0) k.low = price;
       k.close = price;
       k.closeInside = true;
     }
-    k.volume = k.volume.plus(trade.qty);
+    k.volume.add(trade.qty);
   }
 
   /** A downloaded bar opening at `barOpen` (its own interval divides this series'): merged into the kline it falls in, open from the bar. */
   bar(bar: BarEvent, barOpen: number): void {
     const openTime = Math.floor(barOpen / this.ms) * this.ms;
-    const high = dec(bar.high);
-    const low = dec(bar.low);
-    const close = dec(bar.close);
-    const volume = dec(bar.volume);
     const k = this.forming;
     if (k === undefined || k.openTime !== openTime) {
-      this.forming = { openTime, open: dec(bar.open), high, low, close, volume, closeInside: false };
+      const volume = new Volume();
+      volume.add(bar.volume);
+      this.forming = { openTime, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume, closeInside: false };
       return;
     }
-    if (high.gt(k.high)) k.high = high;
-    if (low.lt(k.low)) k.low = low;
-    k.close = close;
+    if (compareDecimalText(bar.high, k.high) > 0) k.high = bar.high;
+    if (compareDecimalText(bar.low, k.low) < 0) k.low = bar.low;
+    k.close = bar.close;
     k.closeInside = false;
-    k.volume = k.volume.plus(volume);
+    k.volume.add(bar.volume);
   }
 }
 
@@ -148,7 +196,7 @@ export class KlineBuilder {
     return out.sort((a, b) => a.time - b.time || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   }
 
-  trade(trade: TradePrinted): void {
+  trade(trade: KlinePrint): void {
     for (const builder of this.builders) if (builder.series.symbol === trade.symbol) builder.trade(trade);
   }
 

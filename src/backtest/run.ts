@@ -244,8 +244,7 @@ export class BacktestRun {
       // Warm-up trades (or bars) shape the klines forming at the start; klines closed before it are not replayed.
       if (event.type === 'trade' && !this.bars) {
         this.klines.advance(event.ts);
-        const trade = modelMarketEvent(event);
-        if (trade?.type === 'market.trade') this.klines.trade(trade);
+        this.klines.trade(event);
       } else if (event.type === 'bar' && event.source === 'contract') {
         this.klines.advance(event.ts);
         this.klines.bar(event);
@@ -265,7 +264,7 @@ export class BacktestRun {
     const model = modelMarketEvent(event);
     if (model === undefined) return;
     this.kernel.ingest(model);
-    if (model.type === 'market.trade' && !this.bars) this.klines.trade(model);
+    if (event.type === 'trade' && !this.bars) this.klines.trade(event);
   }
 
   /** Hands the kernel each event of a daemon's view at its arrival time (those before now at once), in order. */

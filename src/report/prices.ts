@@ -1,5 +1,4 @@
-import { dec } from '../core/decimal.js';
-import type { KlineInterval, TradePrinted } from '../model/market-events.js';
+import type { KlineInterval } from '../model/market-events.js';
 import type { MarketEvent } from '../sim/market-stream/events.js';
 import { readMarketStream } from '../sim/market-stream/reader.js';
 import { buildableIntervals, KlineBuilder } from '../backtest/kline-builder.js';
@@ -69,8 +68,7 @@ class SourceCandles {
   /** A print at `price` (a trade, or a mark price with no quantity). */
   print(time: number, price: string, qty: string): void {
     this.advance(time);
-    const trade: TradePrinted = { type: 'market.trade', symbol: this.symbol, time, tradeId: '', price: dec(price), qty: dec(qty), takerSide: 'BUY' };
-    this.builder.trade(trade);
+    this.builder.trade({ symbol: this.symbol, ts: time, price, qty });
   }
 
   /** A downloaded bar opening at `open`: the builder takes it stamped with its end. */

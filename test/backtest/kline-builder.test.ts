@@ -1,20 +1,19 @@
-import { dec } from '../../src/core/decimal.js';
 import { KlineBuilder } from '../../src/backtest/kline-builder.js';
-import type { TradePrinted } from '../../src/model/market-events.js';
+import type { KlinePrint } from '../../src/backtest/kline-builder.js';
 
 const T0 = 1_767_225_600_000;
 const MIN = 60_000;
 const BTC = 'BTC-SWAP-USDT';
 
-function trade(time: number, price: string, qty = '1', symbol = BTC): TradePrinted {
-  return { type: 'market.trade', symbol, time, tradeId: `${time}`, price: dec(price), qty: dec(qty), takerSide: 'BUY' };
+function trade(ts: number, price: string, qty = '1', symbol = BTC): KlinePrint {
+  return { symbol, ts, price, qty };
 }
 
 describe('klines built from recorded trades for backtests', () => {
   it('a kline closes once, at its end, with open/high/low/close/volume of its trades', () => {
     const k = new KlineBuilder([{ symbol: BTC, interval: '1m' }]);
     for (const t of [trade(T0 + 1000, '100', '2'), trade(T0 + 20_000, '105'), trade(T0 + 40_000, '98', '3'), trade(T0 + 59_999, '101')]) {
-      expect(k.advance(t.time)).toEqual([]);
+      expect(k.advance(t.ts)).toEqual([]);
       k.trade(t);
     }
     const [closed, ...more] = k.advance(T0 + MIN);
@@ -50,5 +49,22 @@ describe('klines built from recorded trades for backtests', () => {
     expect(closed.filter((c) => c.interval === '5m').map((c) => c.symbol)).toEqual([BTC]);
     expect(closed.filter((c) => c.symbol === 'ETH-SWAP-USDT').length).toBe(5);
     expect(closed.some((c) => c.interval === '1w')).toBe(false);
+  });
+
+  it('prices compare by value whatever their zeros, and volumes of quantities with different decimals sum exactly', () => {
+    const k = new KlineBuilder([{ symbol: BTC, interval: '1m' }]);
+    const prints = [trade(T0 + 1, '0100.50', '0.25'), trade(T0 + 2, '100.5', '2'), trade(T0 + 3, '99.95', '0.125'), trade(T0 + 4, '100.500', '1.5'), trade(T0 + 5, '100.4999999999999999999', '0.0000000001')];
+    for (const t of prints) k.trade(t);
+    const [closed] = k.advance(T0 + MIN);
+    expect([closed?.open, closed?.high, closed?.low, closed?.close, closed?.volume].map((d) => d?.toFixed())).toEqual(['100.5', '100.5', '99.95', '100.4999999999999999999', '3.8750000001']);
+  });
+
+  it('a volume beyond 2^53 of its smallest unit is still exact', () => {
+    const k = new KlineBuilder([{ symbol: BTC, interval: '1m' }]);
+    k.trade(trade(T0 + 1, '100', '9007199254740991'));
+    k.trade(trade(T0 + 2, '100', '2.5'));
+    k.trade(trade(T0 + 3, '100', '0.05'));
+    const [closed] = k.advance(T0 + MIN);
+    expect(closed?.volume.toFixed()).toBe('9007199254740993.55');
   });
 });

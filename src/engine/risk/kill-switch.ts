@@ -54,6 +54,8 @@ export class KillSwitch {
   private override: DailyLossOverride | undefined;
   /** Why it was last released ('' before it ever was). */
   private releasedReason = '';
+  /** The daily loss limit last asked with, negated. */
+  private negatedLimit: { readonly limit: Decimal; readonly negated: Decimal } | undefined;
 
   get state(): KillSwitchState {
     const holds = [this.dailyLoss, this.manual].filter((h): h is Hold => h !== undefined);
@@ -112,9 +114,11 @@ export class KillSwitch {
   /** Engages when today's loss (from the day's start) reaches `limit` (a positive quote amount), unless overridden today. */
   checkLoss(limit: Decimal | undefined, time: number, dayPnl: Decimal): KillSwitchChanged | undefined {
     if (limit === undefined || this.dailyLoss !== undefined || this.override !== undefined) return undefined;
+    // Asked on every event that moves the day's PnL (each mark price with a position open): the loss
+    // −dayPnl stays below the limit while dayPnl is above −limit, a decimal made once per limit.
+    if (this.negatedLimit?.limit !== limit) this.negatedLimit = { limit, negated: limit.neg() };
+    if (compareDecimals(dayPnl, this.negatedLimit.negated) > 0) return undefined;
     const loss = dayPnl.neg();
-    // Asked on every event that moves the day's PnL (each mark price with a position open): no copy of the limit.
-    if (compareDecimals(loss, limit) < 0) return undefined;
     const reason = `daily loss ${loss.toDecimalPlaces(8).toFixed()} reached the limit ${limit.toFixed()}`;
     const was = this.engaged;
     this.dailyLoss = { reason, since: time };

@@ -30,9 +30,24 @@ export function numberProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether `value` is already a multiple of `step` that `toNearest` gives back as it is, read from the
+ * digits without a decimal: the step a power of ten no larger than 1 (0.1, 0.001, 1: every tick and lot
+ * step of the venue), the value with no more decimal places than the step, and within the precision
+ * `toNearest` rounds its answer to. Most quantities a strategy asks for (its configured size) and many prices are.
+ */
+function onPowerOfTenGrid(value: Decimal, step: Decimal): boolean {
+  const digits = step.d;
+  if (digits.length !== 1 || step.e > 0) return false;
+  const word = digits[0]!;
+  if (word !== 1 && word !== 10 && word !== 100 && word !== 1_000 && word !== 10_000 && word !== 100_000 && word !== 1_000_000) return false;
+  return value.decimalPlaces() <= step.decimalPlaces() && value.precision() <= Decimal.precision;
+}
+
 /** A limit price on the tick grid, never more aggressive than asked: BUY rounds down, SELL rounds up. */
 export function quantizePrice(price: Decimal, tick: Decimal, side: Side): Decimal {
   if (notPositive(tick)) return price;
+  if (onPowerOfTenGrid(price, tick)) return price;
   return price.toNearest(tick, side === 'BUY' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
 }
 
@@ -45,6 +60,7 @@ export function quantizeTrigger(price: Decimal, tick: Decimal): Decimal {
 /** Contracts round down to the step. */
 export function quantizeQty(qty: Decimal, step: Decimal): Decimal {
   if (notPositive(step)) return qty;
+  if (onPowerOfTenGrid(qty, step)) return qty;
   return qty.toNearest(step, Decimal.ROUND_DOWN);
 }
 

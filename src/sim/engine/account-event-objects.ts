@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import type { AccountFigures } from './account-math.js';
 import type { OrderMoment, PositionMoment } from './account-moments.js';
 import type { BalanceChanged, Category, OrderUpdated, OrderView, PositionChanged, PositionView } from './types.js';
 import { money, orderViewOf, positionViewOf } from './views.js';
@@ -57,28 +58,41 @@ export class PositionEvent implements PositionChanged {
   }
 }
 
-/** Free and locked of the stream's B entry, formatted on first read from the wallet and the locked margin of the moment. */
+/**
+ * Free and locked of the stream's B entry, formatted on first read from the account's figures of the
+ * moment (`accountFiguresLater`: the wallet and the position and order margins, summed when first read;
+ * an in-process reader never reads them).
+ */
 export class BalanceEvent implements BalanceChanged {
   readonly type = 'balance';
   readonly coin: Category;
   #free: string | undefined;
   #locked: string | undefined;
+  #lockedMargin: Decimal | undefined;
 
   constructor(
     readonly time: number,
     readonly userId: string,
     readonly category: Category,
-    private readonly wallet: Decimal,
-    private readonly lockedMargin: Decimal,
+    private readonly figures: () => AccountFigures,
   ) {
     this.coin = category;
   }
 
   get free(): string {
-    return (this.#free ??= money(this.wallet.sub(this.lockedMargin)));
+    return (this.#free ??= money(this.figures().wallet.sub(this.lockedMargin())));
   }
 
   get locked(): string {
-    return (this.#locked ??= money(this.lockedMargin));
+    return (this.#locked ??= money(this.lockedMargin()));
+  }
+
+  /** Position margin + order margin. */
+  private lockedMargin(): Decimal {
+    if (this.#lockedMargin === undefined) {
+      const f = this.figures();
+      this.#lockedMargin = f.positionMargin.add(f.orderMargin);
+    }
+    return this.#lockedMargin;
   }
 }

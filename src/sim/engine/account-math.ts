@@ -11,6 +11,8 @@ const ZERO = dec(0);
 
 /** An account's margin picture at current mark prices. */
 export interface AccountFigures {
+  /** The wallet balance they were computed with. */
+  readonly wallet: Decimal;
   readonly crossUnrealizedPnl: Decimal;
   readonly isolatedMargin: Decimal;
   readonly positionMargin: Decimal;
@@ -50,35 +52,55 @@ export function mathOf(state: EngineState, position: PositionRecord): PositionMa
   return math;
 }
 
-/** What an account's figures were last computed from (see `inputsOf`), and the figures. */
-const figureMemos = new WeakMap<FuturesAccount, { readonly inputs: readonly unknown[]; readonly figures: AccountFigures }>();
-
-/**
- * Everything `accountFigures` reads, as identities: the wallet, each open position with its margin,
- * margin type and figures (`mathOf`, itself remembered by its inputs), each open order's locked margin.
- * Decimals are immutable, so the same objects in the same order give the same figures.
- */
-function inputsOf(state: EngineState, account: FuturesAccount): unknown[] {
-  const inputs: unknown[] = [account.wallet];
-  for (const p of account.positions.values()) {
-    if (p.lots === 0) continue;
-    inputs.push(p, p.margin, p.marginType, p.marginType === 'ISOLATED' ? undefined : mathOf(state, p));
-  }
-  for (const o of account.openOrders) inputs.push(o.marginLocked);
-  return inputs;
+/** One open position as the account's figures read it. */
+interface PositionInputs {
+  readonly record: PositionRecord;
+  readonly margin: Decimal;
+  readonly marginType: PositionRecord['marginType'];
+  /** `mathOf` (remembered by its own inputs); undefined when isolated. */
+  readonly math: PositionMath | undefined;
 }
 
-/** Whether `inputsOf(state, account)` would equal `inputs`, read in the same order without building the list (most asks find them unchanged). */
-function sameInputs(state: EngineState, account: FuturesAccount, inputs: readonly unknown[]): boolean {
-  let i = 0;
-  if (inputs[i++] !== account.wallet) return false;
+/**
+ * Everything an account's figures are computed from, as identities, in the account's order: the
+ * wallet, each open position, each open order's locked margin. Decimals are immutable, so the same
+ * objects in the same order give the same figures, and the inputs keep what the figures were at their
+ * moment however the account moves on.
+ */
+interface FigureInputs {
+  readonly wallet: Decimal;
+  readonly positions: readonly PositionInputs[];
+  readonly orderMargins: readonly Decimal[];
+}
+
+/** What an account's figures were last computed from, and the figures. */
+const figureMemos = new WeakMap<FuturesAccount, { readonly inputs: FigureInputs; readonly figures: AccountFigures }>();
+
+function inputsOf(state: EngineState, account: FuturesAccount): FigureInputs {
+  const positions: PositionInputs[] = [];
   for (const p of account.positions.values()) {
     if (p.lots === 0) continue;
-    if (inputs[i++] !== p || inputs[i++] !== p.margin || inputs[i++] !== p.marginType) return false;
-    if (inputs[i++] !== (p.marginType === 'ISOLATED' ? undefined : mathOf(state, p))) return false;
+    positions.push({ record: p, margin: p.margin, marginType: p.marginType, math: p.marginType === 'ISOLATED' ? undefined : mathOf(state, p) });
   }
-  for (const o of account.openOrders) if (inputs[i++] !== o.marginLocked) return false;
-  return i === inputs.length;
+  const orderMargins: Decimal[] = [];
+  for (const o of account.openOrders) orderMargins.push(o.marginLocked);
+  return { wallet: account.wallet, positions, orderMargins };
+}
+
+/** Whether `inputsOf(state, account)` would equal `inputs`, read in the same order without building them (most asks find them unchanged). */
+function sameInputs(state: EngineState, account: FuturesAccount, inputs: FigureInputs): boolean {
+  if (inputs.wallet !== account.wallet) return false;
+  let i = 0;
+  for (const p of account.positions.values()) {
+    if (p.lots === 0) continue;
+    const known = inputs.positions[i++];
+    if (known === undefined || known.record !== p || known.margin !== p.margin || known.marginType !== p.marginType) return false;
+    if (known.math !== (p.marginType === 'ISOLATED' ? undefined : mathOf(state, p))) return false;
+  }
+  if (i !== inputs.positions.length) return false;
+  let j = 0;
+  for (const o of account.openOrders) if (inputs.orderMargins[j++] !== o.marginLocked) return false;
+  return j === inputs.orderMargins.length;
 }
 
 /**
@@ -90,36 +112,63 @@ export function accountFigures(state: EngineState, account: FuturesAccount): Acc
   const memo = figureMemos.get(account);
   if (memo !== undefined && sameInputs(state, account, memo.inputs)) return memo.figures;
   const inputs = inputsOf(state, account);
-  const figures = computeFigures(state, account);
+  const figures = figuresOf(inputs);
   figureMemos.set(account, { inputs, figures });
   return figures;
 }
 
-function computeFigures(state: EngineState, account: FuturesAccount): AccountFigures {
+/** Each account's last capture of `accountFiguresLater`. */
+const captures = new WeakMap<FuturesAccount, { readonly inputs: FigureInputs; readonly figures: () => AccountFigures }>();
+
+/**
+ * The account's figures of this moment, computed when first asked: the user stream's balance event (one
+ * per order placed, filled and ended) reaches readers in-process that mostly never read it. The inputs
+ * are taken now (references), the decimals made on the first call.
+ */
+export function accountFiguresLater(state: EngineState, account: FuturesAccount): () => AccountFigures {
+  const memo = figureMemos.get(account);
+  if (memo !== undefined && sameInputs(state, account, memo.inputs)) {
+    const known = memo.figures;
+    return () => known;
+  }
+  // The engine's balance event and the port's balance of it ask at the same moment: one capture for both.
+  const last = captures.get(account);
+  if (last !== undefined && sameInputs(state, account, last.inputs)) return last.figures;
+  const inputs = inputsOf(state, account);
+  let figures: AccountFigures | undefined;
+  const later = (): AccountFigures => (figures ??= figuresOf(inputs));
+  captures.set(account, { inputs, figures: later });
+  return later;
+}
+
+
+/** The figures of `inputsOf`'s inputs: each sum in the account's order. */
+function figuresOf(inputs: FigureInputs): AccountFigures {
+  const wallet = inputs.wallet;
   let crossUnrealizedPnl = ZERO;
   let isolatedMargin = ZERO;
   let positionMargin = ZERO;
   let crossMaintMargin = ZERO;
-  for (const p of account.positions.values()) {
-    if (p.lots === 0) continue;
+  for (const p of inputs.positions) {
     positionMargin = positionMargin.add(p.margin);
-    if (p.marginType === 'ISOLATED') {
+    if (p.math === undefined) {
       isolatedMargin = isolatedMargin.add(p.margin);
       continue;
     }
-    const m = mathOf(state, p);
-    crossUnrealizedPnl = crossUnrealizedPnl.add(m.unrealizedPnl);
-    crossMaintMargin = crossMaintMargin.add(m.maintMargin);
+    crossUnrealizedPnl = crossUnrealizedPnl.add(p.math.unrealizedPnl);
+    crossMaintMargin = crossMaintMargin.add(p.math.maintMargin);
   }
-  const orderMargin = account.orderMargin();
+  let orderMargin = ZERO;
+  for (const margin of inputs.orderMargins) orderMargin = orderMargin.add(margin);
   return {
+    wallet,
     crossUnrealizedPnl,
     isolatedMargin,
     positionMargin,
     orderMargin,
-    crossEquity: account.wallet.sub(isolatedMargin).add(crossUnrealizedPnl),
+    crossEquity: wallet.sub(isolatedMargin).add(crossUnrealizedPnl),
     crossMaintMargin,
-    available: account.wallet.add(crossUnrealizedPnl).sub(positionMargin).sub(orderMargin),
+    available: wallet.add(crossUnrealizedPnl).sub(positionMargin).sub(orderMargin),
   };
 }
 

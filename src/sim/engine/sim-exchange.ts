@@ -4,7 +4,7 @@ import { err, ok } from '../../core/result.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import { DEFAULT_SIM_INSTRUMENTS } from '../market-stream/instruments.js';
-import { accountFigures, mathOf } from './account-math.js';
+import { accountFigures, accountFiguresLater, mathOf } from './account-math.js';
 import { AlgoDesk } from './algo/desk.js';
 import type { AlgoRecord } from './algo/record.js';
 import { DEFAULT_HISTORY_RETENTION, EngineState } from './engine-state.js';
@@ -534,10 +534,12 @@ export class SimExchange implements SimVenue {
     return { ...balanceView(this.s, account), coupon: money(this.voucherBook.coupon(ref.userId, ref.category, this.s.time)) };
   }
 
-  futuresBalanceFigures(ref: AccountRef): BalanceFigures {
+  futuresBalanceFigures(ref: AccountRef): () => BalanceFigures {
     const account = this.s.account(ref);
     if (account === undefined) throw new RangeError(`unknown user ${ref.userId}`);
-    return balanceFigures(this.s, account);
+    const figures = accountFiguresLater(this.s, account);
+    let balance: BalanceFigures | undefined;
+    return () => (balance ??= balanceFigures(figures()));
   }
 
   symbolSettings(ref: AccountRef, symbol?: string): readonly SymbolSettingsView[] {

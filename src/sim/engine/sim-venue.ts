@@ -87,8 +87,11 @@ export interface SimVenue {
   // ---- positions, margin, leverage
   positions(account: AccountRef, symbol?: string, side?: PositionSide): readonly PositionView[];
   futuresBalance(account: AccountRef): FuturesBalanceView;
-  /** `futuresBalance`'s wallet, available, margins and unrealized PnL as the decimals its text gives (no coupon): the in-process user stream's balance. */
-  futuresBalanceFigures(account: AccountRef): BalanceFigures;
+  /**
+   * `futuresBalance`'s wallet, available, margins and unrealized PnL as the decimals its text gives (no
+   * coupon), of this moment, made when first asked: the in-process user stream's balance.
+   */
+  futuresBalanceFigures(account: AccountRef): () => BalanceFigures;
   symbolSettings(account: AccountRef, symbol?: string): readonly SymbolSettingsView[];
   setLeverage(account: AccountRef, symbol: string, leverage: number): SimResult<SymbolSettingsView>;
   setMarginType(account: AccountRef, symbol: string, marginType: MarginType): SimResult<SymbolSettingsView>;

@@ -3,7 +3,7 @@ import { dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
-import { accountFigures } from './account-math.js';
+import { accountFigures, accountFiguresLater } from './account-math.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import { OrderRecord } from './order-record.js';
@@ -15,7 +15,7 @@ import type { Fill, SymbolBook } from './symbol-book.js';
 import type { AttachedStop, PositionSide, PriceType, Side, SimReject, TimeInForce } from './types.js';
 import { BalanceEvent, OrderEvent, PositionEvent } from './account-event-objects.js';
 import { orderMoment, positionMoment } from './account-moments.js';
-import { lockedMargin, money } from './views.js';
+import { money } from './views.js';
 
 const ZERO = dec(0);
 
@@ -370,7 +370,7 @@ export class TradingDesk {
   }
 
   emitBalance(account: FuturesAccount): void {
-    this.s.emit(new BalanceEvent(this.s.time, account.userId, account.category, account.wallet, lockedMargin(account)));
+    this.s.emit(new BalanceEvent(this.s.time, account.userId, account.category, accountFiguresLater(this.s, account)));
   }
 }
 

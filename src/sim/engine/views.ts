@@ -123,10 +123,9 @@ export interface BalanceFigures {
  * placed, filled and ended) reads these, where formatting five figures only to parse them again cost
  * more than computing them.
  */
-export function balanceFigures(state: EngineState, account: FuturesAccount): BalanceFigures {
-  const f = accountFigures(state, account);
+export function balanceFigures(f: AccountFigures): BalanceFigures {
   return {
-    wallet: moneyValue(account.wallet),
+    wallet: moneyValue(f.wallet),
     available: moneyValue(f.available),
     positionMargin: moneyValue(f.positionMargin),
     orderMargin: moneyValue(f.orderMargin),
@@ -140,18 +139,6 @@ const ZERO = dec(0);
 export function moneyValue(value: Decimal): Decimal {
   const rounded = value.decimalPlaces() <= 8 ? value : value.toDecimalPlaces(8);
   return rounded.isZero() ? ZERO : rounded;
-}
-
-/**
- * Locked margin (position + order margin), the stream's B entry `l`: only the margins, the sums
- * `accountFigures` makes of them (same terms, same order), without the mark-price figures of every
- * position it computes too, which this event never shows (it is emitted on every order placed, filled
- * and ended). Free is the wallet less this.
- */
-export function lockedMargin(account: FuturesAccount): Decimal {
-  let positionMargin = ZERO;
-  for (const p of account.positions.values()) if (p.lots !== 0) positionMargin = positionMargin.add(p.margin);
-  return positionMargin.add(account.orderMargin());
 }
 
 export { maxLeverageOf };

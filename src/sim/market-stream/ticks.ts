@@ -55,6 +55,36 @@ export class StepGrid {
   }
 }
 
+/**
+ * The order of two unsigned decimal texts (digits[.digits], as a recording holds them: leading and
+ * trailing zeros allowed), −1, 0 or 1, read from their digits: no parse, exact at any length.
+ */
+export function compareDecimalText(a: string, b: string): number {
+  if (a === b) return 0;
+  let ai = 0;
+  let bi = 0;
+  while (ai < a.length - 1 && a.charCodeAt(ai) === 48 && a.charCodeAt(ai + 1) !== 46) ai++;
+  while (bi < b.length - 1 && b.charCodeAt(bi) === 48 && b.charCodeAt(bi + 1) !== 46) bi++;
+  const aDot = a.indexOf('.', ai);
+  const bDot = b.indexOf('.', bi);
+  const aInt = (aDot < 0 ? a.length : aDot) - ai;
+  const bInt = (bDot < 0 ? b.length : bDot) - bi;
+  if (aInt !== bInt) return aInt > bInt ? 1 : -1;
+  // Same number of integer digits: digit by digit, the point skipped, a missing fraction digit a zero.
+  const aEnd = a.length;
+  const bEnd = b.length;
+  for (;;) {
+    if (ai === aDot) ai++;
+    if (bi === bDot) bi++;
+    if (ai >= aEnd && bi >= bEnd) return 0;
+    const x = ai < aEnd ? a.charCodeAt(ai) : 48;
+    const y = bi < bEnd ? b.charCodeAt(bi) : 48;
+    if (x !== y) return x > y ? 1 : -1;
+    ai++;
+    bi++;
+  }
+}
+
 function decimalsOf(text: string): number {
   const dot = text.indexOf('.');
   return dot < 0 ? 0 : text.length - dot - 1;

@@ -2,12 +2,13 @@ import { assertNever } from '../../core/errors.js';
 import type { AccountEvent } from '../../model/account-events.js';
 import type { SimVenue } from '../engine/sim-venue.js';
 import type { AccountEvent as SimAccountEvent } from '../engine/types.js';
-import { algoSnapshotOf, balanceOfFigures, fillOf, orderSnapshotOfEvent, positionOfEvent } from './snapshots.js';
+import { algoSnapshotOf, balanceOfLaterFigures, fillOf, orderSnapshotOfEvent, positionOfEvent } from './snapshots.js';
 
 /**
  * One engine account event as the kernel's stream event (source 'stream', time = the engine's event
- * time `E`). The engine's balance event carries only free and locked; the in-process port reads the
- * complete balance (unrealized PnL included) from the engine at that moment instead.
+ * time `E`). The engine's balance event carries only free and locked; the in-process port takes the
+ * complete balance (unrealized PnL included) from the engine at that moment instead, its decimals made
+ * when first read.
  */
 export function streamEventOf(event: SimAccountEvent, venue: SimVenue): AccountEvent {
   const base = { source: 'stream', time: event.time } as const;
@@ -21,7 +22,7 @@ export function streamEventOf(event: SimAccountEvent, venue: SimVenue): AccountE
     case 'position':
       return { type: 'account.position', ...base, position: positionOfEvent(event) };
     case 'balance':
-      return { type: 'account.balance', ...base, balance: balanceOfFigures(event.category, venue.futuresBalanceFigures({ userId: event.userId, category: event.category }), event.time) };
+      return { type: 'account.balance', ...base, balance: balanceOfLaterFigures(event.category, venue.futuresBalanceFigures({ userId: event.userId, category: event.category }), event.time) };
     default:
       return assertNever(event, 'engine account event');
   }

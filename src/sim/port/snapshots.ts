@@ -194,6 +194,51 @@ export function balanceOfFigures(coin: string, f: BalanceFigures, updateTime: nu
   return { asset: coin, walletBalance: f.wallet, availableBalance: f.available, lockedMargin: f.positionMargin.add(f.orderMargin), unrealizedPnl: f.crossUnrealizedPnl, updateTime };
 }
 
+/**
+ * `balanceOfFigures` of the engine's figures of one moment, made when a figure is first read: a
+ * backtest's balance events (one per order placed, filled and ended) mostly reach no reader of their
+ * figures, and making them was ~2.6% of its CPU. The figures are accessors of the class, as the lazy
+ * market events' (a spread has none: read them by name); `toJSON` gives the plain form.
+ */
+class LazyBalance implements Balance {
+  readonly asset: string;
+  readonly updateTime: number;
+  readonly #figures: () => BalanceFigures;
+  #balance: Balance | undefined;
+
+  constructor(asset: string, figures: () => BalanceFigures, updateTime: number) {
+    this.asset = asset;
+    this.updateTime = updateTime;
+    this.#figures = figures;
+    this.#balance = undefined;
+  }
+
+  get walletBalance(): Decimal {
+    return this.toJSON().walletBalance;
+  }
+
+  get availableBalance(): Decimal {
+    return this.toJSON().availableBalance;
+  }
+
+  get lockedMargin(): Decimal {
+    return this.toJSON().lockedMargin;
+  }
+
+  get unrealizedPnl(): Decimal {
+    return this.toJSON().unrealizedPnl;
+  }
+
+  toJSON(): Balance {
+    return (this.#balance ??= balanceOfFigures(this.asset, this.#figures(), this.updateTime));
+  }
+}
+
+/** The balance of the engine's figures of one moment (see LazyBalance). */
+export function balanceOfLaterFigures(coin: string, figures: () => BalanceFigures, updateTime: number): Balance {
+  return new LazyBalance(coin, figures, updateTime);
+}
+
 /** The trade id is the exchange's `ticketId`: the one id both the user stream (`T`) and userTrades carry. */
 export function fillOf(view: UserTradeView): Fill {
   if (lastFill !== undefined && lastFill.view === view) return lastFill.fill;
