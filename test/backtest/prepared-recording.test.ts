@@ -19,6 +19,7 @@ import type { BarEvent, MarketEvent } from '../../src/sim/market-stream/events.j
 import { bestAskPrice, bestBidPrice, eventAt } from '../../src/sim/market-stream/events.js';
 import type { MarketStreamHeader } from '../../src/sim/market-stream/format.js';
 import { BTC_SWAP_USDT, ETH_SWAP_USDT } from '../../src/sim/market-stream/instruments.js';
+import { StepGrid } from '../../src/sim/market-stream/ticks.js';
 import { ConfigError } from '../../src/settings/config-error.js';
 import breakout from '../../strategies/breakout/index.js';
 import quoter from '../../strategies/spread-quoter/index.js';
@@ -177,6 +178,33 @@ describe('the prepared form of a recording', () => {
       }
     }
     expect((await ParsedRecording.parse([btc, eth])).warnings).toHaveLength(1);
+  });
+
+  it('tells each event\'s prices as units of a grid as converting its text does, undefined off the grid or on an empty side, from one recording or merged', async () => {
+    const events = everyKind();
+    const btc = await writeRecording(tmp.path('units-btc.jsonl'), events.filter((e) => e.symbol !== ETH), header([BTC_SWAP_USDT]));
+    const eth = await writeRecording(tmp.path('units-eth.jsonl'), events.filter((e) => e.symbol === ETH), header([ETH_SWAP_USDT]));
+    // The instruments' steps, a finer one (every price on it), a coarser one (most off it), and '0.10' (the step of '0.1' with two decimals).
+    const grids = ['0.1', '0.01', '0.00001', '1000', '0.10'].map((step) => new StepGrid(step));
+    const units = (grid: StepGrid, text: string | undefined): number | undefined => (text === undefined ? undefined : grid.tryUnits(text));
+    for (const paths of [[btc], [eth], [btc, eth]]) {
+      const feed = (await PreparedRecording.load(paths, undefined, {})).replay();
+      let told = 0;
+      while (feed.peekTime() !== undefined) {
+        const event = feed.next();
+        // Twice each: converted when first asked, then from the table.
+        for (const grid of [...grids, ...grids]) {
+          if (event.type === 'depth') {
+            expect([feed.lastBestBidUnits?.(grid), feed.lastBestAskUnits?.(grid)]).toEqual([units(grid, bestBidPrice(event)), units(grid, bestAskPrice(event))]);
+            told++;
+          } else if (event.type === 'trade' || event.type === 'mark' || event.type === 'index') {
+            expect(feed.lastPriceUnits?.(grid)).toBe(units(grid, event.price));
+            told++;
+          }
+        }
+      }
+      expect(told).toBe(events.filter((e) => paths.length === 2 || (e.symbol === ETH) === (paths[0] === eth)).filter((e) => e.type !== 'funding').length * grids.length * 2);
+    }
   });
 
   it('gives a generated market with every kind the same backtest outputs from either form, as the sweep\'s shared replay too', async () => {

@@ -163,7 +163,7 @@ export class StrategyHost {
     const list = this.list;
     for (let i = 0; i < list.length; i++) {
       const hosted = list[i]!;
-      if (hosted.symbols.has(event.symbol)) hosted.runner.deliver(event, arrivedAt, ingestedAt);
+      if (hosted.symbols.has(event.symbol)) hosted.runner.deliverMarket(event, arrivedAt, ingestedAt);
     }
   }
 

@@ -106,38 +106,44 @@ export class StrategyRunner {
 
   /** Queues an event; `arrivedAt`/`ingestedAt`: when its data arrived and entered the kernel (stopwatch ms), for tick-to-order figures. */
   deliver(event: BusEvent, arrivedAt?: number, ingestedAt?: number): void {
-    if (this.state !== 'running') return;
     if (isMarketEvent(event)) {
-      const key = this.queued >= this.limits.conflateAbove ? conflationKey(event) : undefined;
-      if (key !== undefined) {
-        const slot = this.queuedByKey.get(key);
-        if (slot !== undefined) {
-          slot.event = event;
-          slot.arrivedAt = arrivedAt;
-          slot.ingestedAt = ingestedAt;
-          this.countDrop();
-          return;
-        }
-      }
-      if (this.queued >= this.limits.dropAt) {
+      this.deliverMarket(event, arrivedAt, ingestedAt);
+      return;
+    }
+    if (this.state !== 'running') return;
+    if (!this.draining) {
+      this.current = this.drain(this.immediate(event, arrivedAt, ingestedAt));
+      return;
+    }
+    this.queue.push({ event, arrivedAt, ingestedAt, key: undefined });
+  }
+
+  /** `deliver` of an event known to be market data (the host's `dispatchMarket`: no type test again); conflated and dropped past the limits. */
+  deliverMarket(event: MarketEvent, arrivedAt?: number, ingestedAt?: number): void {
+    if (this.state !== 'running') return;
+    const key = this.queued >= this.limits.conflateAbove ? conflationKey(event) : undefined;
+    if (key !== undefined) {
+      const slot = this.queuedByKey.get(key);
+      if (slot !== undefined) {
+        slot.event = event;
+        slot.arrivedAt = arrivedAt;
+        slot.ingestedAt = ingestedAt;
         this.countDrop();
         return;
       }
-      // Nothing queued nor being handled: the event is handled now, so it needs no queue slot nor conflation key.
-      if (!this.draining) {
-        this.current = this.drain(this.immediate(event, arrivedAt, ingestedAt));
-        return;
-      }
-      const slot: Slot = { event, arrivedAt, ingestedAt, key: conflationKey(event) };
-      if (slot.key !== undefined) this.queuedByKey.set(slot.key, slot);
-      this.queue.push(slot);
-    } else {
-      if (!this.draining) {
-        this.current = this.drain(this.immediate(event, arrivedAt, ingestedAt));
-        return;
-      }
-      this.queue.push({ event, arrivedAt, ingestedAt, key: undefined });
     }
+    if (this.queued >= this.limits.dropAt) {
+      this.countDrop();
+      return;
+    }
+    // Nothing queued nor being handled: the event is handled now, so it needs no queue slot nor conflation key.
+    if (!this.draining) {
+      this.current = this.drain(this.immediate(event, arrivedAt, ingestedAt));
+      return;
+    }
+    const slot: Slot = { event, arrivedAt, ingestedAt, key: conflationKey(event) };
+    if (slot.key !== undefined) this.queuedByKey.set(slot.key, slot);
+    this.queue.push(slot);
   }
 
   /**

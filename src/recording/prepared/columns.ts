@@ -6,6 +6,8 @@ import { BAR_SOURCES, FUNDING_PERIODS, STREAM_CHANNELS } from '../../sim/market-
 import { isSignedDecimal, isUnsignedDecimal } from '../../sim/market-stream/event-lines.js';
 import type { MarketStreamHeader } from '../../sim/market-stream/format.js';
 import { parseHeader } from '../../sim/market-stream/format.js';
+import type { StepGrid } from '../../sim/market-stream/ticks.js';
+import { DictionaryUnits } from './dictionary-units.js';
 import type { PreparedColumnName, PreparedMetadata } from './format.js';
 import { PREPARED_COLUMN_NAMES, PREPARED_COLUMNS, PREPARED_FORMAT, PREPARED_METADATA_KEY, PREPARED_VERSION } from './format.js';
 
@@ -107,6 +109,12 @@ function firstPrice(prices: Levels, row: number): string | undefined {
   return start === prices.offsets[row + 1]! ? undefined : prices.dictionary[prices.indices[start]!];
 }
 
+/** The units of a row's first level on one side (`firstPrice` as units), undefined when the side has none. */
+function firstUnits(prices: Levels, units: DictionaryUnits, row: number, grid: StepGrid): number | undefined {
+  const start = prices.offsets[row]!;
+  return start === prices.offsets[row + 1]! ? undefined : units.units(prices.indices[start]!, grid);
+}
+
 /** Text of a plain Utf8 column: the whole buffer decoded once, each value a slice (per-value decoding when not ASCII). */
 interface TextColumn {
   readonly offsets: Int32Array;
@@ -146,6 +154,10 @@ export class PreparedColumns {
 
   /** The four level columns, handed to each depth event (ColumnDepth). */
   private depthLevels: DepthLevels | undefined;
+  /** The price dictionaries' texts as units, made when first asked. */
+  private priceUnitsOf: DictionaryUnits | undefined;
+  private bidUnitsOf: DictionaryUnits | undefined;
+  private askUnitsOf: DictionaryUnits | undefined;
 
   get size(): number {
     return this.ts.length;
@@ -343,6 +355,20 @@ export class PreparedColumns {
       }
       if (!ok) throw new PreparedFormatError(`event ${row} lacks a field its kind needs`);
     }
+  }
+
+  /** Units of the price of `row` (a trade, mark or index row) on `grid`, each distinct text converted once; undefined when off the grid. */
+  priceUnits(row: number, grid: StepGrid): number | undefined {
+    return (this.priceUnitsOf ??= new DictionaryUnits(this.priceText)).units(this.price[row]!, grid);
+  }
+
+  /** Units of the best bid of `row` (a depth row) on `grid`, as `priceUnits`; undefined when the side has no level or the price is off the grid. */
+  bestBidUnits(row: number, grid: StepGrid): number | undefined {
+    return firstUnits(this.bidPrice, (this.bidUnitsOf ??= new DictionaryUnits(this.bidPrice.dictionary)), row, grid);
+  }
+
+  bestAskUnits(row: number, grid: StepGrid): number | undefined {
+    return firstUnits(this.askPrice, (this.askUnitsOf ??= new DictionaryUnits(this.askPrice.dictionary)), row, grid);
   }
 
   /** The event of `row`, as the JSONL decoder makes it from that line. */

@@ -3,6 +3,7 @@ import type { MarketEvent } from '../../sim/market-stream/events.js';
 import type { MarketStreamHeader } from '../../sim/market-stream/format.js';
 import type { SimInstrument } from '../../sim/market-stream/instruments.js';
 import type { MarketStreamWarning } from '../../sim/market-stream/stream-error.js';
+import type { StepGrid } from '../../sim/market-stream/ticks.js';
 import { MarketStreamError } from '../../sim/market-stream/stream-error.js';
 import { BacktestError } from '../error.js';
 import type { RecordingFeed, RecordingReplay } from '../feed.js';
@@ -148,6 +149,9 @@ class PreparedFeed implements RecordingFeed {
   /** With one recording: its columns and times, read directly. */
   private readonly only: PreparedColumns | undefined;
   private readonly onlyTs: Float64Array | undefined;
+  /** Where the last event handed out came from (`lastPriceUnits`). */
+  private lastColumns: PreparedColumns | undefined;
+  private lastRow = 0;
 
   constructor(
     recording: PreparedRecording,
@@ -192,12 +196,30 @@ class PreparedFeed implements RecordingFeed {
     this.pos = pos + 1;
     if (this.only !== undefined) {
       this.handedOut[0]!++;
+      this.lastColumns = this.only;
+      this.lastRow = pos;
       return this.only.event(pos);
     }
     const order = this.order!;
     const source = order.source[pos]!;
     this.handedOut[source]!++;
-    return this.sources[source]!.columns.event(order.row[pos]!);
+    const columns = this.sources[source]!.columns;
+    const row = order.row[pos]!;
+    this.lastColumns = columns;
+    this.lastRow = row;
+    return columns.event(row);
+  }
+
+  lastPriceUnits(grid: StepGrid): number | undefined {
+    return this.lastColumns?.priceUnits(this.lastRow, grid);
+  }
+
+  lastBestBidUnits(grid: StepGrid): number | undefined {
+    return this.lastColumns?.bestBidUnits(this.lastRow, grid);
+  }
+
+  lastBestAskUnits(grid: StepGrid): number | undefined {
+    return this.lastColumns?.bestAskUnits(this.lastRow, grid);
   }
 
   close(): Promise<void> {

@@ -4,6 +4,7 @@ import { err, ok } from '../../core/result.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import { DEFAULT_SIM_INSTRUMENTS } from '../market-stream/instruments.js';
+import type { StepGrid } from '../market-stream/ticks.js';
 import { accountFigures, accountFiguresLater, mathOf } from './account-math.js';
 import { AlgoDesk } from './algo/desk.js';
 import type { AlgoRecord } from './algo/record.js';
@@ -69,6 +70,14 @@ export interface MarketFeed {
   /** Time of the next event, or undefined when the feed is exhausted. */
   peekTime(): number | undefined;
   next(): MarketEvent;
+  /**
+   * The last event's price (a trade, mark or index) or best bid or ask (a depth snapshot) as units of
+   * `grid`, when the feed knows them without converting the text again (a prepared recording converts
+   * each distinct text once); undefined: convert the event's text.
+   */
+  lastPriceUnits?(grid: StepGrid): number | undefined;
+  lastBestBidUnits?(grid: StepGrid): number | undefined;
+  lastBestAskUnits?(grid: StepGrid): number | undefined;
 }
 
 export interface SimUserSetup {
@@ -165,7 +174,8 @@ export class SimExchange implements SimVenue {
   advanceTo(time: number): void {
     const feed = this.feed;
     if (feed !== undefined) {
-      for (let next = feed.peekTime(); next !== undefined && next <= time; next = feed.peekTime()) this.applyMarketEvent(feed.next());
+      const units = feed.lastPriceUnits === undefined ? undefined : feed;
+      for (let next = feed.peekTime(); next !== undefined && next <= time; next = feed.peekTime()) this.applyMarketEvent(feed.next(), units);
     }
     if (time > this.s.time) this.s.time = time;
     if (this.s.time >= this.s.nextAgePurge) this.purgeHistory();
@@ -200,14 +210,15 @@ export class SimExchange implements SimVenue {
   }
 
   /** One market event: moves the market, fills resting orders, fires triggers, settles and liquidates. */
-  applyMarketEvent(event: MarketEvent): void {
+  /** One market event; `units`: the feed it was just taken from, when that feed tells its prices as units (`lastPriceUnits`). */
+  applyMarketEvent(event: MarketEvent, units?: MarketFeed): void {
     const s = this.s;
     if (event.ts > s.time) s.time = event.ts;
     const book = s.books.get(event.symbol);
     if (book !== undefined) {
       switch (event.type) {
         case 'trade': {
-          const ticks = book.price.toUnits(event.price);
+          const ticks = units?.lastPriceUnits?.(book.price) ?? book.price.toUnits(event.price);
           const fills = book.applyTrade(ticks, event.qty, event.buyerIsMaker);
           if (fills !== undefined) this.desk.applyFills(fills);
           this.algos.onPrice(event.symbol, 'CONTRACT_PRICE', ticks);
@@ -215,18 +226,18 @@ export class SimExchange implements SimVenue {
           break;
         }
         case 'depth': {
-          const fills = book.applyDepth(event);
+          const fills = book.applyDepth(event, units?.lastBestBidUnits?.(book.price), units?.lastBestAskUnits?.(book.price));
           if (fills !== undefined) this.desk.applyFills(fills);
           break;
         }
         case 'mark': {
-          book.markTicks = book.price.toUnits(event.price);
+          book.markTicks = units?.lastPriceUnits?.(book.price) ?? book.price.toUnits(event.price);
           this.algos.onPrice(event.symbol, 'MARK_PRICE', book.markTicks);
           this.risk.checkLiquidations(book);
           break;
         }
         case 'index':
-          book.indexTicks = book.price.toUnits(event.price);
+          book.indexTicks = units?.lastPriceUnits?.(book.price) ?? book.price.toUnits(event.price);
           break;
         case 'funding': {
           const previous = this.fundingNext.get(event.symbol);

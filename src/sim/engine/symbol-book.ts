@@ -59,16 +59,17 @@ export class SymbolBook {
     return this.buys.length + this.sells.length;
   }
 
-  /** A new snapshot; returns the maker fills of resting orders the market moved through. */
-  applyDepth(event: DepthEvent): Fill[] | undefined {
+  /**
+   * A new snapshot; returns the maker fills of resting orders the market moved through. `bidTicks`,
+   * `askTicks`: its best prices as ticks when the caller knows them (undefined: from the event's text).
+   */
+  applyDepth(event: DepthEvent, bidTicks?: number, askTicks?: number): Fill[] | undefined {
     this.depth = event;
     if (this.takenBids.size > 0) this.takenBids.clear();
     if (this.takenAsks.size > 0) this.takenAsks.clear();
     // The best prices alone: a prepared recording's event builds its sides only when they are read.
-    const bid = bestBidPrice(event);
-    const ask = bestAskPrice(event);
-    this.bestBidTicks = bid === undefined ? 0 : this.price.toUnits(bid);
-    this.bestAskTicks = ask === undefined ? 0 : this.price.toUnits(ask);
+    this.bestBidTicks = bidTicks ?? this.ticksOf(bestBidPrice(event));
+    this.bestAskTicks = askTicks ?? this.ticksOf(bestAskPrice(event));
     let fills: Fill[] | undefined;
     const topBuy = this.buys[0];
     if (topBuy !== undefined && this.bestAskTicks > 0 && this.bestAskTicks <= topBuy.priceTicks) {
@@ -87,6 +88,11 @@ export class SymbolBook {
       }
     }
     return fills;
+  }
+
+  /** Ticks of a best price's text, 0 without one. */
+  private ticksOf(price: string | undefined): number {
+    return price === undefined ? 0 : this.price.toUnits(price);
   }
 
   /** A public trade; returns the maker fills of resting orders it reached. */
