@@ -66,7 +66,7 @@ async function drain(feed: RecordingFeed): Promise<MarketEvent[]> {
       // A prepared depth event's best prices come from its columns, not its (lazily built) sides.
       expect([bestBidPrice(event), bestAskPrice(event)]).toEqual([event.bids[0]?.[0], event.asks[0]?.[0]]);
     }
-    // Its fields read by name (a prepared depth event's sides are accessors): the plain event.
+    // Its fields read by name (a prepared depth event's sides and a trade's id are accessors): the plain event.
     events.push(eventAt(event, event.ts));
   }
   return events;

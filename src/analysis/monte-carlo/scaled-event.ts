@@ -29,6 +29,8 @@ export function scaledEvent(event: MarketEvent, ts: number, factor: number, grid
   const nearest = (text: string): string => price(Math.round(units(text)));
   switch (event.type) {
     case 'trade':
+      // Fields named: a prepared recording's trade keeps its id in an accessor, which a spread leaves behind.
+      return { type: 'trade', ts, symbol: event.symbol, id: event.id, price: nearest(event.price), qty: event.qty, buyerIsMaker: event.buyerIsMaker };
     case 'mark':
     case 'index':
       return { ...event, ts, price: nearest(event.price) };

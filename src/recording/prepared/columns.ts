@@ -1,7 +1,7 @@
 import { tableFromIPC } from 'apache-arrow';
 import type { Data, Table } from 'apache-arrow';
 import { InvariantError } from '../../core/errors.js';
-import type { BarSource, DepthEvent, FundingPeriod, MarketChannel, MarketEvent, PriceLevel } from '../../sim/market-stream/events.js';
+import type { BarSource, DepthEvent, FundingPeriod, MarketChannel, MarketEvent, PriceLevel, TradeEvent } from '../../sim/market-stream/events.js';
 import { BAR_SOURCES, FUNDING_PERIODS, STREAM_CHANNELS } from '../../sim/market-stream/events.js';
 import { isSignedDecimal, isUnsignedDecimal } from '../../sim/market-stream/event-lines.js';
 import type { MarketStreamHeader } from '../../sim/market-stream/format.js';
@@ -100,6 +100,41 @@ class ColumnDepth implements DepthEvent {
 
   toJSON(): DepthEvent {
     return { type: this.type, ts: this.ts, symbol: this.symbol, bids: this.bids, asks: this.asks };
+  }
+}
+
+/**
+ * A trade row's event whose id text is cut from the column when first read: the id is a fresh string per
+ * trade (the other fields are shared dictionary text), and a replay's engine and kernel never read it
+ * unless a strategy looks at a print's id. `id` is an accessor, as ColumnDepth's sides: a spread has none
+ * (`eventAt` copies an event), `toJSON` gives the plain form.
+ */
+class ColumnTrade implements TradeEvent {
+  readonly type = 'trade';
+  readonly ts: number;
+  readonly symbol: string;
+  readonly price: string;
+  readonly qty: string;
+  readonly buyerIsMaker: boolean;
+  readonly #ids: TextColumn;
+  readonly #row: number;
+
+  constructor(ts: number, symbol: string, price: string, qty: string, buyerIsMaker: boolean, ids: TextColumn, row: number) {
+    this.ts = ts;
+    this.symbol = symbol;
+    this.price = price;
+    this.qty = qty;
+    this.buyerIsMaker = buyerIsMaker;
+    this.#ids = ids;
+    this.#row = row;
+  }
+
+  get id(): string {
+    return this.#ids.get(this.#row);
+  }
+
+  toJSON(): TradeEvent {
+    return { type: this.type, ts: this.ts, symbol: this.symbol, id: this.id, price: this.price, qty: this.qty, buyerIsMaker: this.buyerIsMaker };
   }
 }
 
@@ -379,15 +414,7 @@ export class PreparedColumns {
       case KIND_DEPTH:
         return new ColumnDepth(ts, symbol, (this.depthLevels ??= { bidPrice: this.bidPrice, bidQty: this.bidQty, askPrice: this.askPrice, askQty: this.askQty }), row);
       case KIND_TRADE:
-        return {
-          type: 'trade',
-          ts,
-          symbol,
-          id: this.tradeIds.get(row),
-          price: this.priceText[this.price[row]!]!,
-          qty: this.qtyText[this.qty[row]!]!,
-          buyerIsMaker: ((this.buyerIsMaker[row >> 3]! >> (row & 7)) & 1) === 1,
-        };
+        return new ColumnTrade(ts, symbol, this.priceText[this.price[row]!]!, this.qtyText[this.qty[row]!]!, ((this.buyerIsMaker[row >> 3]! >> (row & 7)) & 1) === 1, this.tradeIds, row);
       case KIND_MARK:
         return { type: 'mark', ts, symbol, price: this.priceText[this.price[row]!]! };
       case KIND_INDEX:

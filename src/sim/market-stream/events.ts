@@ -34,10 +34,11 @@ export function bestAskPrice(event: DepthEvent): string | undefined {
 
 /**
  * `event` stamped `ts`, as a plain object whatever made it: a prepared recording's depth event keeps its
- * levels in accessors, which a spread (`{ ...event }`) would leave behind.
+ * levels in accessors, and its trade event its id, which a spread (`{ ...event }`) would leave behind.
  */
 export function eventAt(event: MarketEvent, ts: number): MarketEvent {
   if (event.type === 'depth') return { type: 'depth', ts, symbol: event.symbol, bids: event.bids, asks: event.asks };
+  if (event.type === 'trade') return { type: 'trade', ts, symbol: event.symbol, id: event.id, price: event.price, qty: event.qty, buyerIsMaker: event.buyerIsMaker };
   return { ...event, ts };
 }
 

@@ -84,7 +84,6 @@ class LazyTrade implements TradePrinted {
   readonly type = 'market.trade';
   readonly symbol: string;
   readonly time: number;
-  readonly tradeId: string;
   readonly takerSide: Side;
   readonly #trade: TradeEvent;
   #price: Decimal | undefined;
@@ -93,12 +92,16 @@ class LazyTrade implements TradePrinted {
   constructor(trade: TradeEvent) {
     this.symbol = trade.symbol;
     this.time = trade.ts;
-    this.tradeId = trade.id;
     // The buyer was the maker: the taker sold.
     this.takerSide = trade.buyerIsMaker ? 'SELL' : 'BUY';
     this.#trade = trade;
     this.#price = undefined;
     this.#qty = undefined;
+  }
+
+  /** Read through: a prepared recording's trade cuts its id text only when asked. */
+  get tradeId(): string {
+    return this.#trade.id;
   }
 
   get price(): Decimal {
