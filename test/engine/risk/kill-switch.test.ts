@@ -62,6 +62,22 @@ describe('risk engine: daily-loss kill switch', () => {
     expect(h.position(BTC, 'SHORT', '5', '100000', '-120')?.engaged).toBe(true);
   });
 
+  it('figures beyond exact integers mid-day: the values decimal.js’s 20-digit steps give', () => {
+    const h = new RiskHarness({ global: { dailyLossLimit: d(1e9) } });
+    h.feed({ type: 'account.resynced', time: h.clock.now(), epoch: 1, adopted: 0, cancelled: 0, settled: 0 });
+    h.position(BTC, 'SHORT', '3', '100000.12345', '0');
+    h.mark(BTC, '99999.9'); // (100000.12345 − 99999.9) × 3 × 0.001
+    expect(h.engine.dayPnl().toFixed()).toBe('0.00067035');
+    // 23 significant digits: decimal.js rounds the day's realized sum to 20.
+    h.fill(BTC, 't1', '12345.123456789012345678', '0.5');
+    const realized = d(0).add(d('12345.123456789012345678')).sub(d('0.5'));
+    expect(h.engine.dayPnl().toFixed()).toBe(realized.add(d('0.00067035')).toFixed());
+    h.mark(BTC, '99000.1');
+    const unrealized = d('0.00067035').add(d('100000.12345').sub(d('99000.1')).mul(3).mul(d('0.001')).sub(d('0.00067035')));
+    expect(h.engine.dayPnl().toFixed()).toBe(realized.add(unrealized).toFixed());
+    expect(h.engine.dayPnl().toFixed()).toBe('12347.623527139012346');
+  });
+
   it('a new day starts from the positions’ current unrealized PnL', () => {
     const h = new RiskHarness({ global: { dailyLossLimit: d(100) } });
     h.feed({ type: 'account.resynced', time: h.clock.now(), epoch: 1, adopted: 0, cancelled: 0, settled: 0 });

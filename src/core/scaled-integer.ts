@@ -1,0 +1,100 @@
+import { Decimal } from './decimal.js';
+
+const POWERS = Array.from({ length: 16 }, (_, i) => 10 ** i);
+/** decimal.js's digit word: 7 decimal digits (base 1e7). */
+const WORD_DIGITS = 7;
+
+/**
+ * `x × 10^scale` as a safe integer when it is one exactly (x finite, on that grid, below 2^53);
+ * `undefined` otherwise. Read from decimal.js's digits: no Decimal is made.
+ */
+export function scaledInteger(x: Decimal, scale: number): number | undefined {
+  const words = x.d;
+  if (!x.isFinite()) return undefined;
+  const first = words[0]!;
+  if (first === 0) return 0;
+  let mantissa = first;
+  let digits = 1;
+  while (digits < 7 && first >= POWERS[digits]!) digits++;
+  const last = words.length - 1;
+  for (let i = 1; i <= last; i++) {
+    let word = words[i]!;
+    let width = 7;
+    // The last word's trailing zeros are not digits of the value (0.5 is the word 5000000).
+    if (i === last) {
+      while (word % 10 === 0) {
+        word /= 10;
+        width--;
+      }
+    }
+    mantissa = mantissa * POWERS[width]! + word;
+    if (!Number.isSafeInteger(mantissa)) return undefined;
+    digits += width;
+  }
+  const shift = x.e + 1 - digits + scale;
+  let units: number;
+  if (shift >= 0) {
+    if (shift > 15) return undefined;
+    units = mantissa * POWERS[shift]!;
+    if (!Number.isSafeInteger(units)) return undefined;
+  } else {
+    if (shift < -15) return undefined;
+    const divisor = POWERS[-shift]!;
+    if (mantissa % divisor !== 0) return undefined;
+    units = mantissa / divisor;
+  }
+  return x.s < 0 ? -units : units;
+}
+
+interface DecimalParts {
+  s: number;
+  e: number;
+  d: number[];
+}
+
+/**
+ * `units × 10^−scale` as a decimal (exact: a safe integer has at most 16 digits), built from its digit
+ * words as decimal.js's string parser lays them out (the first word down to a multiple of 7 of the
+ * exponent, then 7 digits each, the last padded with zeros), without making and parsing the text.
+ */
+export function decimalOfScaled(units: number, scale: number): Decimal {
+  const x = new Decimal(0) as unknown as DecimalParts;
+  if (units === 0) return x as unknown as Decimal;
+  x.s = units < 0 ? -1 : 1;
+  let mantissa = Math.abs(units);
+  let places = scale;
+  while (mantissa % 10 === 0) {
+    mantissa /= 10;
+    places--;
+  }
+  let digits = 1;
+  while (digits < 16 && mantissa >= POWERS[digits]!) digits++;
+  const e = digits - 1 - places;
+  const head = (e + 1) % WORD_DIGITS;
+  const first = head > 0 ? head : head + WORD_DIGITS;
+  let rest = digits - first;
+  if (rest <= 0) {
+    x.e = e;
+    x.d = [(mantissa * POWERS[-rest]!) | 0];
+    return x as unknown as Decimal;
+  }
+  // Words below 1e7 as int32 (`| 0`): decimal.js's arrays are packed small integers, and a word array of
+  // doubles would make every reader of digit words (decimal.js, compareDecimals) see a second element kind.
+  const words = [Math.floor(mantissa / POWERS[rest]!) | 0];
+  let remainder = mantissa % POWERS[rest]!;
+  while (rest > 0) {
+    const take = Math.min(WORD_DIGITS, rest);
+    rest -= take;
+    const chunk = Math.floor(remainder / POWERS[rest]!);
+    remainder %= POWERS[rest]!;
+    words.push((chunk * POWERS[WORD_DIGITS - take]!) | 0);
+  }
+  x.e = e;
+  x.d = words;
+  return x as unknown as Decimal;
+}
+
+/** `10^n` for 0 ≤ n ≤ 15 (exact in a double). */
+export function powerOfTen(n: number): number {
+  return POWERS[n]!;
+}

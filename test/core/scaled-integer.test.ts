@@ -1,0 +1,50 @@
+import { dec } from '../../src/core/decimal.js';
+import { decimalOfScaled, scaledInteger } from '../../src/core/scaled-integer.js';
+
+/** Decimal text of many shapes: zeros, signs, trailing zeros, values a base-1e7 word apart, around 2^53. */
+function samples(): string[] {
+  const out = ['0', '-0', '1', '-1', '0.5', '0.10000001', '9999999', '10000000', '10000000.0000001', '123.4500', '1e-15', '1e-16', '9007199254740991', '9007199254740992', '900719925474099.1', '-0.0000001', 'Infinity', 'NaN'];
+  let seed = 11;
+  const next = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed;
+  };
+  for (let i = 0; i < 2000; i++) {
+    const digits = String(next()).slice(0, 1 + (next() % 10)) + String(next()).slice(0, next() % 9);
+    const point = next() % (digits.length + 1);
+    out.push(`${next() % 3 === 0 ? '-' : ''}${digits.slice(0, point) || '0'}.${digits.slice(point) || '0'}`);
+  }
+  return out;
+}
+
+describe('scaled integers', () => {
+  test('x × 10^scale exactly when it is a safe integer, undefined otherwise', () => {
+    const wrong: string[] = [];
+    for (const text of samples()) {
+      const x = dec(text);
+      for (let scale = 0; scale <= 15; scale++) {
+        const scaled = x.isFinite() ? x.mul(dec(10).pow(scale)) : undefined;
+        const want = scaled !== undefined && scaled.isInteger() && scaled.abs().lte(Number.MAX_SAFE_INTEGER) ? scaled.toNumber() : undefined;
+        const got = scaledInteger(x, scale);
+        if (got !== want && !(got === 0 && want === 0)) wrong.push(`${text} at ${scale}: ${got}, not ${want}`);
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  });
+
+  test('back to the same decimal, digit words and all, as decimal.js parses its text', () => {
+    for (const text of samples().filter((t) => t !== 'Infinity' && t !== 'NaN')) {
+      const x = dec(text);
+      const scale = x.decimalPlaces();
+      const units = scaledInteger(x, scale);
+      if (units === undefined) continue;
+      for (const at of [scale, scale + 1, scale + 3]) {
+        const atUnits = units * 10 ** (at - scale);
+        if (!Number.isSafeInteger(atUnits)) continue;
+        const got = decimalOfScaled(atUnits, at);
+        const want = dec(`${units}e-${scale}`);
+        expect({ s: got.s, e: got.e, d: got.d, text: got.toFixed() }).toEqual({ s: units === 0 ? 1 : want.s, e: want.e, d: want.d, text: x.isZero() ? '0' : x.toFixed() });
+      }
+    }
+  });
+});
