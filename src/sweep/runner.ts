@@ -36,6 +36,8 @@ export interface SweepRunOptions {
   readonly stopwatch?: Stopwatch;
   /** Called once per worker thread when the sweep is done: its start, first event and idle end. */
   readonly onWorker?: (span: WorkerSpan) => void;
+  /** With worker threads: called once the main thread has read the recordings (after `before`) and shared them, with their events and that reading's time. */
+  readonly onShared?: (shared: { readonly events: number; readonly ms: number }) => void;
   /** Kernel logs of in-process runs (worker threads log nothing). */
   readonly logger?: Logger;
   /**
@@ -145,7 +147,11 @@ function inWorkers(job: SweepJob, combinations: readonly SweepCombination[], opt
     const failed = (error: unknown): void => finish(err(`preparing the recordings failed: ${error instanceof Error ? error.message : String(error)}`));
     const before = options.before?.() ?? Promise.resolve();
     // Read once here (the prepared form `before` built, or the JSONL) and shared: no worker reads or decodes it again.
-    before.then(() => parseRecordings(job.recordings, job.to, job.prepared), (error: unknown) => {
+    let readingFrom = 0;
+    before.then(() => {
+      readingFrom = stopwatch.now();
+      return parseRecordings(job.recordings, job.to, job.prepared);
+    }, (error: unknown) => {
       failed(error);
       return undefined;
     }).then(
@@ -156,6 +162,7 @@ function inWorkers(job: SweepJob, combinations: readonly SweepCombination[], opt
           return;
         }
         const recording = shareReplay(parsed.value);
+        options.onShared?.({ events: recording.events, ms: stopwatch.now() - readingFrom });
         for (const worker of workers) {
           send(worker, { type: 'recording', recording });
           feed(worker);
