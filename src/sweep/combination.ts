@@ -8,7 +8,6 @@ import type { StrategyInstance } from '../engine/strategy/instance.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { globalRiskSchema, strategyRiskSchema } from '../settings/daemon-config/schema.js';
 import { parseRecordings, runBacktest } from '../backtest/runner.js';
-import type { ParsedRecording } from '../recording/parsed-recording.js';
 import type { RecordingReplay } from '../recording/feed.js';
 import { mergeSection } from './grid.js';
 import type { SweepCombination, SweepJob, SweepOutcome } from './types.js';
@@ -16,7 +15,7 @@ import { valuesOf, wireToLimitsInput } from './types.js';
 
 /**
  * Runs the combinations of one job; strategy modules are imported once, and the recordings are read
- * once (at the first combination, unless `useRecording` gave them already parsed; their prepared form
+ * once (at the first combination, unless `useRecording` gave them already read; their prepared form
  * unless the job says --no-cache) and replayed from
  * memory for every combination.
  */
@@ -32,7 +31,7 @@ export class SweepCombinationRunner {
   ) {}
 
   /** Replays `recording` (parsed elsewhere, e.g. shared by a sweep's main thread) instead of reading the files. */
-  useRecording(recording: ParsedRecording): void {
+  useRecording(recording: RecordingReplay): void {
     this.recording = Promise.resolve(ok(recording));
   }
 

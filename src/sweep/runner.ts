@@ -5,16 +5,16 @@ import type { Stopwatch } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
-import { parseJsonlRecordings } from '../backtest/runner.js';
+import { parseRecordings } from '../backtest/runner.js';
 import { SweepCombinationRunner } from './combination.js';
-import type { SharedRecording } from './recording.js';
-import { shareRecording } from './recording.js';
+import type { SharedReplay } from './recording.js';
+import { shareReplay } from './recording.js';
 import { systemStopwatch } from '../core/system-time.js';
 import type { ThreadCost } from './thread-cost.js';
 import type { CombinationCost, CombinationTiming, SweepCombination, SweepJob, SweepProgress, SweepRow, WorkerSpan } from './types.js';
 
 /** What the main thread sends a worker thread: the shared recording (once, first), then combinations one by one. */
-export type WorkerRequest = { readonly type: 'recording'; readonly recording: SharedRecording } | { readonly type: 'combination'; readonly combination: SweepCombination };
+export type WorkerRequest = { readonly type: 'recording'; readonly recording: SharedReplay } | { readonly type: 'combination'; readonly combination: SweepCombination };
 
 /**
  * What a worker thread says: `ready` once its modules are loaded (with what starting cost the thread),
@@ -36,6 +36,8 @@ export interface SweepRunOptions {
   readonly stopwatch?: Stopwatch;
   /** Called once per worker thread when the sweep is done: its start, first event and idle end. */
   readonly onWorker?: (span: WorkerSpan) => void;
+  /** With worker threads: called once the main thread has read the recordings (after `before`) and shared them, with their events and that reading's time. */
+  readonly onShared?: (shared: { readonly events: number; readonly ms: number }) => void;
   /** Kernel logs of in-process runs (worker threads log nothing). */
   readonly logger?: Logger;
   /**
@@ -58,9 +60,9 @@ const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 192 } as const;
 
 /**
  * Runs every combination's backtest and returns the rows in combination order, whatever order they
- * finished in. With worker threads, the main thread reads and parses the recordings once, while the
- * workers start, and shares them (`SharedRecording`); each worker takes the next combination as soon as
- * it is free and answers with the row only. The first failure stops the sweep.
+ * finished in. With worker threads, the main thread reads the recordings once (their prepared form, or
+ * the JSONL parsed), while the workers start, and shares them (`SharedReplay`); each worker takes the
+ * next combination as soon as it is free and answers with the row only. The first failure stops the sweep.
  */
 export async function runSweep(job: SweepJob, combinations: readonly SweepCombination[], options: SweepRunOptions): Promise<Result<SweepRow[], string>> {
   let rows: Result<SweepRow[], string>;
@@ -112,7 +114,7 @@ function inWorkers(job: SweepJob, combinations: readonly SweepCombination[], opt
       const combination = combinations[next++];
       if (combination !== undefined) send(worker, { type: 'combination', combination });
     };
-    // The workers load their modules while this thread parses the recordings.
+    // The workers load their modules while this thread reads the recordings.
     for (let w = 0; w < count; w++) {
       const times: WorkerTimes = { worker: w + 1, spawnedAt: stopwatch.now() };
       const worker = new Worker(WORKER_URL, { workerData: job, resourceLimits: WORKER_RESOURCE_LIMITS });
@@ -144,14 +146,12 @@ function inWorkers(job: SweepJob, combinations: readonly SweepCombination[], opt
     }
     const failed = (error: unknown): void => finish(err(`preparing the recordings failed: ${error instanceof Error ? error.message : String(error)}`));
     const before = options.before?.() ?? Promise.resolve();
-    if (job.prepared !== undefined) {
-      // The prepared form (built by `before`, while the workers load) is what each worker reads: loading it costs less than a parse.
-      before.then(() => {
-        if (!settled) for (const worker of workers) feed(worker);
-      }, failed);
-      return;
-    }
-    before.then(() => parseJsonlRecordings(job.recordings, job.to), (error: unknown) => {
+    // Read once here (the prepared form `before` built, or the JSONL) and shared: no worker reads or decodes it again.
+    let readingFrom = 0;
+    before.then(() => {
+      readingFrom = stopwatch.now();
+      return parseRecordings(job.recordings, job.to, job.prepared);
+    }, (error: unknown) => {
       failed(error);
       return undefined;
     }).then(
@@ -161,7 +161,8 @@ function inWorkers(job: SweepJob, combinations: readonly SweepCombination[], opt
           finish(err(`combination 1: ${parsed.error.message}`));
           return;
         }
-        const recording = shareRecording(parsed.value);
+        const recording = shareReplay(parsed.value);
+        options.onShared?.({ events: recording.events, ms: stopwatch.now() - readingFrom });
         for (const worker of workers) {
           send(worker, { type: 'recording', recording });
           feed(worker);

@@ -76,3 +76,8 @@ export function costLines(workers: readonly WorkerThroughput[], spans: readonly 
   }
   return lines.map((line) => `sweep: ${line}\n`).join('');
 }
+
+/** The main thread's one reading of the recordings, shared with the worker threads. */
+export function sharedLine(shared: { readonly events: number; readonly ms: number }): string {
+  return `sweep: recordings read once on the main thread: ${shared.events.toLocaleString('en-US')} events in ${seconds(shared.ms)}, shared with the workers\n`;
+}

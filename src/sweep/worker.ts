@@ -3,7 +3,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { systemStopwatch } from '../core/system-time.js';
 import { SweepCombinationRunner } from './combination.js';
-import { openSharedRecording } from './recording.js';
+import { openSharedReplay } from './recording.js';
 import type { WorkerReply, WorkerRequest } from './runner.js';
 import { costBetween, threadCost } from './thread-cost.js';
 import type { SweepCombination, SweepJob } from './types.js';
@@ -46,13 +46,17 @@ if (port !== null) {
     return { type: 'row', row: result.value.row, events: result.value.events, ms, cost: { ...cost, gcMs: (await gcSoFar()) - gcBefore, loadMs } };
   };
   const reply = (message: WorkerReply): void => port.postMessage(message);
+  // Combinations wait for the shared recording to be opened (a failure to open it fails the first of them).
+  let opened: Promise<void> = Promise.resolve();
   port.on('message', (request: WorkerRequest) => {
     if (request.type === 'recording') {
       const started = systemStopwatch.now();
-      runner.useRecording(openSharedRecording(request.recording));
-      openMs += systemStopwatch.now() - started;
+      opened = openSharedReplay(request.recording).then((recording) => {
+        runner.useRecording(recording);
+        openMs += systemStopwatch.now() - started;
+      });
     } else {
-      run(request.combination).then(reply, (error: unknown) =>
+      opened.then(() => run(request.combination)).then(reply, (error: unknown) =>
         reply({ type: 'failed', index: request.combination.index, message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
       );
     }

@@ -48,6 +48,7 @@ test('stratd sweep writes byte-identical outputs with 1 and 2 worker threads, th
   expect(two?.stdout).toBe(one?.stdout);
   expect(one?.stderr).toMatch(/^sweep: worker 1: 4 combinations, [\d,]+ events in [\d.]+ s, [\d,]+ events\/s$/m);
   expect(two?.stderr).toMatch(/^sweep: worker 2: \d combinations/m);
+  expect(two?.stderr).toMatch(/^sweep: recordings read once on the main thread: [\d,]+ events in [\d.]+ s, shared with the workers$/m);
   // Where each worker's time went, and the process's CPU (schedstat figures on Linux only).
   if (process.platform === 'linux') {
     expect(two?.stderr).toMatch(/^sweep: worker 2 cost: CPU [\d.]+ s, waited for a core [\d.]+ s, GC [\d.]+ s, loading [\d.]+ s; started in [\d.]+ s, first event at [\d.]+ s, idle at the end [\d.]+ s$/m);

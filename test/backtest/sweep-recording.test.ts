@@ -1,7 +1,9 @@
 import { appendFileSync } from 'node:fs';
 import { parseJsonlRecordings, runBacktest } from '../../src/backtest/runner.js';
 import type { ParsedRecording } from '../../src/recording/parsed-recording.js';
-import { openSharedRecording, shareRecording } from '../../src/sweep/recording.js';
+import type { RecordingReplay } from '../../src/recording/feed.js';
+import { PreparedRecording } from '../../src/recording/prepared/index.js';
+import { openSharedRecording, openSharedReplay, shareRecording, shareReplay } from '../../src/sweep/recording.js';
 import { costLines, throughputLines, workerThroughput } from '../../src/sweep/throughput.js';
 import { costBetween, threadCost } from '../../src/sweep/thread-cost.js';
 import { dec } from '../../src/core/decimal.js';
@@ -18,11 +20,21 @@ async function parsed(recordings: readonly string[]): Promise<ParsedRecording> {
   return recording.value;
 }
 
-function drain(recording: ParsedRecording): MarketEvent[] {
+function drain(recording: RecordingReplay): MarketEvent[] {
   const feed = recording.replay();
   const events: MarketEvent[] = [];
   while (!feed.exhausted()) events.push(feed.next());
   return events;
+}
+
+/** A backtest of the example quoter over `file`. */
+function quoterBacktest(file: string) {
+  return {
+    strategies: [{ id: 'q', symbols: [BTC], definition: quoter, params: quoter.params.parse({ quantity: 1, halfSpreadBps: 1, requoteBps: 1, maxPosition: 5 }), limits: { maxPosition: dec(10), maxOpenOrders: 4 } }],
+    risk: { maxOpenOrders: 40 },
+    recordings: [file],
+    account: ACCOUNT,
+  };
 }
 
 describe('a recording shared with sweep workers', () => {
@@ -50,17 +62,47 @@ describe('a recording shared with sweep workers', () => {
 
   it('gives a backtest the same fills as the files it was parsed from', async () => {
     const file = await writeGenerated(tmp.path('quoter.jsonl'), 5, 3);
-    const options = {
-      strategies: [{ id: 'q', symbols: [BTC], definition: quoter, params: quoter.params.parse({ quantity: 1, halfSpreadBps: 1, requoteBps: 1, maxPosition: 5 }), limits: { maxPosition: dec(10), maxOpenOrders: 4 } }],
-      risk: { maxOpenOrders: 40 },
-      recordings: [file],
-      account: ACCOUNT,
-    };
+    const options = quoterBacktest(file);
     const fromFiles = await runBacktest(options);
     const fromShared = await runBacktest({ ...options, recording: openSharedRecording(shareRecording(await parsed([file]))) });
     if (!fromFiles.ok || !fromShared.ok) throw new Error('a backtest failed');
     expect(fromFiles.value.fills.length).toBeGreaterThan(0);
     expect(fromShared.value.summary.fillsSha256).toBe(fromFiles.value.summary.fillsSha256);
+    expect(fromShared.value.summary).toEqual(fromFiles.value.summary);
+  }, 120_000);
+});
+
+describe('a prepared recording shared with sweep workers', () => {
+  it('opens over the shared columns as the same events, sources, headers and warnings, and cuts the same', async () => {
+    const generated = await writeGenerated(tmp.path('prepared-market.jsonl'), 11, 2);
+    const torn = await writeRecording(tmp.path('prepared-torn.jsonl'), [mark(T0 + 5, '1'), mark(T0 + 15, '2')]);
+    appendFileSync(torn, '{"type":"mark","ts":');
+    const original = await PreparedRecording.load([generated, torn], undefined, { fallbackDir: tmp.path('prepared-cache') });
+    const shared = shareReplay(original);
+    if (shared.form !== 'prepared-columns') throw new Error(`shared as ${shared.form}`);
+    expect(shared.prepared.sources[0]?.columns.ts.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(shared.prepared.sources[0]?.columns.bidPrice.indices.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const opened = await openSharedReplay(shared);
+    expect(opened).toBeInstanceOf(PreparedRecording);
+    expect(opened.headers).toEqual(original.headers);
+    expect(opened.instruments).toEqual(original.instruments);
+    expect(opened.warnings).toEqual(original.warnings);
+    expect(opened.warnings).toHaveLength(1);
+    const events = drain(original);
+    expect(events.length).toBeGreaterThan(0);
+    expect(JSON.stringify(drain(opened))).toBe(JSON.stringify(events));
+    const cut = T0 + 10_000;
+    expect(JSON.stringify(drain(opened.until(cut)))).toBe(JSON.stringify(drain(original.until(cut))));
+  });
+
+  it('gives a backtest the same fills as the prepared form it was shared from', async () => {
+    const file = await writeGenerated(tmp.path('prepared-quoter.jsonl'), 5, 3);
+    const options = quoterBacktest(file);
+    const fromFiles = await runBacktest(options);
+    const prepared = await PreparedRecording.load([file], undefined, { fallbackDir: tmp.path('prepared-cache') });
+    const fromShared = await runBacktest({ ...options, recording: await openSharedReplay(shareReplay(prepared)) });
+    if (!fromFiles.ok || !fromShared.ok) throw new Error('a backtest failed');
+    expect(fromFiles.value.fills.length).toBeGreaterThan(0);
     expect(fromShared.value.summary).toEqual(fromFiles.value.summary);
   }, 120_000);
 });

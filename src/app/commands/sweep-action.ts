@@ -7,7 +7,7 @@ import { heatmapAxesOf } from '../../sweep/report.js';
 import { parseShardSpec, writeSweepOutputs } from '../../sweep/shard/index.js';
 import { runSweep } from '../../sweep/runner.js';
 import { threadCost } from '../../sweep/thread-cost.js';
-import { costLines, throughputLines, workerThroughput } from '../../sweep/throughput.js';
+import { costLines, sharedLine, throughputLines, workerThroughput } from '../../sweep/throughput.js';
 import type { CombinationTiming, SweepJob, SweepProgress, WorkerSpan } from '../../sweep/types.js';
 import { limitsToWire } from '../../sweep/types.js';
 import { ConfigError } from '../../settings/config-error.js';
@@ -90,6 +90,7 @@ export async function sweepAction(flags: SweepFlags, deps: SweepCommandDeps): Pr
   const started = clock.now();
   const timings: CombinationTiming[] = [];
   const spans: WorkerSpan[] = [];
+  let shared = '';
   const slice = shard === undefined ? undefined : await planSweepShard(job, plan.value.combinations, shard.value, { axes: job.axes, rank, heatmap: flags.heatmap ?? null, recordings: data });
   const combinations = slice === undefined ? plan.value.combinations : slice.items.map((item) => item.combination);
   const rows = await runSweep(job, combinations, {
@@ -99,6 +100,9 @@ export async function sweepAction(flags: SweepFlags, deps: SweepCommandDeps): Pr
     stopwatch: deps.stopwatch ?? systemStopwatch,
     onCombination: (timing) => timings.push(timing),
     onWorker: (span) => spans.push(span),
+    onShared: (reading) => {
+      shared = sharedLine(reading);
+    },
     onProgress: (progress) => deps.err(progressLine(progress, clock.now() - started)),
   });
   if (!rows.ok) {
@@ -109,7 +113,7 @@ export async function sweepAction(flags: SweepFlags, deps: SweepCommandDeps): Pr
   const throughput = workerThroughput(timings);
   const main = threadCost();
   const cpu = process.cpuUsage();
-  deps.err(throughputLines(throughput) + costLines(throughput, spans, { cpuMs: (cpu.user + cpu.system) / 1000, ...(main === undefined ? {} : { mainCpuMs: main.cpuMs }) }));
+  deps.err(shared + throughputLines(throughput) + costLines(throughput, spans, { cpuMs: (cpu.user + cpu.system) / 1000, ...(main === undefined ? {} : { mainCpuMs: main.cpuMs }) }));
   if (slice !== undefined) {
     deps.out(writeSweepShard(flags.out, slice, rows.value));
     return;

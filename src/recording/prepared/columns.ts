@@ -153,7 +153,37 @@ function firstUnits(prices: Levels, units: DictionaryUnits, row: number, grid: S
 /** Text of a plain Utf8 column: the whole buffer decoded once, each value a slice (per-value decoding when not ASCII). */
 interface TextColumn {
   readonly offsets: Int32Array;
+  readonly bytes: Uint8Array;
   readonly get: (row: number) => string;
+}
+
+/**
+ * Everything a PreparedColumns holds as structured-cloneable data, its arrays in shared memory: what a
+ * sweep's main thread hands its worker threads (`PreparedColumns.fromShared`), so that each of them
+ * neither reads nor decodes the prepared file again and all of them read the same column bytes.
+ */
+export interface SharedColumns {
+  readonly header: MarketStreamHeader;
+  readonly metadata: PreparedMetadata;
+  readonly ts: Float64Array;
+  readonly kinds: Uint8Array;
+  readonly symbols: Int32Array;
+  readonly symbolNames: readonly string[];
+  readonly price: Int32Array;
+  readonly priceText: readonly string[];
+  readonly qty: Int32Array;
+  readonly qtyText: readonly string[];
+  readonly tradeIds: { readonly offsets: Int32Array; readonly bytes: Uint8Array };
+  readonly buyerIsMaker: Uint8Array;
+  readonly fundingRates: { readonly offsets: Int32Array; readonly bytes: Uint8Array };
+  readonly nextFundingTimes: Float64Array;
+  readonly periods: Int8Array;
+  readonly periodNames: readonly FundingPeriod[];
+  readonly bidPrice: Levels;
+  readonly bidQty: Levels;
+  readonly askPrice: Levels;
+  readonly askQty: Levels;
+  readonly bars: Bars;
 }
 
 /**
@@ -296,12 +326,71 @@ export class PreparedColumns {
   }
 
   private static empty(header: MarketStreamHeader, metadata: PreparedMetadata): PreparedColumns {
-    const noText: TextColumn = { offsets: new Int32Array(1), get: () => '' };
+    const noText: TextColumn = { offsets: new Int32Array(1), bytes: new Uint8Array(0), get: () => '' };
     const noLevels: Levels = { offsets: new Int32Array(1), indices: new Int32Array(0), dictionary: [] };
     const none = new Int32Array(0);
     const noCoded: Coded = { indices: none, text: [] };
     const noBars: Bars = { sources: new Int8Array(0), sourceNames: [], durations: new Float64Array(0), open: noCoded, high: noCoded, low: noCoded, close: noCoded, volume: noCoded };
     return new PreparedColumns(header, metadata, new Float64Array(0), new Uint8Array(0), none, [], none, [], none, [], noText, new Uint8Array(0), noText, new Float64Array(0), new Int8Array(0), [], noLevels, noLevels, noLevels, noLevels, noBars);
+  }
+
+  /** These columns for `fromShared` in another thread: every array copied once into shared memory. */
+  shared(): SharedColumns {
+    const text = (column: TextColumn): SharedColumns['tradeIds'] => ({ offsets: inShared(column.offsets), bytes: inShared(column.bytes) });
+    const levels = (l: Levels): Levels => ({ offsets: inShared(l.offsets), indices: inShared(l.indices), dictionary: l.dictionary });
+    const coded = (c: Coded): Coded => ({ indices: inShared(c.indices), text: c.text });
+    const b = this.bars;
+    return {
+      header: this.header,
+      metadata: this.metadata,
+      ts: inShared(this.ts),
+      kinds: inShared(this.kinds),
+      symbols: inShared(this.symbols),
+      symbolNames: this.symbolNames,
+      price: inShared(this.price),
+      priceText: this.priceText,
+      qty: inShared(this.qty),
+      qtyText: this.qtyText,
+      tradeIds: text(this.tradeIds),
+      buyerIsMaker: inShared(this.buyerIsMaker),
+      fundingRates: text(this.fundingRates),
+      nextFundingTimes: inShared(this.nextFundingTimes),
+      periods: inShared(this.periods),
+      periodNames: this.periodNames,
+      bidPrice: levels(this.bidPrice),
+      bidQty: levels(this.bidQty),
+      askPrice: levels(this.askPrice),
+      askQty: levels(this.askQty),
+      bars: { sources: inShared(b.sources), sourceNames: b.sourceNames, durations: inShared(b.durations), open: coded(b.open), high: coded(b.high), low: coded(b.low), close: coded(b.close), volume: coded(b.volume) },
+    };
+  }
+
+  /** Columns another thread decoded and checked (`shared()`): nothing is checked again. */
+  static fromShared(s: SharedColumns): PreparedColumns {
+    return new PreparedColumns(
+      s.header,
+      s.metadata,
+      s.ts,
+      s.kinds,
+      s.symbols,
+      // Cloned strings are new strings in this thread: internalized again, as decode does, so symbols compare by address.
+      s.symbolNames.map(internalized),
+      s.price,
+      s.priceText,
+      s.qty,
+      s.qtyText,
+      textColumn(s.tradeIds.offsets, s.tradeIds.bytes),
+      s.buyerIsMaker,
+      textColumn(s.fundingRates.offsets, s.fundingRates.bytes),
+      s.nextFundingTimes,
+      s.periods,
+      s.periodNames,
+      s.bidPrice,
+      s.bidQty,
+      s.askPrice,
+      s.askQty,
+      s.bars,
+    );
   }
 
   /** The checks the JSONL reader makes on each line, on every row (each distinct text once). */
@@ -500,6 +589,13 @@ function decimals(values: readonly string[], what: string): readonly string[] {
   return values;
 }
 
+/** A copy of `array` in a SharedArrayBuffer of its own (a view of the IPC file's bytes shares none of the rest). */
+function inShared<T extends Float64Array | Int32Array | Int8Array | Uint8Array>(array: T): T {
+  const bytes = new Uint8Array(new SharedArrayBuffer(array.byteLength));
+  bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+  return new (array.constructor as new (buffer: SharedArrayBuffer) => T)(bytes.buffer as SharedArrayBuffer);
+}
+
 /** Whether this platform stores numbers little-endian, as Arrow IPC buffers are (always, in practice). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const TWO_TO_32 = 4_294_967_296;
@@ -526,6 +622,11 @@ function textOf(data: Data): TextColumn {
   const bytes = data.values as Uint8Array | undefined;
   if (offsets === undefined || bytes === undefined || data.offset !== 0 || offsets.length < data.length + 1) throw new PreparedFormatError('a text column lacks its buffers');
   if (!ascending(offsets, data.length, bytes.length)) throw new PreparedFormatError('a text column\'s offsets are out of order or out of range');
+  return textColumn(offsets, bytes);
+}
+
+/** A text column over checked offsets and bytes. */
+function textColumn(offsets: Int32Array, bytes: Uint8Array): TextColumn {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let ascii = true;
   for (let i = 0; i < bytes.length; i++) {
@@ -536,9 +637,9 @@ function textOf(data: Data): TextColumn {
   }
   if (ascii) {
     const whole = decoder.decode(bytes);
-    return { offsets, get: (row) => whole.slice(offsets[row]!, offsets[row + 1]!) };
+    return { offsets, bytes, get: (row) => whole.slice(offsets[row]!, offsets[row + 1]!) };
   }
-  return { offsets, get: (row) => decoder.decode(bytes.subarray(offsets[row]!, offsets[row + 1]!)) };
+  return { offsets, bytes, get: (row) => decoder.decode(bytes.subarray(offsets[row]!, offsets[row + 1]!)) };
 }
 
 function levelsOf(data: Data, name: string): Levels {

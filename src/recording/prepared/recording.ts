@@ -10,7 +10,14 @@ import type { RecordingFeed, RecordingReplay } from '../feed.js';
 import { instrumentsOf } from '../instruments.js';
 import type { PreparedCacheOptions } from './cache.js';
 import { loadPrepared } from './cache.js';
-import type { PreparedColumns } from './columns.js';
+import type { PreparedColumns, SharedColumns } from './columns.js';
+
+/** A PreparedRecording as structured-cloneable data, its columns in shared memory (`PreparedRecording.shared`). */
+export interface SharedPreparedRecording {
+  readonly sources: ReadonlyArray<{ readonly path: string; readonly columns: SharedColumns; readonly end: number }>;
+  readonly size: number;
+  readonly to: number;
+}
 
 interface Source {
   readonly path: string;
@@ -55,6 +62,21 @@ export class PreparedRecording implements RecordingReplay {
     }
     const size = sources.reduce((n, s) => n + s.end, 0);
     return new PreparedRecording(sources, sources.length === 1 ? undefined : merge(sources, size), size, until);
+  }
+
+  /** This recording for another thread (`fromShared`): its columns copied once into shared memory, none decoded again there. */
+  shared(): SharedPreparedRecording {
+    return { sources: this.sources.map((s) => ({ path: s.path, columns: s.columns.shared(), end: s.end })), size: this.size, to: this.to };
+  }
+
+  /** The recording `shared()` made in another thread, over the same shared columns. */
+  static async fromShared(shared: SharedPreparedRecording): Promise<PreparedRecording> {
+    const { PreparedColumns } = await import('./columns.js');
+    const sources = shared.sources.map((s): Source => {
+      const columns = PreparedColumns.fromShared(s.columns);
+      return { path: s.path, header: columns.header, columns, end: s.end };
+    });
+    return new PreparedRecording(sources, sources.length === 1 ? undefined : merge(sources, shared.size), shared.size, shared.to);
   }
 
   until(to: number): PreparedRecording {
