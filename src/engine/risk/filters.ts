@@ -24,17 +24,20 @@ export function notionalOf(instrument: Instrument, price: Decimal, qty: Decimal)
   return price.mul(qty).mul(instrument.contractMultiplier);
 }
 
+function notionalText(notional: Decimal): string {
+  return notional.toDecimalPlaces(8).toFixed();
+}
+
 /**
  * MIN_NOTIONAL / TRADE_AMOUNT. The minimum is not applied to closing orders: a position left smaller
  * than the minimum must still be closable.
  */
 export function checkNotionalFilter(instrument: Instrument, notional: Decimal, opening: boolean): Denial | undefined {
-  const text = notional.toDecimalPlaces(8).toFixed();
   if (opening && instrument.minNotional !== undefined && notional.lt(instrument.minNotional)) {
-    return denial('NOTIONAL_FILTER', `notional ${text} is below the minimum ${instrument.minNotional.toFixed()}`);
+    return denial('NOTIONAL_FILTER', `notional ${notionalText(notional)} is below the minimum ${instrument.minNotional.toFixed()}`);
   }
   if (instrument.maxNotional !== undefined && notional.gt(instrument.maxNotional)) {
-    return denial('NOTIONAL_FILTER', `notional ${text} is above the maximum ${instrument.maxNotional.toFixed()}`);
+    return denial('NOTIONAL_FILTER', `notional ${notionalText(notional)} is above the maximum ${instrument.maxNotional.toFixed()}`);
   }
   return undefined;
 }
