@@ -11,8 +11,9 @@ import { SocketSlot, describeClose, streamUrlOf } from '../stream/socket-slot.js
 import type { SlotConnection } from '../stream/socket-slot.js';
 import type { WebSocketLike } from '../stream/web-socket.js';
 import { openWsSocket } from '../stream/web-socket.js';
-import { envelopeSchema, errorFrameSchema, pongFrameSchema } from './wire.js';
+import { envelopeSchema, errorFrameSchema, pongFrameSchema, readEnvelope } from './wire.js';
 import type { Envelope } from './wire.js';
+import { isRecord } from '../wire/plain.js';
 import { OutboundPacer } from './outbound-pacer.js';
 import type { WsChannel } from './ws-channels.js';
 
@@ -226,6 +227,12 @@ export class MarketWsSession {
       value = JSON.parse(text);
     } catch {
       this.badFrames += 1;
+      return;
+    }
+    // A frame without `pong` and `code` is neither a pong nor an error: a data frame's envelope is read at once.
+    const data = isRecord(value) && !('pong' in value) && !('code' in value) ? readEnvelope(value) : undefined;
+    if (data !== undefined) {
+      this.route(data, arrivedAt);
       return;
     }
     if (pongFrameSchema.safeParse(value).success) {

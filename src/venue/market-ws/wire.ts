@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bookLevelSchema, bookTickerSchema, markPriceSchema, ticker24hSchema } from '../parsers/market.js';
 import { boolLike, decimal, epochMs, intLike, text } from '../wire/schema.js';
 import { tolerantList } from '../wire/tolerant-list.js';
+import { BAD, isRecord, plainEpochMs } from '../wire/plain.js';
 
 /**
  * Frames of the public market WebSocket (API-NOTES §8), read by the parsing rule: what stratd uses is
@@ -20,6 +21,32 @@ export const envelopeSchema = z.object({
   sendTime: epochMs.optional(),
 });
 export type Envelope = z.output<typeof envelopeSchema>;
+
+/**
+ * A data frame's envelope in one plain pass (on the way to an order), by `envelopeSchema`'s rules into
+ * the same value; undefined where that pass does not take it whole: the schema reads it then.
+ */
+export function readEnvelope(value: unknown): Envelope | undefined {
+  if (!isRecord(value) || !('data' in value)) return undefined;
+  const { topic, symbol, params, f, sendTime } = value;
+  if (typeof topic !== 'string' || (symbol !== undefined && typeof symbol !== 'string')) return undefined;
+  let klineType: string | undefined;
+  if (params !== undefined) {
+    if (!isRecord(params)) return undefined;
+    const type = params['klineType'];
+    if (type !== undefined && typeof type !== 'string') return undefined;
+    klineType = type;
+  }
+  if (f !== undefined && typeof f !== 'boolean' && f !== 'true' && f !== 'false') return undefined;
+  const time = sendTime === undefined ? undefined : plainEpochMs(sendTime);
+  if (time === BAD) return undefined;
+  const envelope: { -readonly [K in keyof Envelope]: Envelope[K] } = { topic, data: value['data'] };
+  if (symbol !== undefined) envelope.symbol = symbol;
+  if (params !== undefined) envelope.params = klineType === undefined ? {} : { klineType };
+  if (f !== undefined) envelope.f = f === true || f === 'true';
+  if (time !== undefined) envelope.sendTime = time;
+  return envelope;
+}
 
 /** `{"code":"-100010","desc":"Invalid Symbols!"}`: the exchange refused a request; the socket stays open. */
 export const errorFrameSchema = z.object({ code: text, desc: z.string().optional() });

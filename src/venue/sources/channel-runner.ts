@@ -106,7 +106,7 @@ export class ChannelRunner {
     // A new top-level action each time (not a rescheduled one): virtual schedulers would nest them.
     this.timer = this.time.scheduler.schedule(() => {
       this.timer = undefined;
-      void this.poll();
+      this.poll();
     }, delayMs);
   }
 
@@ -116,20 +116,22 @@ export class ChannelRunner {
    */
   async pollOnce(): Promise<void> {
     if (this.inFlight) return;
-    this.emitAll(await this.fetch());
+    await this.fetch((events) => this.emitAll(events));
   }
 
-  private async poll(): Promise<void> {
+  private poll(): void {
     if (!this.running || this.inFlight) return;
     const started = this.time.clock.now();
-    const events = await this.fetch();
-    if (!this.running) return;
-    this.emitAll(events);
-    const elapsed = this.time.clock.now() - started;
-    this.scheduleIn(Math.max(0, this.channel.everyMs - elapsed));
+    void this.fetch((events) => {
+      if (!this.running) return;
+      this.emitAll(events);
+      const elapsed = this.time.clock.now() - started;
+      this.scheduleIn(Math.max(0, this.channel.everyMs - elapsed));
+    });
   }
 
-  private async fetch(): Promise<readonly MarketEvent[]> {
+  /** One poll; `then` gets its events in the same continuation as the reply (no promise hop of its own on the way to the kernel). */
+  private async fetch(then: (events: readonly MarketEvent[]) => void): Promise<void> {
     this.inFlight = true;
     this.lastPollAt = this.time.clock.now();
     let events: readonly MarketEvent[] = [];
@@ -146,7 +148,7 @@ export class ChannelRunner {
       this.inFlight = false;
       this.polls++;
     }
-    return events;
+    then(events);
   }
 
   private emitAll(events: readonly MarketEvent[]): void {
