@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import { compareDecimals } from '../../core/decimal.js';
 import type { Denial } from '../../model/denials.js';
 import type { Instrument, PriceBand, Side } from '../../model/instrument.js';
 import { denial } from './denial.js';
@@ -7,15 +8,15 @@ import { denial } from './denial.js';
 
 /** PRICE_FILTER: min and max price. */
 export function checkPriceFilter(instrument: Instrument, price: Decimal, what: string): Denial | undefined {
-  if (price.lt(instrument.minPrice)) return denial('PRICE_FILTER', `${what} ${price.toFixed()} is below the minimum price ${instrument.minPrice.toFixed()}`);
-  if (price.gt(instrument.maxPrice)) return denial('PRICE_FILTER', `${what} ${price.toFixed()} is above the maximum price ${instrument.maxPrice.toFixed()}`);
+  if (compareDecimals(price, instrument.minPrice) < 0) return denial('PRICE_FILTER', `${what} ${price.toFixed()} is below the minimum price ${instrument.minPrice.toFixed()}`);
+  if (compareDecimals(price, instrument.maxPrice) > 0) return denial('PRICE_FILTER', `${what} ${price.toFixed()} is above the maximum price ${instrument.maxPrice.toFixed()}`);
   return undefined;
 }
 
 /** LOT_SIZE in contracts: min and max quantity. */
 export function checkQtyFilter(instrument: Instrument, qty: Decimal): Denial | undefined {
-  if (qty.lt(instrument.minQty)) return denial('QTY_FILTER', `quantity ${qty.toFixed()} is below the minimum ${instrument.minQty.toFixed()}`);
-  if (qty.gt(instrument.maxQty)) return denial('QTY_FILTER', `quantity ${qty.toFixed()} is above the maximum ${instrument.maxQty.toFixed()}`);
+  if (compareDecimals(qty, instrument.minQty) < 0) return denial('QTY_FILTER', `quantity ${qty.toFixed()} is below the minimum ${instrument.minQty.toFixed()}`);
+  if (compareDecimals(qty, instrument.maxQty) > 0) return denial('QTY_FILTER', `quantity ${qty.toFixed()} is above the maximum ${instrument.maxQty.toFixed()}`);
   return undefined;
 }
 
@@ -33,10 +34,10 @@ function notionalText(notional: Decimal): string {
  * than the minimum must still be closable.
  */
 export function checkNotionalFilter(instrument: Instrument, notional: Decimal, opening: boolean): Denial | undefined {
-  if (opening && instrument.minNotional !== undefined && notional.lt(instrument.minNotional)) {
+  if (opening && instrument.minNotional !== undefined && compareDecimals(notional, instrument.minNotional) < 0) {
     return denial('NOTIONAL_FILTER', `notional ${notionalText(notional)} is below the minimum ${instrument.minNotional.toFixed()}`);
   }
-  if (instrument.maxNotional !== undefined && notional.gt(instrument.maxNotional)) {
+  if (instrument.maxNotional !== undefined && compareDecimals(notional, instrument.maxNotional) > 0) {
     return denial('NOTIONAL_FILTER', `notional ${notionalText(notional)} is above the maximum ${instrument.maxNotional.toFixed()}`);
   }
   return undefined;
@@ -46,10 +47,10 @@ export function checkNotionalFilter(instrument: Instrument, notional: Decimal, o
 export function checkBand(band: PriceBand, side: Side, price: Decimal, reference: Decimal, what: string): Denial | undefined {
   if (side === 'BUY') {
     const bound = reference.mul(band.buyUpRate.add(1));
-    if (price.gt(bound)) return denial('PRICE_BAND', `${what} ${price.toFixed()} is above the exchange band ${bound.toFixed()} (mark ${reference.toFixed()})`);
+    if (compareDecimals(price, bound) > 0) return denial('PRICE_BAND', `${what} ${price.toFixed()} is above the exchange band ${bound.toFixed()} (mark ${reference.toFixed()})`);
   } else {
     const bound = reference.mul(band.sellDownRate.neg().add(1));
-    if (price.lt(bound)) return denial('PRICE_BAND', `${what} ${price.toFixed()} is below the exchange band ${bound.toFixed()} (mark ${reference.toFixed()})`);
+    if (compareDecimals(price, bound) < 0) return denial('PRICE_BAND', `${what} ${price.toFixed()} is below the exchange band ${bound.toFixed()} (mark ${reference.toFixed()})`);
   }
   return undefined;
 }

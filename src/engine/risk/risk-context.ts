@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import { compareDecimals } from '../../core/decimal.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { PositionSide } from '../../model/instrument.js';
 import type { ExchangeCommand } from '../../model/commands.js';
@@ -96,7 +97,7 @@ export class RiskContext {
     if (this.parts.ownPosition === undefined || account === undefined) return account;
     const own = this.parts.ownPosition(this.strategyId, symbol, positionSide);
     if (own === undefined) return account;
-    return own.lt(account) ? own : account;
+    return compareDecimals(own, account) < 0 ? own : account;
   }
 
   /** Whether the strategy trades on its own ledger of the symbol side (closing orders reserve only what it holds). */
