@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dec, decimalParam, defineStrategy } from 'stratd/strategy';
+import { compareDecimals, dec, decimalParam, defineStrategy } from 'stratd/strategy';
+import type { Decimal } from 'stratd/strategy';
 import type { BusEvent, HandlerContext } from 'stratd/strategy';
 import { RangeWindow } from './range-window.js';
 
@@ -106,7 +107,12 @@ function onSymbolEvent(ctx: Ctx, symbol: string, state: SymbolState, event: BusE
 }
 
 function hasPosition(ctx: Ctx, symbol: string): boolean {
-  return (['LONG', 'SHORT'] as const).some((side) => ctx.position(symbol, side)?.qty.gt(0) === true);
+  return aboveZero(ctx.position(symbol, 'LONG')?.qty) || aboveZero(ctx.position(symbol, 'SHORT')?.qty);
+}
+
+/** A position side's quantity above zero, read from its sign and digits (`gt(0)` makes a decimal of the 0). */
+function aboveZero(qty: Decimal | undefined): boolean {
+  return qty !== undefined && !qty.isZero() && qty.isPositive();
 }
 
 function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): void {
@@ -120,8 +126,8 @@ function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): vo
   window.push(time, mid);
   if (!spansWindow || high === undefined || low === undefined || state.entering || hasPosition(ctx, symbol)) return;
   if (state.enteredAt !== undefined && ctx.clock.now() - state.enteredAt < ctx.params.cooldownMs) return;
-  const long = mid.gt(high);
-  if (!long && !mid.lt(low)) return;
+  const long = compareDecimals(mid, high) > 0;
+  if (!long && !(compareDecimals(mid, low) < 0)) return;
   const tp = ctx.params.takeProfitPct.div(100);
   const sl = ctx.params.stopLossPct.div(100);
   state.entering = true;
@@ -140,7 +146,7 @@ function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): vo
 function expire(ctx: Ctx, symbol: string, state: SymbolState): void {
   if (state.enteredAt === undefined || state.closing || ctx.clock.now() - state.enteredAt < ctx.params.maxHoldMs) return;
   for (const side of ['LONG', 'SHORT'] as const) {
-    if (ctx.position(symbol, side)?.qty.gt(0) !== true) continue;
+    if (!aboveZero(ctx.position(symbol, side)?.qty)) continue;
     state.closing = true;
     ctx.emit({ type: 'place', symbol, side: side === 'LONG' ? 'SELL' : 'BUY', positionSide: side, orderType: 'MARKET', closePosition: true });
   }
