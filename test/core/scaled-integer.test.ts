@@ -1,5 +1,5 @@
 import { dec } from '../../src/core/decimal.js';
-import { decimalOfScaled, scaledInteger } from '../../src/core/scaled-integer.js';
+import { decimalOfScaled, midpoint, scaledInteger } from '../../src/core/scaled-integer.js';
 
 /** Decimal text of many shapes: zeros, signs, trailing zeros, values a base-1e7 word apart, around 2^53. */
 function samples(): string[] {
@@ -46,5 +46,21 @@ describe('scaled integers', () => {
         expect({ s: got.s, e: got.e, d: got.d, text: got.toFixed() }).toEqual({ s: units === 0 ? 1 : want.s, e: want.e, d: want.d, text: x.isZero() ? '0' : x.toFixed() });
       }
     }
+  });
+
+  test('a midpoint is a.plus(b).div(2), digit words and all', () => {
+    const values = samples().map((t) => dec(t));
+    const wrong: string[] = [];
+    for (let i = 0; i < values.length; i++) {
+      for (const j of [i + 1, i + 7, values.length - 1 - i]) {
+        const a = values[i]!;
+        const b = values[j % values.length]!;
+        const got = midpoint(a, b);
+        const want = a.plus(b).div(2);
+        const same = !want.isFinite() ? got.toString() === want.toString() : got.s === want.s && got.e === want.e && JSON.stringify(got.d) === JSON.stringify(want.d);
+        if (!same) wrong.push(`(${a.toString()} + ${b.toString()}) / 2: ${got.toString()}, not ${want.toString()}`);
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
   });
 });
