@@ -30,6 +30,8 @@ export interface RiskContextParts {
   readonly globalRate: OrderRateWindow;
   readonly strategyIds: Iterable<string>;
   readonly ordersOf: (strategyId: string) => readonly string[];
+  /** Whether an order is in `ordersOf(strategyId)`, by one lookup. */
+  readonly ownsOpen?: (strategyId: string, clientOrderId: string) => boolean;
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   /** The command that placed an order still on its way (not in the cache yet); undefined when unknown. */
   readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
@@ -81,6 +83,12 @@ export class RiskContext {
     return this.owned;
   }
 
+  /** Whether the order is one of the strategy's open ones: one lookup, not the set of all of them. */
+  private owns(clientOrderId: string): boolean {
+    if (this.owned !== undefined || this.parts.ownsOpen === undefined) return this.ownedIds().has(clientOrderId);
+    return this.parts.ownsOpen(this.strategyId, clientOrderId);
+  }
+
   /** Open orders of the whole account: the cache's and every strategy's still on their way. */
   allOpenIds(): ReadonlySet<string> {
     if (this.all === undefined) {
@@ -107,7 +115,7 @@ export class RiskContext {
 
   /** Whether a client order id is in use by a live order. */
   isLive(clientOrderId: string): boolean {
-    if (this.ownedIds().has(clientOrderId)) return true;
+    if (this.owns(clientOrderId)) return true;
     const order = this.cache.order(clientOrderId);
     if (order !== undefined && isOpenStatus(order.status)) return true;
     const algo = this.cache.algoOrder(clientOrderId);

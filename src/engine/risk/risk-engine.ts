@@ -37,6 +37,8 @@ export interface RiskEngineOptions {
   readonly strategies: ReadonlyMap<string, StrategyRisk>;
   /** Client order ids of the strategy's open regular and plan/TP-SL orders (the executor's records). */
   readonly ordersOf: (strategyId: string) => readonly string[];
+  /** Whether an order is in `ordersOf(strategyId)`, by one lookup (absent: that list is built and searched). */
+  readonly ownsOpen?: (strategyId: string, clientOrderId: string) => boolean;
   /** The executor's deterministic client order id for a strategy and intent key (a fresh one without key). */
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   /** The placing command of an order the executor sent and the cache does not show yet (its quantity reserves a position too). */
@@ -62,6 +64,7 @@ export class RiskEngine {
   private readonly global: GlobalRiskLimits;
   private readonly strategies: ReadonlyMap<string, StrategyRisk>;
   private readonly ordersOf: (strategyId: string) => readonly string[];
+  private readonly ownsOpen: RiskEngineOptions['ownsOpen'];
   private readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   private readonly submitted: ((clientOrderId: string) => ExchangeCommand | undefined) | undefined;
   private readonly journalUnavailable: () => string | undefined;
@@ -80,6 +83,7 @@ export class RiskEngine {
     this.global = options.global;
     this.strategies = options.strategies;
     this.ordersOf = options.ordersOf;
+    this.ownsOpen = options.ownsOpen;
     this.clientOrderId = options.clientOrderId;
     this.submitted = options.submitted;
     this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
@@ -231,6 +235,7 @@ export class RiskEngine {
       globalRate: dryRun ? this.globalRate.copy() : this.globalRate,
       strategyIds: this.strategies.keys(),
       ordersOf: this.ordersOf,
+      ...(this.ownsOpen === undefined ? {} : { ownsOpen: this.ownsOpen }),
       clientOrderId: this.clientOrderId,
       ...(this.submitted === undefined ? {} : { submitted: this.submitted }),
       protections: {
