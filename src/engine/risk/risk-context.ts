@@ -16,16 +16,16 @@ export interface StrategyRisk {
   readonly limits: RiskLimits;
 }
 
+/** A strategy's side of its checks: the same at every check (the moment's state is read through it). */
 export interface RiskContextParts {
   readonly strategyId: string;
   readonly strategy: StrategyRisk;
   readonly cache: CacheView;
   readonly global: GlobalRiskLimits;
-  readonly now: number;
-  readonly halted: boolean;
+  readonly halted: (strategyId: string) => boolean;
   /** Why the order journal cannot be written (opening orders wait), or undefined. */
-  readonly journalUnavailable?: string | undefined;
-  readonly killSwitch: KillSwitchState;
+  readonly journalUnavailable: () => string | undefined;
+  readonly killSwitch: () => KillSwitchState;
   readonly strategyRate: OrderRateWindow;
   readonly globalRate: OrderRateWindow;
   readonly strategyIds: Iterable<string>;
@@ -50,18 +50,18 @@ export interface ProtectionGate {
   admit(entry: Entry): string | undefined;
 }
 
-/** What one check sees: the strategy, the read model and the engine's state at this moment. */
+/**
+ * What one check sees: the strategy, the read model and the engine's state at this moment. Made once
+ * per strategy; `begin` starts each check (its time, and none of the last check's order sets).
+ */
 export class RiskContext {
   readonly strategyId: string;
   readonly strategy: StrategyRisk;
   readonly cache: CacheView;
   readonly global: GlobalRiskLimits;
-  readonly now: number;
-  readonly halted: boolean;
-  readonly journalUnavailable: string | undefined;
-  readonly killSwitch: KillSwitchState;
   /** How the strategy's limits name themselves in denial messages. */
   readonly label: string;
+  private time = 0;
   private owned: ReadonlySet<string> | undefined;
   private all: ReadonlySet<string> | undefined;
 
@@ -70,11 +70,31 @@ export class RiskContext {
     this.strategy = parts.strategy;
     this.cache = parts.cache;
     this.global = parts.global;
-    this.now = parts.now;
-    this.halted = parts.halted;
-    this.journalUnavailable = parts.journalUnavailable;
-    this.killSwitch = parts.killSwitch;
     this.label = `strategy ${parts.strategyId}`;
+  }
+
+  /** Starts a check at `now`. */
+  begin(now: number): this {
+    this.time = now;
+    this.owned = undefined;
+    this.all = undefined;
+    return this;
+  }
+
+  get now(): number {
+    return this.time;
+  }
+
+  get halted(): boolean {
+    return this.parts.halted(this.strategyId);
+  }
+
+  get journalUnavailable(): string | undefined {
+    return this.parts.journalUnavailable();
+  }
+
+  get killSwitch(): KillSwitchState {
+    return this.parts.killSwitch();
   }
 
   /** Client order ids of the strategy's open regular and plan/TP-SL orders. */

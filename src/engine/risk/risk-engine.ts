@@ -76,6 +76,9 @@ export class RiskEngine {
   private readonly globalRate = new OrderRateWindow();
   private readonly strategyRates = new Map<string, OrderRateWindow>();
   private readonly protections: Protections;
+  /** Each strategy's context, made at its first check. */
+  private readonly contexts = new Map<string, RiskContext>();
+  private readonly strategyIds: Iterable<string>;
 
   constructor(options: RiskEngineOptions) {
     this.cache = options.cache;
@@ -88,6 +91,7 @@ export class RiskEngine {
     this.submitted = options.submitted;
     this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
     this.ownPosition = options.ownPosition;
+    this.strategyIds = { [Symbol.iterator]: () => options.strategies.keys() };
     this.day = new DayPnl(options.cache, options.clock.now());
     const ownerOf = options.ownerOf ?? ((): undefined => undefined);
     this.protections = new Protections({
@@ -101,14 +105,19 @@ export class RiskEngine {
 
   /** Approved commands (possibly none, e.g. cancel-all with nothing open), or why not. Unknown strategy ids are a bug. */
   check(strategyId: string, intent: Intent): Result<readonly ExchangeCommand[], Denial> {
-    const result = this.evaluate(this.context(strategyId), intent);
+    let ctx = this.contexts.get(strategyId);
+    if (ctx === undefined) {
+      ctx = this.context(strategyId);
+      this.contexts.set(strategyId, ctx);
+    }
+    const result = this.evaluate(ctx.begin(this.clock.now()), intent);
     if (!result.ok) this.counters.record(strategyId, result.error.code);
     return result;
   }
 
   /** What `check` would answer, recording nothing (no denial counted, no order rate used): a dry run. */
   preview(strategyId: string, intent: Intent): Result<readonly ExchangeCommand[], Denial> {
-    return this.evaluate(this.context(strategyId, true), intent);
+    return this.evaluate(this.context(strategyId, true).begin(this.clock.now()), intent);
   }
 
   /** Follows fills, positions and mark prices for the day's PnL; answers a kill-switch change to publish. */
@@ -227,13 +236,12 @@ export class RiskEngine {
       strategy,
       cache: this.cache,
       global: this.global,
-      now: this.clock.now(),
-      halted: this.halted.has(strategyId),
-      journalUnavailable: this.journalUnavailable(),
-      killSwitch: this.kill.state,
+      halted: (id) => this.halted.has(id),
+      journalUnavailable: this.journalUnavailable,
+      killSwitch: () => this.kill.state,
       strategyRate: dryRun ? strategyRate.copy() : strategyRate,
       globalRate: dryRun ? this.globalRate.copy() : this.globalRate,
-      strategyIds: this.strategies.keys(),
+      strategyIds: this.strategyIds,
       ordersOf: this.ordersOf,
       ...(this.ownsOpen === undefined ? {} : { ownsOpen: this.ownsOpen }),
       clientOrderId: this.clientOrderId,
