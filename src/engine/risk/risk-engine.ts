@@ -123,7 +123,7 @@ export class RiskEngine {
   /** Follows fills, positions and mark prices for the day's PnL; answers a kill-switch change to publish. */
   onEvent(event: BusEvent): KillSwitchChanged | undefined {
     if (!this.day.onEvent(event)) return undefined;
-    return this.kill.checkLoss(this.dailyLossLimit(), this.clock.now(), this.day.value());
+    return this.kill.checkLoss(this.dailyLossLimit(), this.clock.now(), this.day);
   }
 
   /** The protections' trips and resumes after an event (the kernel publishes them and applies their actions). */
