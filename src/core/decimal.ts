@@ -19,6 +19,11 @@ export function parseDecimal(text: string): Decimal | undefined {
   return value.isFinite() ? value : undefined;
 }
 
+/** `value > 0`, read from its sign and digits (`gt(0)` makes a decimal of the 0); false for NaN, as `gt`. */
+export function aboveZero(value: Decimal): boolean {
+  return value.isPositive() && !value.isZero();
+}
+
 /**
  * `a.cmp(b)` (−1, 0 or 1) of two decimals, read from their digits: decimal.js copies its argument into
  * a new Decimal on every comparison (`gt`, `lt`, `lte`, … included), which on hot paths (a kline's high

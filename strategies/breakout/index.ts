@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compareDecimals, dec, decimalParam, defineStrategy } from 'stratd/strategy';
+import { aboveZero, compareDecimals, dec, decimalParam, defineStrategy } from 'stratd/strategy';
 import type { Decimal } from 'stratd/strategy';
 import type { BusEvent, HandlerContext } from 'stratd/strategy';
 import { RangeWindow } from './range-window.js';
@@ -107,12 +107,11 @@ function onSymbolEvent(ctx: Ctx, symbol: string, state: SymbolState, event: BusE
 }
 
 function hasPosition(ctx: Ctx, symbol: string): boolean {
-  return aboveZero(ctx.position(symbol, 'LONG')?.qty) || aboveZero(ctx.position(symbol, 'SHORT')?.qty);
+  return holds(ctx.position(symbol, 'LONG')?.qty) || holds(ctx.position(symbol, 'SHORT')?.qty);
 }
 
-/** A position side's quantity above zero, read from its sign and digits (`gt(0)` makes a decimal of the 0). */
-function aboveZero(qty: Decimal | undefined): boolean {
-  return qty !== undefined && !qty.isZero() && qty.isPositive();
+function holds(qty: Decimal | undefined): boolean {
+  return qty !== undefined && aboveZero(qty);
 }
 
 function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): void {
@@ -146,7 +145,7 @@ function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): vo
 function expire(ctx: Ctx, symbol: string, state: SymbolState): void {
   if (state.enteredAt === undefined || state.closing || ctx.clock.now() - state.enteredAt < ctx.params.maxHoldMs) return;
   for (const side of ['LONG', 'SHORT'] as const) {
-    if (!aboveZero(ctx.position(symbol, side)?.qty)) continue;
+    if (!holds(ctx.position(symbol, side)?.qty)) continue;
     state.closing = true;
     ctx.emit({ type: 'place', symbol, side: side === 'LONG' ? 'SELL' : 'BUY', positionSide: side, orderType: 'MARKET', closePosition: true });
   }
