@@ -1,6 +1,6 @@
 import { concatWith, defer, endWith, mergeMap } from 'rxjs';
 import { z } from 'zod';
-import { compareDecimals, dec, Decimal, decimalParam, defineStreamStrategy, isOpenStatus } from 'stratd/strategy';
+import { compareDecimals, dec, Decimal, decimalParam, defineStreamStrategy, distanceAbove, isOpenStatus } from 'stratd/strategy';
 import type { BusEvent, Intent, OrderSnapshot, Side, StrategyContext } from 'stratd/strategy';
 
 const params = z
@@ -163,7 +163,7 @@ function requote(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map
     const quote = quotes.get(slot);
     if (quote !== undefined) {
       // A quote being cancelled waits for its cancel: its drift is not asked.
-      if (!quote.cancelling && compareDecimals(quote.price.minus(target).abs().div(mid), fractions.requote) > 0) {
+      if (!quote.cancelling && distanceAbove(quote.price, target, mid, fractions.requote)) {
         quote.cancelling = true;
         intents.push({ type: 'cancel', clientOrderId: quote.clientOrderId });
       }

@@ -1,5 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import { compareDecimals } from '../../core/decimal.js';
+import { distanceAbove } from '../../core/scaled-integer.js';
 import type { Denial } from '../../model/denials.js';
 import type { RiskLimits } from '../../model/risk-limits.js';
 import { denial } from './denial.js';
@@ -43,7 +44,8 @@ const bandFractions = new WeakMap<RiskLimits, Decimal>();
 
 /**
  * |price − mark| / mark in percent, at most `priceBandPct`. The distance is compared as a fraction with
- * the band over 100: the same answer as its percent against the band (×100 is exact), two decimals fewer.
+ * the band over 100 (the same answer as its percent against the band: ×100 is exact), by `distanceAbove`
+ * (a double estimate where it is clearly inside or out, decimal.js's steps near the edge).
  */
 export function checkPriceBandPct(limits: RiskLimits, label: string, price: Decimal, mark: Decimal): Denial | undefined {
   if (limits.priceBandPct === undefined) return undefined;
@@ -52,8 +54,7 @@ export function checkPriceBandPct(limits: RiskLimits, label: string, price: Deci
     band = limits.priceBandPct.div(100);
     bandFractions.set(limits, band);
   }
-  const distance = price.sub(mark).abs().div(mark);
-  if (compareDecimals(distance, band) <= 0) return undefined;
-  const pct = distance.mul(100);
+  if (!distanceAbove(price, mark, mark, band)) return undefined;
+  const pct = price.sub(mark).abs().div(mark).mul(100);
   return denial('PRICE_BAND', `${label} price band ${limits.priceBandPct.toFixed()}%: price ${price.toFixed()} is ${pct.toDecimalPlaces(4).toFixed()}% from mark ${mark.toFixed()}`);
 }
