@@ -157,3 +157,27 @@ export function distanceAbove(a: Decimal, b: Decimal, reference: Decimal, bound:
   }
   return compareDecimals(a.sub(b).abs().div(reference), bound) > 0;
 }
+
+/** How `onGrid` rounds a value between two multiples of the step (decimal.js's modes of the same names). */
+export type GridRounding = typeof Decimal.ROUND_FLOOR | typeof Decimal.ROUND_CEIL | typeof Decimal.ROUND_DOWN | typeof Decimal.ROUND_HALF_UP;
+
+/**
+ * `x.toNearest(step, rounding)`, the same decimal with one made instead of five: for a positive `x`
+ * and `step` on a common grid of safe integers, the multiple found by integer remainder (exact) and
+ * built from its units. Anything else goes through decimal.js.
+ */
+export function onGrid(x: Decimal, step: Decimal, rounding: GridRounding): Decimal {
+  if (x.isFinite() && step.isFinite() && x.s > 0 && step.s > 0 && !step.isZero()) {
+    const scale = Math.max(x.decimalPlaces(), step.decimalPlaces());
+    const units = scale <= 15 ? scaledInteger(x, scale) : undefined;
+    const stepUnits = units === undefined ? undefined : scaledInteger(step, scale);
+    if (stepUnits !== undefined) {
+      const remainder = units! % stepUnits;
+      let count = (units! - remainder) / stepUnits;
+      if (remainder !== 0 && (rounding === Decimal.ROUND_CEIL || (rounding === Decimal.ROUND_HALF_UP && remainder * 2 >= stepUnits))) count++;
+      const result = count * stepUnits;
+      if (Number.isSafeInteger(result)) return decimalOfScaled(result, scale);
+    }
+  }
+  return x.toNearest(step, rounding);
+}

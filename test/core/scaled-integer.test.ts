@@ -1,5 +1,5 @@
-import { dec } from '../../src/core/decimal.js';
-import { decimalOfScaled, distanceAbove, midpoint, scaledInteger } from '../../src/core/scaled-integer.js';
+import { Decimal, dec } from '../../src/core/decimal.js';
+import { decimalOfScaled, distanceAbove, midpoint, onGrid, scaledInteger } from '../../src/core/scaled-integer.js';
 
 /** Decimal text of many shapes: zeros, signs, trailing zeros, values a base-1e7 word apart, around 2^53. */
 function samples(): string[] {
@@ -83,6 +83,25 @@ describe('scaled integers', () => {
           check(a, a.add(edge).add(nudge), reference, bound);
           check(a, a.sub(edge).sub(nudge), reference, bound);
           check(a, a.add(edge.toDecimalPlaces(6)), reference, bound);
+        }
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  });
+
+  test('onGrid is toNearest of the step, digit words and all, in each rounding it takes', () => {
+    const values = samples().map((t) => dec(t)).filter((x) => x.isFinite() && !x.isNegative());
+    const steps = ['0.1', '0.5', '0.01', '0.001', '1', '5', '0.25', '0.0000001', '0.3'].map((t) => dec(t));
+    const modes = [Decimal.ROUND_FLOOR, Decimal.ROUND_CEIL, Decimal.ROUND_DOWN, Decimal.ROUND_HALF_UP] as const;
+    const wrong: string[] = [];
+    for (const x of values) {
+      for (const step of steps) {
+        for (const value of [x, x.toNearest(step, Decimal.ROUND_DOWN).add(step.div(2))]) {
+          for (const mode of modes) {
+            const got = onGrid(value, step, mode);
+            const want = value.toNearest(step, mode);
+            if (got.s !== want.s || got.e !== want.e || JSON.stringify(got.d) !== JSON.stringify(want.d)) wrong.push(`${value.toString()} to ${step.toString()} (${mode}): ${got.toString()}, not ${want.toString()}`);
+          }
         }
       }
     }
