@@ -1,4 +1,4 @@
-import { compareDecimals, Decimal } from './decimal.js';
+import { Decimal } from './decimal.js';
 
 const POWERS = Array.from({ length: 16 }, (_, i) => 10 ** i);
 /** decimal.js's digit word: 7 decimal digits (base 1e7). */
@@ -117,45 +117,6 @@ export function midpoint(a: Decimal, b: Decimal): Decimal {
     }
   }
   return a.plus(b).div(2);
-}
-
-/** `x` as a double from its first three digit words (relative error below 1e-13); NaN when not finite. */
-function approximately(x: Decimal): number {
-  if (!x.isFinite()) return Number.NaN;
-  const words = x.d;
-  const first = words[0]!;
-  if (first === 0) return 0;
-  let digits = 1;
-  while (digits < 7 && first >= POWERS[digits]!) digits++;
-  const used = Math.min(words.length, 3);
-  let mantissa = 0;
-  for (let i = 0; i < used; i++) mantissa = mantissa * 1e7 + words[i]!;
-  const exponent = x.e - digits + 1 - WORD_DIGITS * (used - 1);
-  const magnitude = exponent >= 0 ? mantissa * 10 ** exponent : mantissa / 10 ** -exponent;
-  return x.s < 0 ? -magnitude : magnitude;
-}
-
-/** Relative margin outside which a double estimate decides a comparison (its error is below 1e-13; decimal.js rounds at 1e-19). */
-const ESTIMATE_MARGIN = 1e-9;
-
-/**
- * `|a − b| / reference > bound`, the answer of `a.sub(b).abs().div(reference)` compared with `bound`
- * (decimal.js's 20-digit steps), with no decimal made when a double estimate is clearly on one side:
- * the difference exact in safe integers, divided as doubles. Near the bound, or for values that do not
- * fit, the decimal steps answer.
- */
-export function distanceAbove(a: Decimal, b: Decimal, reference: Decimal, bound: Decimal): boolean {
-  const scale = Math.max(a.decimalPlaces(), b.decimalPlaces());
-  const x = scale <= 15 ? scaledInteger(a, scale) : undefined;
-  const y = x === undefined ? undefined : scaledInteger(b, scale);
-  const ref = approximately(reference);
-  const limit = approximately(bound);
-  if (y !== undefined && Number.isSafeInteger(x! - y) && ref > 0 && limit > 0) {
-    const estimate = Math.abs(x! - y) / POWERS[scale]! / ref;
-    if (estimate > limit * (1 + ESTIMATE_MARGIN)) return true;
-    if (estimate < limit * (1 - ESTIMATE_MARGIN)) return false;
-  }
-  return compareDecimals(a.sub(b).abs().div(reference), bound) > 0;
 }
 
 /** How `onGrid` rounds a value between two multiples of the step (decimal.js's modes of the same names). */

@@ -4,7 +4,7 @@
  * strategy API's promise, the rest of src/ may change.
  */
 export { Decimal, aboveZero, compareDecimals, dec, parseDecimal } from '../core/decimal.js';
-export { distanceAbove } from '../core/scaled-integer.js';
+export { distanceAbove } from '../core/decimal-estimate.js';
 export type { Clock } from '../core/clock.js';
 export type { Logger } from '../core/logger.js';
 

@@ -1,5 +1,5 @@
 import { Decimal, dec } from '../../src/core/decimal.js';
-import { decimalOfScaled, distanceAbove, midpoint, onGrid, scaledInteger } from '../../src/core/scaled-integer.js';
+import { decimalOfScaled, midpoint, onGrid, scaledInteger } from '../../src/core/scaled-integer.js';
 
 /** Decimal text of many shapes: zeros, signs, trailing zeros, values a base-1e7 word apart, around 2^53. */
 function samples(): string[] {
@@ -59,31 +59,6 @@ describe('scaled integers', () => {
         const want = a.plus(b).div(2);
         const same = !want.isFinite() ? got.toString() === want.toString() : got.s === want.s && got.e === want.e && JSON.stringify(got.d) === JSON.stringify(want.d);
         if (!same) wrong.push(`(${a.toString()} + ${b.toString()}) / 2: ${got.toString()}, not ${want.toString()}`);
-      }
-    }
-    expect(wrong.slice(0, 10)).toEqual([]);
-  });
-
-  test('distanceAbove answers as |a − b| / reference compared with the bound in decimal.js, at the bound and a digit either side too', () => {
-    const values = samples().slice(0, 700).map((t) => dec(t)).filter((x) => x.isFinite());
-    const bounds = ['0.0002', '0.05', '0.00015', '1', '0.3333333333333333333'].map((t) => dec(t));
-    const wrong: string[] = [];
-    const check = (a: ReturnType<typeof dec>, b: ReturnType<typeof dec>, reference: ReturnType<typeof dec>, bound: ReturnType<typeof dec>): void => {
-      const want = a.sub(b).abs().div(reference).gt(bound);
-      if (distanceAbove(a, b, reference, bound) !== want) wrong.push(`|${a.toString()} − ${b.toString()}| / ${reference.toString()} > ${bound.toString()}: not ${String(want)}`);
-    };
-    for (let i = 0; i < values.length; i++) {
-      const a = values[i]!;
-      const reference = values[(i * 7 + 3) % values.length]!.abs();
-      if (reference.isZero()) continue;
-      for (const bound of bounds) {
-        check(a, values[(i + 1) % values.length]!, reference, bound);
-        const edge = bound.mul(reference);
-        for (const nudge of ['0', '1e-12', '-1e-12', '1e-18', '-1e-18']) {
-          check(a, a.add(edge).add(nudge), reference, bound);
-          check(a, a.sub(edge).sub(nudge), reference, bound);
-          check(a, a.add(edge.toDecimalPlaces(6)), reference, bound);
-        }
       }
     }
     expect(wrong.slice(0, 10)).toEqual([]);

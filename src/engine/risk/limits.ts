@@ -1,6 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import { compareDecimals } from '../../core/decimal.js';
-import { distanceAbove } from '../../core/scaled-integer.js';
+import { distanceAbove } from '../../core/decimal-estimate.js';
 import type { Denial } from '../../model/denials.js';
 import type { RiskLimits } from '../../model/risk-limits.js';
 import { denial } from './denial.js';
