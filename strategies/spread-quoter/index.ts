@@ -1,7 +1,7 @@
 import { concatWith, defer, endWith, mergeMap } from 'rxjs';
 import { z } from 'zod';
-import { compareDecimals, dec, Decimal, decimalParam, defineStreamStrategy, distanceAbove, isOpenStatus } from 'stratd/strategy';
-import type { BusEvent, Intent, OrderSnapshot, Side, StrategyContext } from 'stratd/strategy';
+import { compareDecimals, dec, decimalParam, defineStreamStrategy, distanceAbove, isOpenStatus } from 'stratd/strategy';
+import type { BusEvent, Decimal, Intent, OrderSnapshot, Side, StrategyContext } from 'stratd/strategy';
 
 const params = z
   .object({
@@ -185,7 +185,7 @@ function placeQuote(ctx: StrategyContext<Params>, symbol: string, side: Side, pr
   const held = ctx.position(symbol, opens)?.qty ?? ZERO;
   const reduce = compareDecimals(closable, ZERO) > 0;
   if (!reduce && compareDecimals(held, ctx.params.maxPosition) >= 0) return undefined;
-  const quantity = reduce ? Decimal.min(ctx.params.quantity, closable) : ctx.params.quantity;
+  const quantity = reduce && compareDecimals(closable, ctx.params.quantity) < 0 ? closable : ctx.params.quantity;
   const key = nextKey(ctx);
   return {
     key,
