@@ -1,26 +1,11 @@
 import type { Decimal } from '../../src/core/decimal.js';
 import { dec } from '../../src/core/decimal.js';
 import { distanceAbove, productSign } from '../../src/core/decimal-estimate.js';
-
-/** Decimal text of many shapes: zeros, signs, trailing zeros, values a base-1e7 word apart, around 2^53. */
-function samples(): string[] {
-  const out = ['0', '-0', '1', '-1', '0.5', '0.10000001', '9999999', '10000000', '10000000.0000001', '123.4500', '1e-15', '1e-16', '9007199254740991', '9007199254740992', '900719925474099.1', '-0.0000001', 'Infinity', 'NaN'];
-  let seed = 11;
-  const next = (): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed;
-  };
-  for (let i = 0; i < 2000; i++) {
-    const digits = String(next()).slice(0, 1 + (next() % 10)) + String(next()).slice(0, next() % 9);
-    const point = next() % (digits.length + 1);
-    out.push(`${next() % 3 === 0 ? '-' : ''}${digits.slice(0, point) || '0'}.${digits.slice(point) || '0'}`);
-  }
-  return out;
-}
+import { decimalTextSamples } from '../support/decimal-text-samples.js';
 
 describe('decimal estimates', () => {
   test('distanceAbove answers as |a − b| / reference compared with the bound in decimal.js, at the bound and a digit either side too', () => {
-    const values = samples().slice(0, 700).map((t) => dec(t)).filter((x) => x.isFinite());
+    const values = decimalTextSamples().slice(0, 700).map((t) => dec(t)).filter((x) => x.isFinite());
     const bounds = ['0.0002', '0.05', '0.00015', '1', '0.3333333333333333333'].map((t) => dec(t));
     const wrong: string[] = [];
     const check = (a: ReturnType<typeof dec>, b: ReturnType<typeof dec>, reference: ReturnType<typeof dec>, bound: ReturnType<typeof dec>): void => {
@@ -45,7 +30,7 @@ describe('decimal estimates', () => {
   });
 
   test('productSign is the sign of a × b (× c) − bound in decimal.js when it tells one, also at the bound and a digit either side', () => {
-    const values = samples().slice(0, 700).map((t) => dec(t)).filter((x) => x.isFinite());
+    const values = decimalTextSamples().slice(0, 700).map((t) => dec(t)).filter((x) => x.isFinite());
     const wrong: string[] = [];
     let told = 0;
     const check = (a: Decimal, b: Decimal, c: Decimal | undefined, bound: Decimal): void => {
