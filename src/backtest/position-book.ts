@@ -1,5 +1,5 @@
 import type { Decimal } from '../core/decimal.js';
-import { dec } from '../core/decimal.js';
+import { aboveZero, averageAfterAdding, compareDecimals, dec } from '../core/decimal.js';
 import type { PositionSide } from '../model/instrument.js';
 
 const ZERO = dec(0);
@@ -53,20 +53,21 @@ export class PositionBook {
     }
     if (share.isClose) {
       holding.qty = holding.qty.sub(share.qty);
-      if (!holding.qty.gt(0)) {
+      if (!aboveZero(holding.qty)) {
         holding.qty = ZERO;
         holding.avgPrice = ZERO;
       }
       this.closingFills++;
-      if (share.realizedPnl.gt(share.fee)) this.winningFills++;
+      if (compareDecimals(share.realizedPnl, share.fee) > 0) this.winningFills++;
     } else {
       const qty = holding.qty.add(share.qty);
-      holding.avgPrice = holding.avgPrice.mul(holding.qty).add(share.price.mul(share.qty)).div(qty);
+      holding.avgPrice = averageAfterAdding(holding.avgPrice, holding.qty, share.price, share.qty, qty);
       holding.qty = qty;
     }
     this.fills++;
-    this.realizedPnl = this.realizedPnl.add(share.realizedPnl);
-    this.fees = this.fees.add(share.fee);
+    // An opening fill realizes nothing: adding its zero would give the same value, a new decimal.
+    if (!share.realizedPnl.isZero()) this.realizedPnl = this.realizedPnl.add(share.realizedPnl);
+    if (!share.fee.isZero()) this.fees = this.fees.add(share.fee);
     this.volume = this.volume.add(share.price.mul(share.qty).mul(share.multiplier));
     this.trackExposure(share.time);
   }
@@ -86,7 +87,7 @@ export class PositionBook {
   }
 
   isFlat(): boolean {
-    for (const holding of this.holdings.values()) if (holding.qty.gt(0)) return false;
+    for (const holding of this.holdings.values()) if (aboveZero(holding.qty)) return false;
     return true;
   }
 
@@ -94,7 +95,7 @@ export class PositionBook {
   unrealizedPnl(markOf: (symbol: string) => Decimal | undefined): Decimal {
     let total = ZERO;
     for (const [key, holding] of this.holdings) {
-      if (!holding.qty.gt(0)) continue;
+      if (!aboveZero(holding.qty)) continue;
       const [symbol, side] = key.split('/') as [string, PositionSide];
       const mark = markOf(symbol);
       if (mark === undefined) continue;

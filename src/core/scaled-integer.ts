@@ -98,3 +98,47 @@ export function decimalOfScaled(units: number, scale: number): Decimal {
 export function powerOfTen(n: number): number {
   return POWERS[n]!;
 }
+
+/**
+ * `(a + b) / 2`, the same decimal as `a.plus(b).div(2)` (digit words and all) with one Decimal made
+ * instead of four: both on the grid of the finer one's decimal places, summed and halved as safe
+ * integers (an odd sum is ×5 one place finer), exact where decimal.js is exact too (≤ 17 digits).
+ * Values that do not fit go through decimal.js.
+ */
+export function midpoint(a: Decimal, b: Decimal): Decimal {
+  if (a.isFinite() && b.isFinite()) {
+    const scale = Math.max(a.decimalPlaces(), b.decimalPlaces());
+    const x = scaledInteger(a, scale);
+    const y = scaledInteger(b, scale);
+    const sum = x === undefined || y === undefined || scale >= 15 ? Number.NaN : x + y;
+    if (Number.isSafeInteger(sum)) {
+      if (sum % 2 === 0) return decimalOfScaled(sum / 2, scale);
+      if (Number.isSafeInteger(sum * 5)) return decimalOfScaled(sum * 5, scale + 1);
+    }
+  }
+  return a.plus(b).div(2);
+}
+
+/** How `onGrid` rounds a value between two multiples of the step (decimal.js's modes of the same names). */
+export type GridRounding = typeof Decimal.ROUND_FLOOR | typeof Decimal.ROUND_CEIL | typeof Decimal.ROUND_DOWN | typeof Decimal.ROUND_HALF_UP;
+
+/**
+ * `x.toNearest(step, rounding)`, the same decimal with one made instead of five: for a positive `x`
+ * and `step` on a common grid of safe integers, the multiple found by integer remainder (exact) and
+ * built from its units. Anything else goes through decimal.js.
+ */
+export function onGrid(x: Decimal, step: Decimal, rounding: GridRounding): Decimal {
+  if (x.isFinite() && step.isFinite() && x.s > 0 && step.s > 0 && !step.isZero()) {
+    const scale = Math.max(x.decimalPlaces(), step.decimalPlaces());
+    const units = scale <= 15 ? scaledInteger(x, scale) : undefined;
+    const stepUnits = units === undefined ? undefined : scaledInteger(step, scale);
+    if (stepUnits !== undefined) {
+      const remainder = units! % stepUnits;
+      let count = (units! - remainder) / stepUnits;
+      if (remainder !== 0 && (rounding === Decimal.ROUND_CEIL || (rounding === Decimal.ROUND_HALF_UP && remainder * 2 >= stepUnits))) count++;
+      const result = count * stepUnits;
+      if (Number.isSafeInteger(result)) return decimalOfScaled(result, scale);
+    }
+  }
+  return x.toNearest(step, rounding);
+}

@@ -133,6 +133,7 @@ export class Kernel {
       global: options.globalLimits,
       strategies: new Map(options.strategies.map((s) => [s.id, { symbols: s.symbols, limits: s.limits }])),
       ordersOf: (strategyId) => this.executor.openOrdersOf(strategyId),
+      ownsOpen: (strategyId, clientOrderId) => this.executor.ownsOpenOrder(strategyId, clientOrderId),
       clientOrderId: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
       submitted: (clientOrderId) => this.executor.submittedCommand(clientOrderId),
       journalUnavailable: () => this.executor.journalHealth.unavailable,

@@ -1,5 +1,6 @@
 import type { Decimal } from '../core/decimal.js';
 import { assertNever } from '../core/errors.js';
+import { midpoint } from '../core/scaled-integer.js';
 import type { BookSnapshot, IndexPriceUpdated, KlineInterval, KlineUpdated, MarketEvent, MarkPriceUpdated, TradePrinted } from '../model/market-events.js';
 
 /** Market state of one symbol: book, best prices, last/mark/index price, funding, open interest, klines. */
@@ -90,7 +91,7 @@ export class SymbolMarket {
   midPrice(): Decimal | undefined {
     const bid = this.bestBid();
     const ask = this.bestAsk();
-    return bid === undefined || ask === undefined ? undefined : bid.plus(ask).div(2);
+    return bid === undefined || ask === undefined ? undefined : midpoint(bid, ask);
   }
 
   /** Klines kept over all intervals, and how many series they are in. */

@@ -1,4 +1,5 @@
 import type { Decimal } from '../core/decimal.js';
+import { compareDecimals } from '../core/decimal.js';
 import type { PositionSide, Side, TimeInForce, TriggerBy } from './instrument.js';
 
 /** Exchange states of a regular order. */
@@ -121,6 +122,7 @@ export function supersedes(current: OrderSnapshot, next: OrderSnapshot): boolean
   const a = orderProgress(current.status);
   const b = orderProgress(next.status);
   if (b !== a) return b > a;
-  if (!next.filledQty.eq(current.filledQty)) return next.filledQty.gt(current.filledQty);
-  return !next.quantity.eq(current.quantity) || !next.price.eq(current.price);
+  const filled = compareDecimals(next.filledQty, current.filledQty);
+  if (filled !== 0) return filled > 0;
+  return compareDecimals(next.quantity, current.quantity) !== 0 || compareDecimals(next.price, current.price) !== 0;
 }

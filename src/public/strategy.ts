@@ -3,7 +3,8 @@
  * user's own strategy folder alike). Strategies import nothing else of stratd; what is here is the
  * strategy API's promise, the rest of src/ may change.
  */
-export { Decimal, dec, parseDecimal } from '../core/decimal.js';
+export { Decimal, aboveZero, compareDecimals, dec, parseDecimal } from '../core/decimal.js';
+export { distanceAbove } from '../core/decimal-estimate.js';
 export type { Clock } from '../core/clock.js';
 export type { Logger } from '../core/logger.js';
 

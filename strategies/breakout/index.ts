@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dec, decimalParam, defineStrategy } from 'stratd/strategy';
+import { aboveZero, compareDecimals, dec, decimalParam, defineStrategy } from 'stratd/strategy';
+import type { Decimal } from 'stratd/strategy';
 import type { BusEvent, HandlerContext } from 'stratd/strategy';
 import { RangeWindow } from './range-window.js';
 
@@ -106,7 +107,11 @@ function onSymbolEvent(ctx: Ctx, symbol: string, state: SymbolState, event: BusE
 }
 
 function hasPosition(ctx: Ctx, symbol: string): boolean {
-  return (['LONG', 'SHORT'] as const).some((side) => ctx.position(symbol, side)?.qty.gt(0) === true);
+  return holds(ctx.position(symbol, 'LONG')?.qty) || holds(ctx.position(symbol, 'SHORT')?.qty);
+}
+
+function holds(qty: Decimal | undefined): boolean {
+  return qty !== undefined && aboveZero(qty);
 }
 
 function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): void {
@@ -120,8 +125,8 @@ function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): vo
   window.push(time, mid);
   if (!spansWindow || high === undefined || low === undefined || state.entering || hasPosition(ctx, symbol)) return;
   if (state.enteredAt !== undefined && ctx.clock.now() - state.enteredAt < ctx.params.cooldownMs) return;
-  const long = mid.gt(high);
-  if (!long && !mid.lt(low)) return;
+  const long = compareDecimals(mid, high) > 0;
+  if (!long && !(compareDecimals(mid, low) < 0)) return;
   const tp = ctx.params.takeProfitPct.div(100);
   const sl = ctx.params.stopLossPct.div(100);
   state.entering = true;
@@ -140,7 +145,7 @@ function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): vo
 function expire(ctx: Ctx, symbol: string, state: SymbolState): void {
   if (state.enteredAt === undefined || state.closing || ctx.clock.now() - state.enteredAt < ctx.params.maxHoldMs) return;
   for (const side of ['LONG', 'SHORT'] as const) {
-    if (ctx.position(symbol, side)?.qty.gt(0) !== true) continue;
+    if (!holds(ctx.position(symbol, side)?.qty)) continue;
     state.closing = true;
     ctx.emit({ type: 'place', symbol, side: side === 'LONG' ? 'SELL' : 'BUY', positionSide: side, orderType: 'MARKET', closePosition: true });
   }

@@ -1,3 +1,4 @@
+import { compareDecimals } from 'stratd/strategy';
 import type { Decimal } from 'stratd/strategy';
 
 interface Point {
@@ -44,9 +45,9 @@ export class RangeWindow {
   push(time: number, mid: Decimal): void {
     this.times.push(time);
     const point = { time, mid };
-    while (this.highs.length > this.highHead && this.highs[this.highs.length - 1]!.mid.lte(mid)) this.highs.pop();
+    while (this.highs.length > this.highHead && compareDecimals(this.highs[this.highs.length - 1]!.mid, mid) <= 0) this.highs.pop();
     this.highs.push(point);
-    while (this.lows.length > this.lowHead && this.lows[this.lows.length - 1]!.mid.gte(mid)) this.lows.pop();
+    while (this.lows.length > this.lowHead && compareDecimals(this.lows[this.lows.length - 1]!.mid, mid) >= 0) this.lows.pop();
     this.lows.push(point);
   }
 

@@ -1,7 +1,7 @@
 import { concatWith, defer, endWith, mergeMap } from 'rxjs';
 import { z } from 'zod';
-import { dec, Decimal, decimalParam, defineStreamStrategy, isOpenStatus } from 'stratd/strategy';
-import type { BusEvent, Intent, OrderSnapshot, Side, StrategyContext } from 'stratd/strategy';
+import { compareDecimals, dec, decimalParam, defineStreamStrategy, distanceAbove, isOpenStatus } from 'stratd/strategy';
+import type { BusEvent, Decimal, Intent, OrderSnapshot, Side, StrategyContext } from 'stratd/strategy';
 
 const params = z
   .object({
@@ -27,6 +27,18 @@ interface Targets {
   readonly sell: Decimal;
 }
 
+/**
+ * The basis-point params as fractions of mid, made once: `mid × halfSpread` has the digits of
+ * `mid × halfSpreadBps` (then ÷ 10,000, exact), and a drift compared with `requote` answers as its
+ * basis points (×10,000, exact) compared with `requoteBps`, with fewer decimals per book.
+ */
+interface Fractions {
+  readonly halfSpread: Decimal;
+  readonly requote: Decimal;
+}
+
+const ZERO = dec(0);
+
 /** One side's quote: the order we have (or are placing), and whether a cancel is on its way. */
 interface Quote {
   clientOrderId: string;
@@ -49,9 +61,10 @@ export default defineStreamStrategy({
     /** Untracked orders of ours being cancelled (one cancel each). */
     const strays = new Set<string>();
     const cleanup: Intent[] = ctx.symbols.map((symbol) => ({ type: 'cancel-all', symbol }));
+    const fractions: Fractions = { halfSpread: dec(ctx.params.halfSpreadBps).div(10_000), requote: dec(ctx.params.requoteBps).div(10_000) };
     // Quotes an earlier life left resting (a crash, a restart) are this instance's: adopted or cancelled at once.
     return defer(() => adoptOrCancel(ctx, quotes, strays, ctx.openOrders())).pipe(
-      concatWith(events$.pipe(mergeMap((event) => decide(ctx, quotes, strays, targets, event)))),
+      concatWith(events$.pipe(mergeMap((event) => decide(ctx, fractions, quotes, strays, targets, event)))),
       endWith(...cleanup),
     );
   },
@@ -82,11 +95,11 @@ function adoptOrCancel(ctx: StrategyContext<Params>, quotes: Map<string, Quote>,
   return intents;
 }
 
-function decide(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, strays: Set<string>, targets: Map<string, Targets>, event: BusEvent): Intent[] {
+function decide(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<string, Quote>, strays: Set<string>, targets: Map<string, Targets>, event: BusEvent): Intent[] {
   switch (event.type) {
     case 'market.book':
     case 'market.bookTicker':
-      return requote(ctx, quotes, targets, event.symbol);
+      return requote(ctx, fractions, quotes, targets, event.symbol);
     case 'account.order':
       if (!isOpenStatus(event.order.status)) {
         forget(quotes, event.order.clientOrderId);
@@ -134,12 +147,12 @@ function forget(quotes: Map<string, Quote>, clientOrderId: string): void {
   for (const [slot, quote] of quotes) if (quote.clientOrderId === clientOrderId) quotes.delete(slot);
 }
 
-function requote(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, targets: Map<string, Targets>, symbol: string): Intent[] {
+function requote(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<string, Quote>, targets: Map<string, Targets>, symbol: string): Intent[] {
   const mid = ctx.cache.midPrice(symbol);
   if (mid === undefined) return [];
   let at = targets.get(symbol);
-  if (at === undefined || !at.mid.eq(mid)) {
-    const offset = mid.mul(ctx.params.halfSpreadBps).div(10_000);
+  if (at === undefined || compareDecimals(at.mid, mid) !== 0) {
+    const offset = mid.mul(fractions.halfSpread);
     at = { mid, buy: mid.minus(offset), sell: mid.plus(offset) };
     targets.set(symbol, at);
   }
@@ -150,7 +163,7 @@ function requote(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, targe
     const quote = quotes.get(slot);
     if (quote !== undefined) {
       // A quote being cancelled waits for its cancel: its drift is not asked.
-      if (!quote.cancelling && quote.price.minus(target).abs().div(mid).mul(10_000).gt(ctx.params.requoteBps)) {
+      if (!quote.cancelling && distanceAbove(quote.price, target, mid, fractions.requote)) {
         quote.cancelling = true;
         intents.push({ type: 'cancel', clientOrderId: quote.clientOrderId });
       }
@@ -168,11 +181,11 @@ function requote(ctx: StrategyContext<Params>, quotes: Map<string, Quote>, targe
 function placeQuote(ctx: StrategyContext<Params>, symbol: string, side: Side, price: Decimal): { key: string; intent: Intent } | undefined {
   const closes = side === 'BUY' ? 'SHORT' : 'LONG';
   const opens = side === 'BUY' ? 'LONG' : 'SHORT';
-  const closable = ctx.position(symbol, closes)?.qty ?? dec(0);
-  const held = ctx.position(symbol, opens)?.qty ?? dec(0);
-  const reduce = closable.gt(0);
-  if (!reduce && held.gte(ctx.params.maxPosition)) return undefined;
-  const quantity = reduce ? Decimal.min(ctx.params.quantity, closable) : ctx.params.quantity;
+  const closable = ctx.position(symbol, closes)?.qty ?? ZERO;
+  const held = ctx.position(symbol, opens)?.qty ?? ZERO;
+  const reduce = compareDecimals(closable, ZERO) > 0;
+  if (!reduce && compareDecimals(held, ctx.params.maxPosition) >= 0) return undefined;
+  const quantity = reduce && compareDecimals(closable, ctx.params.quantity) < 0 ? closable : ctx.params.quantity;
   const key = nextKey(ctx);
   return {
     key,

@@ -1,26 +1,11 @@
-import { dec } from '../../src/core/decimal.js';
-import { decimalOfScaled, scaledInteger } from '../../src/core/scaled-integer.js';
-
-/** Decimal text of many shapes: zeros, signs, trailing zeros, values a base-1e7 word apart, around 2^53. */
-function samples(): string[] {
-  const out = ['0', '-0', '1', '-1', '0.5', '0.10000001', '9999999', '10000000', '10000000.0000001', '123.4500', '1e-15', '1e-16', '9007199254740991', '9007199254740992', '900719925474099.1', '-0.0000001', 'Infinity', 'NaN'];
-  let seed = 11;
-  const next = (): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed;
-  };
-  for (let i = 0; i < 2000; i++) {
-    const digits = String(next()).slice(0, 1 + (next() % 10)) + String(next()).slice(0, next() % 9);
-    const point = next() % (digits.length + 1);
-    out.push(`${next() % 3 === 0 ? '-' : ''}${digits.slice(0, point) || '0'}.${digits.slice(point) || '0'}`);
-  }
-  return out;
-}
+import { Decimal, dec } from '../../src/core/decimal.js';
+import { decimalOfScaled, midpoint, onGrid, scaledInteger } from '../../src/core/scaled-integer.js';
+import { decimalTextSamples } from '../support/decimal-text-samples.js';
 
 describe('scaled integers', () => {
   test('x × 10^scale exactly when it is a safe integer, undefined otherwise', () => {
     const wrong: string[] = [];
-    for (const text of samples()) {
+    for (const text of decimalTextSamples()) {
       const x = dec(text);
       for (let scale = 0; scale <= 15; scale++) {
         const scaled = x.isFinite() ? x.mul(dec(10).pow(scale)) : undefined;
@@ -33,7 +18,7 @@ describe('scaled integers', () => {
   });
 
   test('back to the same decimal, digit words and all, as decimal.js parses its text', () => {
-    for (const text of samples().filter((t) => t !== 'Infinity' && t !== 'NaN')) {
+    for (const text of decimalTextSamples().filter((t) => t !== 'Infinity' && t !== 'NaN')) {
       const x = dec(text);
       const scale = x.decimalPlaces();
       const units = scaledInteger(x, scale);
@@ -46,5 +31,40 @@ describe('scaled integers', () => {
         expect({ s: got.s, e: got.e, d: got.d, text: got.toFixed() }).toEqual({ s: units === 0 ? 1 : want.s, e: want.e, d: want.d, text: x.isZero() ? '0' : x.toFixed() });
       }
     }
+  });
+
+  test('a midpoint is a.plus(b).div(2), digit words and all', () => {
+    const values = decimalTextSamples().map((t) => dec(t));
+    const wrong: string[] = [];
+    for (let i = 0; i < values.length; i++) {
+      for (const j of [i + 1, i + 7, values.length - 1 - i]) {
+        const a = values[i]!;
+        const b = values[j % values.length]!;
+        const got = midpoint(a, b);
+        const want = a.plus(b).div(2);
+        const same = !want.isFinite() ? got.toString() === want.toString() : got.s === want.s && got.e === want.e && JSON.stringify(got.d) === JSON.stringify(want.d);
+        if (!same) wrong.push(`(${a.toString()} + ${b.toString()}) / 2: ${got.toString()}, not ${want.toString()}`);
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  });
+
+  test('onGrid is toNearest of the step, digit words and all, in each rounding it takes', () => {
+    const values = decimalTextSamples().map((t) => dec(t)).filter((x) => x.isFinite() && !x.isNegative());
+    const steps = ['0.1', '0.5', '0.01', '0.001', '1', '5', '0.25', '0.0000001', '0.3'].map((t) => dec(t));
+    const modes = [Decimal.ROUND_FLOOR, Decimal.ROUND_CEIL, Decimal.ROUND_DOWN, Decimal.ROUND_HALF_UP] as const;
+    const wrong: string[] = [];
+    for (const x of values) {
+      for (const step of steps) {
+        for (const value of [x, x.toNearest(step, Decimal.ROUND_DOWN).add(step.div(2))]) {
+          for (const mode of modes) {
+            const got = onGrid(value, step, mode);
+            const want = value.toNearest(step, mode);
+            if (got.s !== want.s || got.e !== want.e || JSON.stringify(got.d) !== JSON.stringify(want.d)) wrong.push(`${value.toString()} to ${step.toString()} (${mode}): ${got.toString()}, not ${want.toString()}`);
+          }
+        }
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
   });
 });

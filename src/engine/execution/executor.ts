@@ -162,6 +162,11 @@ export class Executor {
     return this.tracker.openOf(strategyId, kind);
   }
 
+  /** Whether the order is one of the strategy's live orders (in `openOrdersOf(strategyId)`). */
+  ownsOpenOrder(strategyId: string, clientOrderId: string): boolean {
+    return this.tracker.ownsOpen(strategyId, clientOrderId);
+  }
+
   /** The command that placed a live order, while the executor tracks it (it may not be in the cache yet). */
   submittedCommand(clientOrderId: string): ExchangeCommand | undefined {
     return this.tracker.get(clientOrderId)?.command;

@@ -247,6 +247,12 @@ export class OrderTracker {
     return out;
   }
 
+  /** Whether `clientOrderId` is one of the strategy's live orders (one of `openOf(strategyId)`), by one lookup. */
+  ownsOpen(strategyId: string, clientOrderId: string): boolean {
+    const t = this.live.get(clientOrderId);
+    return t !== undefined && t.strategyId === strategyId && isPlacing(t.command);
+  }
+
   /** Submissions whose outcome the exchange has not told yet. */
   awaitingCount(): number {
     let n = 0;

@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
+import { averageAfterAdding, compareDecimals, dec } from '../../core/decimal.js';
 import type { PositionSide, Side } from '../../model/instrument.js';
 import { isOpening } from '../../model/instrument.js';
 import type { LedgerPosition } from '../../model/ledger.js';
@@ -21,7 +21,7 @@ export function closingPnl(positionSide: PositionSide, entry: Decimal, exit: Dec
 /** Adds `qty` at `price` to the holding: the average entry moves, nothing is realized. */
 export function openInto(p: LedgerPosition, qty: Decimal, price: Decimal, time: number): LedgerPosition {
   const total = p.qty.add(qty);
-  const avgPrice = total.isZero() ? ZERO : p.avgPrice.mul(p.qty).add(price.mul(qty)).div(total);
+  const avgPrice = total.isZero() ? ZERO : averageAfterAdding(p.avgPrice, p.qty, price, qty, total);
   return { ...p, qty: total, avgPrice, updateTime: Math.max(p.updateTime, time) };
 }
 
@@ -30,8 +30,9 @@ export function openInto(p: LedgerPosition, qty: Decimal, price: Decimal, time: 
  * the quantity beyond what it held (a ledger can never hold less than zero).
  */
 export function closeFrom(p: LedgerPosition, qty: Decimal, price: Decimal, multiplier: Decimal, time: number): { readonly position: LedgerPosition; readonly excess: Decimal } {
-  const closed = qty.gt(p.qty) ? p.qty : qty;
-  const excess = qty.sub(closed);
+  const closed = compareDecimals(qty, p.qty) > 0 ? p.qty : qty;
+  // Nothing beyond the holding: qty − qty is zero.
+  const excess = closed === qty ? ZERO : qty.sub(closed);
   const left = p.qty.sub(closed);
   const realizedPnl = p.realizedPnl.add(closingPnl(p.positionSide, p.avgPrice, price, closed, multiplier));
   return { position: { ...p, qty: left, avgPrice: left.isZero() ? ZERO : p.avgPrice, realizedPnl, updateTime: Math.max(p.updateTime, time) }, excess };

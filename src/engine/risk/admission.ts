@@ -76,7 +76,7 @@ function instrumentFilters(ctx: RiskContext, c: Candidate): Denial | undefined {
   const symbol = instrument.symbol;
   const reference =
     c.orderType === 'LIMIT' && c.price !== undefined ? c.price : (c.triggerPrice ?? ctx.cache.markPrice(symbol) ?? ctx.cache.lastPrice(symbol) ?? ctx.cache.midPrice(symbol));
-  return reference === undefined ? undefined : checkNotionalFilter(instrument, notionalOf(instrument, reference, c.quantity), c.opening);
+  return reference === undefined ? undefined : checkNotionalFilter(instrument, reference, c.quantity, c.opening);
 }
 
 /** Instrument bands (LIMIT_TRADING / MARKET_TRADING) and the configured band, all against the mark price. */

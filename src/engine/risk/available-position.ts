@@ -1,9 +1,22 @@
 import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
+import { compareDecimals, dec } from '../../core/decimal.js';
 import type { PositionSide } from '../../model/instrument.js';
 import { isOpening } from '../../model/instrument.js';
 import { isOpenStatus } from '../../model/orders.js';
+import { notPositive } from './quantize.js';
 import type { RiskContext } from './risk-context.js';
+
+const ZERO = dec(0);
+
+function addTo(sum: Decimal | undefined, value: Decimal): Decimal {
+  return sum === undefined ? value : sum.add(value);
+}
+
+/** `held − reserved`, at least 0 (`reserved` undefined: nothing reserved). */
+function leftOver(held: Decimal, reserved: Decimal | undefined): Decimal {
+  const available = reserved === undefined ? held : held.sub(reserved);
+  return notPositive(available) ? ZERO : available;
+}
 
 /**
  * The part of a position side that a new closing order may still close: the position minus what the
@@ -16,40 +29,38 @@ export function availableToClose(ctx: RiskContext, symbol: string, positionSide:
   if (!ctx.ledgered(symbol, positionSide)) return account;
   // On its own ledger: what the strategy holds minus its own closing orders, within the account's room.
   const own = ownAvailable(ctx, symbol, positionSide, exclude);
-  return own.lt(account) ? own : account;
+  return compareDecimals(own, account) < 0 ? own : account;
 }
 
 function ownAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude: string | undefined): Decimal {
-  const held = ctx.heldToClose(symbol, positionSide) ?? dec(0);
-  let reserved = dec(0);
+  const held = ctx.heldToClose(symbol, positionSide) ?? ZERO;
+  let reserved: Decimal | undefined;
   for (const id of ctx.ownedIds()) {
     if (id === exclude) continue;
     const order = ctx.cache.order(id);
     if (order !== undefined) {
-      if (order.symbol === symbol && order.positionSide === positionSide && !isOpening(order.side, order.positionSide) && isOpenStatus(order.status)) reserved = reserved.add(order.quantity.sub(order.filledQty));
+      if (order.symbol === symbol && order.positionSide === positionSide && !isOpening(order.side, order.positionSide) && isOpenStatus(order.status)) reserved = addTo(reserved, order.quantity.sub(order.filledQty));
       continue;
     }
     const command = ctx.submitted(id);
     if (command?.type !== 'place-order' || command.symbol !== symbol || command.positionSide !== positionSide || isOpening(command.side, command.positionSide)) continue;
-    reserved = reserved.add(command.quantity);
+    reserved = addTo(reserved, command.quantity);
   }
-  const available = held.sub(reserved);
-  return available.gt(0) ? available : dec(0);
+  return leftOver(held, reserved);
 }
 
 function accountAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude: string | undefined): Decimal {
-  const held = ctx.cache.position(symbol, positionSide)?.qty ?? dec(0);
-  let reserved = dec(0);
+  const held = ctx.cache.position(symbol, positionSide)?.qty ?? ZERO;
+  let reserved: Decimal | undefined;
   for (const order of ctx.cache.openOrders(symbol)) {
     if (order.clientOrderId === exclude || order.positionSide !== positionSide || isOpening(order.side, order.positionSide)) continue;
-    reserved = reserved.add(order.quantity.sub(order.filledQty));
+    reserved = addTo(reserved, order.quantity.sub(order.filledQty));
   }
   for (const id of ctx.allOpenIds()) {
     if (id === exclude || ctx.cache.order(id) !== undefined) continue;
     const command = ctx.submitted(id);
     if (command?.type !== 'place-order' || command.symbol !== symbol || command.positionSide !== positionSide || isOpening(command.side, command.positionSide)) continue;
-    reserved = reserved.add(command.quantity);
+    reserved = addTo(reserved, command.quantity);
   }
-  const available = held.sub(reserved);
-  return available.gt(0) ? available : dec(0);
+  return leftOver(held, reserved);
 }

@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
+import { compareDecimals, dec } from '../../core/decimal.js';
 import { decimalOfScaled, powerOfTen, scaledInteger } from '../../core/scaled-integer.js';
 import { assertNever } from '../../core/errors.js';
 import type { Position } from '../../model/account.js';
@@ -8,6 +8,7 @@ import type { BusEvent } from '../../model/bus-events.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { Instrument, PositionSide } from '../../model/instrument.js';
 import type { MarkPriceUpdated } from '../../model/market-events.js';
+import type { DayFigure } from './kill-switch.js';
 
 const POSITION_SIDES: readonly PositionSide[] = ['LONG', 'SHORT'];
 const ZERO = dec(0);
@@ -31,7 +32,7 @@ const ZERO = dec(0);
  * values. The first figure that does not fit turns the figures into decimals for good (the decimal
  * path, step by step as before).
  */
-export class DayPnl {
+export class DayPnl implements DayFigure {
   private dayStart: number;
   private synced = false;
   private readonly positions = new Map<string, Position>();
@@ -72,6 +73,16 @@ export class DayPnl {
     }
     this.total = total;
     return total;
+  }
+
+  /** `value() > x`, read from the integer figures while they are exact and `x` is on their grid (no decimal made). */
+  isAbove(x: Decimal): boolean {
+    if (this.total === undefined && this.exact) {
+      const units = this.realizedUnits + this.unrealizedTodayUnits;
+      const bound = scaledInteger(x, this.scale);
+      if (Number.isSafeInteger(units) && bound !== undefined) return units > bound;
+    }
+    return compareDecimals(this.value(), x) > 0;
   }
 
   /** Begins a new day at `now`: today's figures restart from zero, open positions from their current PnL. */

@@ -1,5 +1,4 @@
 import type { Decimal } from '../../core/decimal.js';
-import { compareDecimals } from '../../core/decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import type { KillSwitchChanged } from '../../model/kernel-events.js';
@@ -39,6 +38,13 @@ export interface Resumed {
 interface Hold {
   readonly reason: string;
   readonly since: number;
+}
+
+/** Today's PnL as the loss test reads it: compared first (no decimal made while it is above the limit), its value on a breach. */
+export interface DayFigure {
+  value(): Decimal;
+  /** `value() > x`. */
+  isAbove(x: Decimal): boolean;
 }
 
 /**
@@ -112,12 +118,13 @@ export class KillSwitch {
   }
 
   /** Engages when today's loss (from the day's start) reaches `limit` (a positive quote amount), unless overridden today. */
-  checkLoss(limit: Decimal | undefined, time: number, dayPnl: Decimal): KillSwitchChanged | undefined {
+  checkLoss(limit: Decimal | undefined, time: number, day: DayFigure): KillSwitchChanged | undefined {
     if (limit === undefined || this.dailyLoss !== undefined || this.override !== undefined) return undefined;
     // Asked on every event that moves the day's PnL (each mark price with a position open): the loss
     // −dayPnl stays below the limit while dayPnl is above −limit, a decimal made once per limit.
     if (this.negatedLimit?.limit !== limit) this.negatedLimit = { limit, negated: limit.neg() };
-    if (compareDecimals(dayPnl, this.negatedLimit.negated) > 0) return undefined;
+    if (day.isAbove(this.negatedLimit.negated)) return undefined;
+    const dayPnl = day.value();
     const loss = dayPnl.neg();
     const reason = `daily loss ${loss.toDecimalPlaces(8).toFixed()} reached the limit ${limit.toFixed()}`;
     const was = this.engaged;

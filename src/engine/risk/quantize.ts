@@ -1,5 +1,6 @@
 import { compareDecimals, Decimal, dec } from '../../core/decimal.js';
 import { ok } from '../../core/result.js';
+import { onGrid } from '../../core/scaled-integer.js';
 import type { Side } from '../../model/instrument.js';
 import type { Checked } from './denial.js';
 import { deny } from './denial.js';
@@ -48,20 +49,20 @@ function onPowerOfTenGrid(value: Decimal, step: Decimal): boolean {
 export function quantizePrice(price: Decimal, tick: Decimal, side: Side): Decimal {
   if (notPositive(tick)) return price;
   if (onPowerOfTenGrid(price, tick)) return price;
-  return price.toNearest(tick, side === 'BUY' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
+  return onGrid(price, tick, side === 'BUY' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
 }
 
 /** A trigger price has no aggressive side: it goes to the nearest tick. */
 export function quantizeTrigger(price: Decimal, tick: Decimal): Decimal {
   if (notPositive(tick)) return price;
-  return price.toNearest(tick, Decimal.ROUND_HALF_UP);
+  return onGrid(price, tick, Decimal.ROUND_HALF_UP);
 }
 
 /** Contracts round down to the step. */
 export function quantizeQty(qty: Decimal, step: Decimal): Decimal {
   if (notPositive(step)) return qty;
   if (onPowerOfTenGrid(qty, step)) return qty;
-  return qty.toNearest(step, Decimal.ROUND_DOWN);
+  return onGrid(qty, step, Decimal.ROUND_DOWN);
 }
 
 /** Validates a limit price and puts it on the grid (INVALID_PRICE when unusable or below one tick). */

@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import { compareDecimals } from '../../core/decimal.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { PositionSide } from '../../model/instrument.js';
 import type { ExchangeCommand } from '../../model/commands.js';
@@ -15,20 +16,22 @@ export interface StrategyRisk {
   readonly limits: RiskLimits;
 }
 
+/** A strategy's side of its checks: the same at every check (the moment's state is read through it). */
 export interface RiskContextParts {
   readonly strategyId: string;
   readonly strategy: StrategyRisk;
   readonly cache: CacheView;
   readonly global: GlobalRiskLimits;
-  readonly now: number;
-  readonly halted: boolean;
+  readonly halted: (strategyId: string) => boolean;
   /** Why the order journal cannot be written (opening orders wait), or undefined. */
-  readonly journalUnavailable?: string | undefined;
-  readonly killSwitch: KillSwitchState;
+  readonly journalUnavailable: () => string | undefined;
+  readonly killSwitch: () => KillSwitchState;
   readonly strategyRate: OrderRateWindow;
   readonly globalRate: OrderRateWindow;
   readonly strategyIds: Iterable<string>;
   readonly ordersOf: (strategyId: string) => readonly string[];
+  /** Whether an order is in `ordersOf(strategyId)`, by one lookup. */
+  readonly ownsOpen?: (strategyId: string, clientOrderId: string) => boolean;
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   /** The command that placed an order still on its way (not in the cache yet); undefined when unknown. */
   readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
@@ -47,18 +50,18 @@ export interface ProtectionGate {
   admit(entry: Entry): string | undefined;
 }
 
-/** What one check sees: the strategy, the read model and the engine's state at this moment. */
+/**
+ * What one check sees: the strategy, the read model and the engine's state at this moment. Made once
+ * per strategy; `begin` starts each check (its time, and none of the last check's order sets).
+ */
 export class RiskContext {
   readonly strategyId: string;
   readonly strategy: StrategyRisk;
   readonly cache: CacheView;
   readonly global: GlobalRiskLimits;
-  readonly now: number;
-  readonly halted: boolean;
-  readonly journalUnavailable: string | undefined;
-  readonly killSwitch: KillSwitchState;
   /** How the strategy's limits name themselves in denial messages. */
   readonly label: string;
+  private time = 0;
   private owned: ReadonlySet<string> | undefined;
   private all: ReadonlySet<string> | undefined;
 
@@ -67,17 +70,43 @@ export class RiskContext {
     this.strategy = parts.strategy;
     this.cache = parts.cache;
     this.global = parts.global;
-    this.now = parts.now;
-    this.halted = parts.halted;
-    this.journalUnavailable = parts.journalUnavailable;
-    this.killSwitch = parts.killSwitch;
     this.label = `strategy ${parts.strategyId}`;
+  }
+
+  /** Starts a check at `now`. */
+  begin(now: number): this {
+    this.time = now;
+    this.owned = undefined;
+    this.all = undefined;
+    return this;
+  }
+
+  get now(): number {
+    return this.time;
+  }
+
+  get halted(): boolean {
+    return this.parts.halted(this.strategyId);
+  }
+
+  get journalUnavailable(): string | undefined {
+    return this.parts.journalUnavailable();
+  }
+
+  get killSwitch(): KillSwitchState {
+    return this.parts.killSwitch();
   }
 
   /** Client order ids of the strategy's open regular and plan/TP-SL orders. */
   ownedIds(): ReadonlySet<string> {
     this.owned ??= new Set(this.parts.ordersOf(this.strategyId));
     return this.owned;
+  }
+
+  /** Whether the order is one of the strategy's open ones: one lookup, not the set of all of them. */
+  private owns(clientOrderId: string): boolean {
+    if (this.owned !== undefined || this.parts.ownsOpen === undefined) return this.ownedIds().has(clientOrderId);
+    return this.parts.ownsOpen(this.strategyId, clientOrderId);
   }
 
   /** Open orders of the whole account: the cache's and every strategy's still on their way. */
@@ -96,7 +125,7 @@ export class RiskContext {
     if (this.parts.ownPosition === undefined || account === undefined) return account;
     const own = this.parts.ownPosition(this.strategyId, symbol, positionSide);
     if (own === undefined) return account;
-    return own.lt(account) ? own : account;
+    return compareDecimals(own, account) < 0 ? own : account;
   }
 
   /** Whether the strategy trades on its own ledger of the symbol side (closing orders reserve only what it holds). */
@@ -106,7 +135,7 @@ export class RiskContext {
 
   /** Whether a client order id is in use by a live order. */
   isLive(clientOrderId: string): boolean {
-    if (this.ownedIds().has(clientOrderId)) return true;
+    if (this.owns(clientOrderId)) return true;
     const order = this.cache.order(clientOrderId);
     if (order !== undefined && isOpenStatus(order.status)) return true;
     const algo = this.cache.algoOrder(clientOrderId);

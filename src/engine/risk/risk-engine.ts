@@ -37,6 +37,8 @@ export interface RiskEngineOptions {
   readonly strategies: ReadonlyMap<string, StrategyRisk>;
   /** Client order ids of the strategy's open regular and plan/TP-SL orders (the executor's records). */
   readonly ordersOf: (strategyId: string) => readonly string[];
+  /** Whether an order is in `ordersOf(strategyId)`, by one lookup (absent: that list is built and searched). */
+  readonly ownsOpen?: (strategyId: string, clientOrderId: string) => boolean;
   /** The executor's deterministic client order id for a strategy and intent key (a fresh one without key). */
   readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   /** The placing command of an order the executor sent and the cache does not show yet (its quantity reserves a position too). */
@@ -62,6 +64,7 @@ export class RiskEngine {
   private readonly global: GlobalRiskLimits;
   private readonly strategies: ReadonlyMap<string, StrategyRisk>;
   private readonly ordersOf: (strategyId: string) => readonly string[];
+  private readonly ownsOpen: RiskEngineOptions['ownsOpen'];
   private readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
   private readonly submitted: ((clientOrderId: string) => ExchangeCommand | undefined) | undefined;
   private readonly journalUnavailable: () => string | undefined;
@@ -73,6 +76,9 @@ export class RiskEngine {
   private readonly globalRate = new OrderRateWindow();
   private readonly strategyRates = new Map<string, OrderRateWindow>();
   private readonly protections: Protections;
+  /** Each strategy's context, made at its first check. */
+  private readonly contexts = new Map<string, RiskContext>();
+  private readonly strategyIds: Iterable<string>;
 
   constructor(options: RiskEngineOptions) {
     this.cache = options.cache;
@@ -80,10 +86,12 @@ export class RiskEngine {
     this.global = options.global;
     this.strategies = options.strategies;
     this.ordersOf = options.ordersOf;
+    this.ownsOpen = options.ownsOpen;
     this.clientOrderId = options.clientOrderId;
     this.submitted = options.submitted;
     this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
     this.ownPosition = options.ownPosition;
+    this.strategyIds = { [Symbol.iterator]: () => options.strategies.keys() };
     this.day = new DayPnl(options.cache, options.clock.now());
     const ownerOf = options.ownerOf ?? ((): undefined => undefined);
     this.protections = new Protections({
@@ -97,20 +105,25 @@ export class RiskEngine {
 
   /** Approved commands (possibly none, e.g. cancel-all with nothing open), or why not. Unknown strategy ids are a bug. */
   check(strategyId: string, intent: Intent): Result<readonly ExchangeCommand[], Denial> {
-    const result = this.evaluate(this.context(strategyId), intent);
+    let ctx = this.contexts.get(strategyId);
+    if (ctx === undefined) {
+      ctx = this.context(strategyId);
+      this.contexts.set(strategyId, ctx);
+    }
+    const result = this.evaluate(ctx.begin(this.clock.now()), intent);
     if (!result.ok) this.counters.record(strategyId, result.error.code);
     return result;
   }
 
   /** What `check` would answer, recording nothing (no denial counted, no order rate used): a dry run. */
   preview(strategyId: string, intent: Intent): Result<readonly ExchangeCommand[], Denial> {
-    return this.evaluate(this.context(strategyId, true), intent);
+    return this.evaluate(this.context(strategyId, true).begin(this.clock.now()), intent);
   }
 
   /** Follows fills, positions and mark prices for the day's PnL; answers a kill-switch change to publish. */
   onEvent(event: BusEvent): KillSwitchChanged | undefined {
     if (!this.day.onEvent(event)) return undefined;
-    return this.kill.checkLoss(this.dailyLossLimit(), this.clock.now(), this.day.value());
+    return this.kill.checkLoss(this.dailyLossLimit(), this.clock.now(), this.day);
   }
 
   /** The protections' trips and resumes after an event (the kernel publishes them and applies their actions). */
@@ -223,14 +236,14 @@ export class RiskEngine {
       strategy,
       cache: this.cache,
       global: this.global,
-      now: this.clock.now(),
-      halted: this.halted.has(strategyId),
-      journalUnavailable: this.journalUnavailable(),
-      killSwitch: this.kill.state,
+      halted: (id) => this.halted.has(id),
+      journalUnavailable: this.journalUnavailable,
+      killSwitch: () => this.kill.state,
       strategyRate: dryRun ? strategyRate.copy() : strategyRate,
       globalRate: dryRun ? this.globalRate.copy() : this.globalRate,
-      strategyIds: this.strategies.keys(),
+      strategyIds: this.strategyIds,
       ordersOf: this.ordersOf,
+      ...(this.ownsOpen === undefined ? {} : { ownsOpen: this.ownsOpen }),
       clientOrderId: this.clientOrderId,
       ...(this.submitted === undefined ? {} : { submitted: this.submitted }),
       protections: {

@@ -1,0 +1,57 @@
+import type { Decimal } from '../../src/core/decimal.js';
+import { dec } from '../../src/core/decimal.js';
+import { distanceAbove, productSign } from '../../src/core/decimal-estimate.js';
+import { decimalTextSamples } from '../support/decimal-text-samples.js';
+
+describe('decimal estimates', () => {
+  test('distanceAbove answers as |a − b| / reference compared with the bound in decimal.js, at the bound and a digit either side too', () => {
+    const values = decimalTextSamples().slice(0, 700).map((t) => dec(t)).filter((x) => x.isFinite());
+    const bounds = ['0.0002', '0.05', '0.00015', '1', '0.3333333333333333333'].map((t) => dec(t));
+    const wrong: string[] = [];
+    const check = (a: ReturnType<typeof dec>, b: ReturnType<typeof dec>, reference: ReturnType<typeof dec>, bound: ReturnType<typeof dec>): void => {
+      const want = a.sub(b).abs().div(reference).gt(bound);
+      if (distanceAbove(a, b, reference, bound) !== want) wrong.push(`|${a.toString()} − ${b.toString()}| / ${reference.toString()} > ${bound.toString()}: not ${String(want)}`);
+    };
+    for (let i = 0; i < values.length; i++) {
+      const a = values[i]!;
+      const reference = values[(i * 7 + 3) % values.length]!.abs();
+      if (reference.isZero()) continue;
+      for (const bound of bounds) {
+        check(a, values[(i + 1) % values.length]!, reference, bound);
+        const edge = bound.mul(reference);
+        for (const nudge of ['0', '1e-12', '-1e-12', '1e-18', '-1e-18']) {
+          check(a, a.add(edge).add(nudge), reference, bound);
+          check(a, a.sub(edge).sub(nudge), reference, bound);
+          check(a, a.add(edge.toDecimalPlaces(6)), reference, bound);
+        }
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  });
+
+  test('productSign is the sign of a × b (× c) − bound in decimal.js when it tells one, also at the bound and a digit either side', () => {
+    const values = decimalTextSamples().slice(0, 700).map((t) => dec(t)).filter((x) => x.isFinite());
+    const wrong: string[] = [];
+    let told = 0;
+    const check = (a: Decimal, b: Decimal, c: Decimal | undefined, bound: Decimal): void => {
+      const product = c === undefined ? a.mul(b) : a.mul(b).mul(c);
+      const want = product.cmp(bound);
+      const got = productSign(a, b, c, bound);
+      if (got === undefined) return;
+      told++;
+      if (got !== want) wrong.push(`${a.toString()} × ${b.toString()} × ${c?.toString() ?? '1'} vs ${bound.toString()}: ${got}, not ${want}`);
+    };
+    for (let i = 0; i < values.length; i++) {
+      const a = values[i]!;
+      const b = values[(i * 7 + 3) % values.length]!;
+      const c = values[(i * 13 + 5) % values.length]!;
+      for (const factor of [undefined, c]) {
+        const exact = factor === undefined ? a.mul(b) : a.mul(b).mul(factor);
+        check(a, b, factor, values[(i + 1) % values.length]!);
+        for (const nudge of ['0', '1e-8', '-1e-8', '1e-12', '-1e-12', '1e-18', '-1e-18']) check(a, b, factor, exact.add(exact.abs().mul(nudge)));
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+    expect(told).toBeGreaterThan(values.length);
+  });
+});
