@@ -1,5 +1,4 @@
-import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
+import { Decimal, dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
@@ -142,33 +141,51 @@ export function accountFiguresLater(state: EngineState, account: FuturesAccount)
 }
 
 
-/** The figures of `inputsOf`'s inputs: each sum in the account's order. */
+/**
+ * `sum + x` where `undefined` is the empty sum: the first term stands for `0 + x`, which is x itself when
+ * nonzero and within the precision (a zero is the unsigned ZERO, as `0 + -0` is), so a sum makes a
+ * decimal per term after the first instead of per term.
+ */
+function plus(sum: Decimal | undefined, x: Decimal): Decimal {
+  if (sum !== undefined) return sum.add(x);
+  return x.isZero() ? ZERO : x.sd() <= Decimal.precision ? x : ZERO.add(x);
+}
+
+/** `a + b` and `a − b`, with `undefined` for an empty sum b (see `plus`). */
+function added(a: Decimal, b: Decimal | undefined): Decimal {
+  return b === undefined ? plus(undefined, a) : a.add(b);
+}
+function minus(a: Decimal, b: Decimal | undefined): Decimal {
+  return b === undefined ? plus(undefined, a) : a.sub(b);
+}
+
+/** The figures of `inputsOf`'s inputs: each sum in the account's order (the same values as sums started from zero). */
 function figuresOf(inputs: FigureInputs): AccountFigures {
   const wallet = inputs.wallet;
-  let crossUnrealizedPnl = ZERO;
-  let isolatedMargin = ZERO;
-  let positionMargin = ZERO;
-  let crossMaintMargin = ZERO;
+  let crossUnrealizedPnl: Decimal | undefined;
+  let isolatedMargin: Decimal | undefined;
+  let positionMargin: Decimal | undefined;
+  let crossMaintMargin: Decimal | undefined;
   for (const p of inputs.positions) {
-    positionMargin = positionMargin.add(p.margin);
+    positionMargin = plus(positionMargin, p.margin);
     if (p.math === undefined) {
-      isolatedMargin = isolatedMargin.add(p.margin);
+      isolatedMargin = plus(isolatedMargin, p.margin);
       continue;
     }
-    crossUnrealizedPnl = crossUnrealizedPnl.add(p.math.unrealizedPnl);
-    crossMaintMargin = crossMaintMargin.add(p.math.maintMargin);
+    crossUnrealizedPnl = plus(crossUnrealizedPnl, p.math.unrealizedPnl);
+    crossMaintMargin = plus(crossMaintMargin, p.math.maintMargin);
   }
-  let orderMargin = ZERO;
-  for (const margin of inputs.orderMargins) orderMargin = orderMargin.add(margin);
+  let orderMargin: Decimal | undefined;
+  for (const margin of inputs.orderMargins) orderMargin = plus(orderMargin, margin);
   return {
     wallet,
-    crossUnrealizedPnl,
-    isolatedMargin,
-    positionMargin,
-    orderMargin,
-    crossEquity: wallet.sub(isolatedMargin).add(crossUnrealizedPnl),
-    crossMaintMargin,
-    available: wallet.add(crossUnrealizedPnl).sub(positionMargin).sub(orderMargin),
+    crossUnrealizedPnl: crossUnrealizedPnl ?? ZERO,
+    isolatedMargin: isolatedMargin ?? ZERO,
+    positionMargin: positionMargin ?? ZERO,
+    orderMargin: orderMargin ?? ZERO,
+    crossEquity: added(minus(wallet, isolatedMargin), crossUnrealizedPnl),
+    crossMaintMargin: crossMaintMargin ?? ZERO,
+    available: minus(minus(added(wallet, crossUnrealizedPnl), positionMargin), orderMargin),
   };
 }
 
