@@ -189,17 +189,25 @@ function figuresOf(inputs: FigureInputs): AccountFigures {
   };
 }
 
-/** Risk rate in percent (maintenance margin over margin balance) and liquidation price of one position. */
-export function riskOf(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): { readonly riskRate: Decimal; readonly liquidationPrice: Decimal; readonly math: PositionMath } {
+/** Liquidation price of one position, with the figures it was computed from. */
+export function liquidationOf(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): { readonly liquidationPrice: Decimal; readonly math: PositionMath } {
   const math = mathOf(state, position);
-  if (position.lots === 0) return { riskRate: ZERO, liquidationPrice: ZERO, math };
-  if (position.marginType === 'ISOLATED') {
-    const balance = position.margin.add(math.unrealizedPnl);
-    const riskRate = balance.lte(0) ? dec(100) : math.maintMargin.div(balance).mul(100);
-    return { riskRate, liquidationPrice: liquidationPrice(position, math.coins, position.margin, math.maintRate), math };
-  }
-  const riskRate = figures.crossEquity.lte(0) ? dec(100) : figures.crossMaintMargin.div(figures.crossEquity).mul(100);
+  if (position.lots === 0) return { liquidationPrice: ZERO, math };
+  if (position.marginType === 'ISOLATED') return { liquidationPrice: liquidationPrice(position, math.coins, position.margin, math.maintRate), math };
   // Everything else backing the cross book stays as it is; this position's own PnL moves with the price.
   const cushion = figures.crossEquity.sub(math.unrealizedPnl).sub(figures.crossMaintMargin.sub(math.maintMargin));
-  return { riskRate, liquidationPrice: liquidationPrice(position, math.coins, cushion, math.maintRate), math };
+  return { liquidationPrice: liquidationPrice(position, math.coins, cushion, math.maintRate), math };
+}
+
+/**
+ * Risk rate in percent (maintenance margin over margin balance) of a position of `lots` with `margin`
+ * (isolated) at `math`, in an account of `figures`: made only for a view that shows it.
+ */
+export function riskRateOf(lots: number, marginType: PositionRecord['marginType'], margin: Decimal, math: PositionMath, figures: AccountFigures): Decimal {
+  if (lots === 0) return ZERO;
+  if (marginType === 'ISOLATED') {
+    const balance = margin.add(math.unrealizedPnl);
+    return balance.lte(0) ? dec(100) : math.maintMargin.div(balance).mul(100);
+  }
+  return figures.crossEquity.lte(0) ? dec(100) : figures.crossMaintMargin.div(figures.crossEquity).mul(100);
 }
