@@ -1,6 +1,7 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec, decText } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
+import { decimalOfScaled } from '../../core/scaled-integer.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from './rejects.js';
@@ -57,8 +58,19 @@ function checkLotBounds(book: SymbolBook, lots: number): Result<number, SimRejec
   return ok(lots);
 }
 
-/** Quote notional of `lots` at `priceTicks`: price × contracts × multiplier (decimals of repeated text from the shared cache). */
+/**
+ * Quote notional of `lots` at `priceTicks`: price × contracts × multiplier. In integers when the product
+ * of the three digit counts is a safe integer (at most 16 digits: decimal.js's 20-digit products of the
+ * same values are exact too, so the value is the same), else in decimals of repeated text from the cache.
+ */
 export function notionalOf(book: SymbolBook, lots: number, priceTicks: number): Decimal {
+  const multiplier = book.multiplier;
+  const price = book.price.scaledOf(priceTicks);
+  const qty = book.qty.scaledOf(lots);
+  if (multiplier !== undefined && price !== undefined && qty !== undefined) {
+    const units = price * qty * multiplier.units;
+    if (Number.isSafeInteger(units)) return decimalOfScaled(units, book.price.decimals + book.qty.decimals + multiplier.decimals);
+  }
   return decimalOfText(book.price.toText(priceTicks)).mul(decimalOfText(book.qty.toText(lots))).mul(decimalOfText(book.instrument.contractMultiplier));
 }
 
