@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import { dec, decText } from '../../core/decimal.js';
+import { compareDecimals, dec, decText } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import { decimalOfScaled } from '../../core/scaled-integer.js';
 import type { Result } from '../../core/result.js';
@@ -10,11 +10,11 @@ import type { SimReject } from './types.js';
 
 /** A limit price checked against PRICE_FILTER: on the tick grid and within min/max. */
 export function checkPrice(book: SymbolBook, price: Decimal, name = 'price'): Result<number, SimReject> {
-  if (price.lte(0)) return err(reject.param(name));
+  if (price.isZero() || price.isNegative()) return err(reject.param(name));
   const text = decText(price);
   const f = book.filters.priceFilter;
-  if (price.lt(decimalOfText(f.minPrice))) return err(reject.priceLow(text, f.minPrice));
-  if (price.gt(decimalOfText(f.maxPrice))) return err(reject.priceHigh(text, f.maxPrice));
+  if (compareDecimals(price, decimalOfText(f.minPrice)) < 0) return err(reject.priceLow(text, f.minPrice));
+  if (compareDecimals(price, decimalOfText(f.maxPrice)) > 0) return err(reject.priceHigh(text, f.maxPrice));
   const ticks = book.price.tryUnits(text);
   if (ticks === undefined) return err(reject.priceTick(text, f.tickSize));
   return ok(ticks);
@@ -34,13 +34,13 @@ export function checkLimitBand(book: SymbolBook, buying: boolean, priceTicks: nu
  */
 export function resolveLots(book: SymbolBook, quantity: Decimal | undefined, valueQuantity: Decimal | undefined, priceTicks: number): Result<number, SimReject> {
   const step = book.qty.step;
-  if (quantity !== undefined && quantity.gt(0)) {
+  if (quantity !== undefined && isAboveZero(quantity)) {
     const text = decText(quantity);
     const lots = book.qty.tryUnits(text);
     if (lots === undefined) return err(reject.quantityStep(text, step));
     return checkLotBounds(book, lots);
   }
-  if (valueQuantity !== undefined && valueQuantity.gt(0)) {
+  if (valueQuantity !== undefined && isAboveZero(valueQuantity)) {
     if (priceTicks <= 0) return err(reject.noDepth(book.instrument.symbol));
     const perContract = dec(book.price.toText(priceTicks)).mul(book.instrument.contractMultiplier);
     const lots = valueQuantity.div(perContract).div(step).floor().toNumber();
@@ -48,6 +48,22 @@ export function resolveLots(book: SymbolBook, quantity: Decimal | undefined, val
   }
   if ((quantity !== undefined && quantity.lt(0)) || (valueQuantity !== undefined && valueQuantity.lt(0))) return err(reject.param(quantity !== undefined ? 'quantity' : 'valueQuantity'));
   return err(reject.mandatory('quantity'));
+}
+
+/** `x.gt(0)` read from its sign (decimal.js makes a decimal of the 0 to compare with). */
+function isAboveZero(x: Decimal): boolean {
+  return x.isPositive() && !x.isZero();
+}
+
+/** 1 / leverage, the initial margin rate a leverage needs, one decimal per distinct leverage. */
+const leverageRates = new Map<number, Decimal>();
+export function leverageRate(leverage: number): Decimal {
+  let rate = leverageRates.get(leverage);
+  if (rate === undefined) {
+    rate = dec(1).div(leverage);
+    leverageRates.set(leverage, rate);
+  }
+  return rate;
 }
 
 function checkLotBounds(book: SymbolBook, lots: number): Result<number, SimReject> {
@@ -76,7 +92,7 @@ export function notionalOf(book: SymbolBook, lots: number, priceTicks: number): 
 
 /** MIN_NOTIONAL. */
 export function checkNotional(book: SymbolBook, notional: Decimal): SimReject | undefined {
-  return notional.lt(decimalOfText(book.filters.minNotional)) ? reject.minNotional(decText(notional.toDecimalPlaces(8)), book.filters.minNotional) : undefined;
+  return compareDecimals(notional, decimalOfText(book.filters.minNotional)) < 0 ? reject.minNotional(decText(notional.toDecimalPlaces(8)), book.filters.minNotional) : undefined;
 }
 
 /** Margin an opening order reserves: initial margin plus the opening and closing fee at the taker rate (document 000). */

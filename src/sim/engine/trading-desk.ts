@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
+import { compareDecimals, dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
@@ -7,7 +7,7 @@ import { accountFigures, accountFiguresLater } from './account-math.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import { OrderRecord } from './order-record.js';
-import { checkLimitBand, checkNotional, checkPrice, notionalOf, openingMargin, resolveLots } from './order-checks.js';
+import { checkLimitBand, checkNotional, checkPrice, leverageRate, notionalOf, openingMargin, resolveLots } from './order-checks.js';
 import type { PositionRecord } from './position-record.js';
 import { tierFor } from './position-record.js';
 import { reject } from './rejects.js';
@@ -85,7 +85,7 @@ export class TradingDesk {
     if (!lots.ok) return lots;
     const notional = notionalOf(book, lots.value, priceTicks);
     if (spec.forced !== true) {
-      const small = checkNotional(book, notionalOf(book, lots.value, lotsReference));
+      const small = checkNotional(book, lotsReference === priceTicks ? notional : notionalOf(book, lots.value, lotsReference));
       if (small !== undefined) return err(small);
       for (const o of account.openOrders) if (o.clientOrderId === spec.clientOrderId) return err(reject.duplicateClientId(spec.clientOrderId));
       let sameSymbol = 0;
@@ -100,10 +100,10 @@ export class TradingDesk {
     } else {
       const after = decimalOfText(book.qty.toText(position.lots + lots.value));
       const lastTier = book.instrument.riskLimits[book.instrument.riskLimits.length - 1];
-      if (lastTier !== undefined && after.gt(decimalOfText(lastTier.maxQuantity))) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
-      if (dec(1).div(settings.leverage).lt(tierFor(book.instrument.riskLimits, after).initialMarginRate)) return err(reject.positionTooLarge());
+      if (lastTier !== undefined && compareDecimals(after, decimalOfText(lastTier.maxQuantity)) > 0) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
+      if (compareDecimals(leverageRate(settings.leverage), decimalOfText(tierFor(book.instrument.riskLimits, after).initialMarginRate)) < 0) return err(reject.positionTooLarge());
       marginLocked = openingMargin(book, notional, settings.leverage);
-      if (accountFigures(this.s, account).available.lt(marginLocked)) return err(reject.insufficientBalance());
+      if (compareDecimals(accountFigures(this.s, account).available, marginLocked) < 0) return err(reject.insufficientBalance());
     }
     if (spec.timeInForce === 'POST_ONLY') {
       const crosses = buying ? book.bestAskTicks > 0 && priceTicks >= book.bestAskTicks : book.bestBidTicks > 0 && priceTicks <= book.bestBidTicks;
