@@ -3,6 +3,9 @@ import { decimalOfText } from '../../core/decimal-cache.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { PositionMath, PositionRecord } from './position-record.js';
+import { PositionSize, tierFor } from './position-record.js';
+import { decimalOfScaled, scaledInteger } from '../../core/scaled-integer.js';
+import { scaledText } from '../market-stream/ticks.js';
 import type { SymbolBook } from './symbol-book.js';
 import { liquidationPrice, positionMath } from './position-record.js';
 
@@ -35,7 +38,8 @@ interface MathMemo {
 /**
  * Each position's last figures: one order's admission, its balance and position events and the
  * liquidation check each ask for the same position at the same mark, and the figures are a pure
- * function of these inputs (decimals are immutable: the same objects are the same values).
+ * function of these inputs (decimals are immutable: the same objects are the same values). A new mark
+ * with the same lots keeps the size's figures.
  */
 const memos = new WeakMap<PositionRecord, MathMemo>();
 
@@ -46,9 +50,24 @@ export function mathOf(state: EngineState, position: PositionRecord): PositionMa
   const mark = state.markDecimal(book) ?? position.avgPrice;
   const memo = memos.get(position);
   if (memo !== undefined && memo.book === book && memo.lots === position.lots && memo.avgPrice === position.avgPrice && memo.mark === mark) return memo.math;
-  const math = positionMath(position, decimalOfText(book.qty.toText(position.lots)), decimalOfText(book.instrument.contractMultiplier), mark, book.instrument.riskLimits);
+  const size = memo !== undefined && memo.book === book && memo.lots === position.lots ? memo.math.size : sizeOf(book, position.lots);
+  const markUnits = scaledInteger(mark, book.price.decimals);
+  const math = positionMath(position, size, mark, markUnits === undefined ? undefined : { units: markUnits, scale: book.price.decimals });
   memos.set(position, { book, lots: position.lots, avgPrice: position.avgPrice, mark, math });
   return math;
+}
+
+/** The size figures of `lots` on `book`: coins (from the lots' and the multiplier's digits when their product fits) and the tier's maintenance rate. */
+function sizeOf(book: SymbolBook, lots: number): PositionSize {
+  const contracts = decimalOfText(book.qty.toText(lots));
+  const multiplier = book.multiplier;
+  const qty = book.qty.scaledOf(lots);
+  const coinUnits = multiplier === undefined || qty === undefined ? undefined : qty * multiplier.units;
+  const coinsDigits = coinUnits !== undefined && Number.isSafeInteger(coinUnits) && multiplier !== undefined ? { units: coinUnits, scale: book.qty.decimals + multiplier.decimals } : undefined;
+  const coins = coinsDigits === undefined ? contracts.mul(decimalOfText(book.instrument.contractMultiplier)) : decimalOfScaled(coinsDigits.units, coinsDigits.scale);
+  const rateText = tierFor(book.instrument.riskLimits, contracts).maintMarginRate;
+  const rate = scaledText(rateText);
+  return new PositionSize(coins, coinsDigits, decimalOfText(rateText), rate === undefined ? undefined : { units: rate.units, scale: rate.decimals });
 }
 
 /** One open position as the account's figures read it. */

@@ -1,10 +1,13 @@
 import type { Decimal } from '../../core/decimal.js';
 import { compareDecimals, dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
+import { decimalOfScaled } from '../../core/scaled-integer.js';
 import type { RiskLimitTier } from '../market-stream/instruments.js';
 import type { MarginType, PositionSide } from './types.js';
 
 const ZERO = dec(0);
+const ONE = dec(1);
+const { isSafeInteger } = Number;
 
 /** One side (LONG or SHORT) of one symbol in a futures account: hedge mode keeps both. */
 export class PositionRecord {
@@ -48,13 +51,79 @@ export interface PositionLife {
   liquidated: boolean;
 }
 
-/** Coins of a position: lots × step × contract multiplier, as a Decimal. */
+/** A position's figures at one mark. */
 export interface PositionMath {
+  /** Coins of the position: lots × step × contract multiplier. */
   readonly coins: Decimal;
   readonly unrealizedPnl: Decimal;
   readonly value: Decimal;
   readonly maintMargin: Decimal;
   readonly maintRate: Decimal;
+  /** What does not move with the mark. */
+  readonly size: PositionSize;
+}
+
+/** Digits of a decimal: `units × 10^−scale`, units a safe integer. */
+export interface ScaledDigits {
+  readonly units: number;
+  readonly scale: number;
+}
+
+/**
+ * What a position's figures take from its size alone (kept while its lots stay): its coins and its
+ * tier's maintenance rate, each with its digits when they fit a safe integer.
+ */
+export class PositionSize {
+  private adverse: Decimal | undefined;
+
+  constructor(
+    readonly coins: Decimal,
+    readonly coinsDigits: ScaledDigits | undefined,
+    readonly maintRate: Decimal,
+    readonly maintRateDigits: ScaledDigits | undefined,
+  ) {}
+
+  /** coins × (1 + maintenance rate): the margin one unit of adverse price move uses up at most. */
+  get adverseMove(): Decimal {
+    return (this.adverse ??= this.coins.mul(ONE.add(this.maintRate)));
+  }
+}
+
+/**
+ * The figures that move with the mark. Value and maintenance margin are products of the mark's, the
+ * coins' and the rate's digits when those fit a safe integer (at most 16 digits: decimal.js's 20-digit
+ * products of the same values are exact too, so the values are the same); the value is made when read.
+ */
+class MarkedPosition implements PositionMath {
+  readonly coins: Decimal;
+  readonly maintRate: Decimal;
+  readonly unrealizedPnl: Decimal;
+  readonly maintMargin: Decimal;
+  private valueDecimal: Decimal | undefined;
+  private readonly valueDigits: ScaledDigits | undefined;
+
+  constructor(
+    position: PositionRecord,
+    readonly size: PositionSize,
+    private readonly mark: Decimal,
+    markDigits: ScaledDigits | undefined,
+  ) {
+    this.coins = size.coins;
+    this.maintRate = size.maintRate;
+    const move = mark.sub(position.avgPrice).mul(size.coins);
+    // × 1 gives back a product already at the precision, sign and all: only a short's is negated.
+    this.unrealizedPnl = position.direction === 1 ? move : move.mul(-1);
+    const coins = size.coinsDigits;
+    const value = markDigits === undefined || coins === undefined ? undefined : markDigits.units * coins.units;
+    this.valueDigits = value !== undefined && isSafeInteger(value) && markDigits !== undefined && coins !== undefined ? { units: value, scale: markDigits.scale + coins.scale } : undefined;
+    const rate = size.maintRateDigits;
+    const maint = this.valueDigits === undefined || rate === undefined ? undefined : this.valueDigits.units * rate.units;
+    this.maintMargin = maint !== undefined && isSafeInteger(maint) && this.valueDigits !== undefined && rate !== undefined ? decimalOfScaled(maint, this.valueDigits.scale + rate.scale) : this.value.mul(size.maintRate);
+  }
+
+  get value(): Decimal {
+    return (this.valueDecimal ??= this.valueDigits === undefined ? this.mark.mul(this.coins) : decimalOfScaled(this.valueDigits.units, this.valueDigits.scale));
+  }
 }
 
 /** The risk-limit tier for a position of `contracts` (the last tier when beyond all). */
@@ -70,12 +139,9 @@ export function maxLeverageOf(tier: RiskLimitTier): number {
   return dec(1).div(tier.initialMarginRate).floor().toNumber();
 }
 
-export function positionMath(position: PositionRecord, contracts: Decimal, multiplier: Decimal, mark: Decimal, tiers: readonly RiskLimitTier[]): PositionMath {
-  const coins = contracts.mul(multiplier);
-  const unrealizedPnl = mark.sub(position.avgPrice).mul(coins).mul(position.direction);
-  const value = mark.mul(coins);
-  const maintRate = decimalOfText(tierFor(tiers, contracts).maintMarginRate);
-  return { coins, unrealizedPnl, value, maintMargin: value.mul(maintRate), maintRate };
+/** A position's figures at `mark` (`markDigits`: its digits, when known). */
+export function positionMath(position: PositionRecord, size: PositionSize, mark: Decimal, markDigits: ScaledDigits | undefined): PositionMath {
+  return new MarkedPosition(position, size, mark, markDigits);
 }
 
 /**

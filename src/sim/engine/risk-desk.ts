@@ -7,7 +7,6 @@ import type { PositionRecord } from './position-record.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { TradingDesk } from './trading-desk.js';
 
-const ONE = dec(1);
 
 /**
  * Funding settlement and forced liquidation. Liquidation happens when the risk rate reaches 100 %:
@@ -66,7 +65,7 @@ export class RiskDesk {
       if (book === undefined) continue;
       const m = mathOf(this.s, p);
       const markTicks = book.markTicks > 0 ? book.markTicks : book.lastTicks;
-      const perUnit = m.coins.mul(ONE.add(m.maintRate));
+      const perUnit = m.size.adverseMove;
       // How far this position's price may move against it before its share of the cushion is used up.
       const share = p.marginType === 'ISOLATED' ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : excess.div(cross.length);
       const room = share.lte(0) || perUnit.isZero() ? 0 : Math.floor(share.div(perUnit).div(book.price.step).toNumber());
