@@ -1,4 +1,5 @@
 import { dec } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { Decimal } from '../../core/decimal.js';
 import { accountFigures, mathOf } from './account-math.js';
 import type { EngineState } from './engine-state.js';
@@ -67,8 +68,9 @@ export class RiskDesk {
       const markTicks = book.markTicks > 0 ? book.markTicks : book.lastTicks;
       const perUnit = m.size.adverseMove;
       // How far this position's price may move against it before its share of the cushion is used up.
-      const share = p.marginType === 'ISOLATED' ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : excess.div(cross.length);
-      const room = share.lte(0) || perUnit.isZero() ? 0 : Math.floor(share.div(perUnit).div(book.price.step).toNumber());
+      // A whole cushion over one position is the excess itself (a difference, already at the precision: ÷ 1 gives it back).
+      const share = p.marginType === 'ISOLATED' ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : cross.length === 1 ? excess : excess.div(cross.length);
+      const room = share.isZero() || share.isNegative() || perUnit.isZero() ? 0 : Math.floor(share.div(perUnit).div(decimalOfText(book.price.step)).toNumber());
       const band = out.get(p.symbol) ?? { lo: 0, hi: Number.MAX_SAFE_INTEGER };
       if (p.side === 'LONG') band.lo = Math.max(band.lo, markTicks - room);
       else band.hi = Math.min(band.hi, markTicks + room);
