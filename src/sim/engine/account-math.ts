@@ -1,4 +1,6 @@
-import { Decimal, dec } from '../../core/decimal.js';
+import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
+import { DecimalSum } from '../../core/decimal-sum.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
@@ -161,51 +163,66 @@ export function accountFiguresLater(state: EngineState, account: FuturesAccount)
 
 
 /**
- * `sum + x` where `undefined` is the empty sum: the first term stands for `0 + x`, which is x itself when
- * nonzero and within the precision (a zero is the unsigned ZERO, as `0 + -0` is), so a sum makes a
- * decimal per term after the first instead of per term.
+ * The figures of `inputsOf`'s inputs: each sum in the account's order, the combined figures from those
+ * sums (the same steps, so the same values, as decimal.js's adds from zero), each made when first read.
  */
-function plus(sum: Decimal | undefined, x: Decimal): Decimal {
-  if (sum !== undefined) return sum.add(x);
-  return x.isZero() ? ZERO : x.sd() <= Decimal.precision ? x : ZERO.add(x);
-}
+class SummedFigures implements AccountFigures {
+  readonly wallet: Decimal;
+  private readonly crossUnrealized = new DecimalSum();
+  private readonly isolated = new DecimalSum();
+  private readonly positions = new DecimalSum();
+  private readonly crossMaint = new DecimalSum();
+  private readonly orders = new DecimalSum();
+  private readonly equity: DecimalSum;
+  private readonly free: DecimalSum;
 
-/** `a + b` and `a − b`, with `undefined` for an empty sum b (see `plus`). */
-function added(a: Decimal, b: Decimal | undefined): Decimal {
-  return b === undefined ? plus(undefined, a) : a.add(b);
-}
-function minus(a: Decimal, b: Decimal | undefined): Decimal {
-  return b === undefined ? plus(undefined, a) : a.sub(b);
-}
-
-/** The figures of `inputsOf`'s inputs: each sum in the account's order (the same values as sums started from zero). */
-function figuresOf(inputs: FigureInputs): AccountFigures {
-  const wallet = inputs.wallet;
-  let crossUnrealizedPnl: Decimal | undefined;
-  let isolatedMargin: Decimal | undefined;
-  let positionMargin: Decimal | undefined;
-  let crossMaintMargin: Decimal | undefined;
-  for (const p of inputs.positions) {
-    positionMargin = plus(positionMargin, p.margin);
-    if (p.math === undefined) {
-      isolatedMargin = plus(isolatedMargin, p.margin);
-      continue;
+  constructor(inputs: FigureInputs) {
+    this.wallet = inputs.wallet;
+    for (const p of inputs.positions) {
+      this.positions.add(p.margin);
+      if (p.math === undefined) {
+        this.isolated.add(p.margin);
+        continue;
+      }
+      this.crossUnrealized.add(p.math.unrealizedPnl);
+      this.crossMaint.add(p.math.maintMargin);
     }
-    crossUnrealizedPnl = plus(crossUnrealizedPnl, p.math.unrealizedPnl);
-    crossMaintMargin = plus(crossMaintMargin, p.math.maintMargin);
+    for (const margin of inputs.orderMargins) this.orders.add(margin);
+    this.equity = new DecimalSum().add(this.wallet).sub(this.isolated).add(this.crossUnrealized);
+    this.free = new DecimalSum().add(this.wallet).add(this.crossUnrealized).sub(this.positions).sub(this.orders);
   }
-  let orderMargin: Decimal | undefined;
-  for (const margin of inputs.orderMargins) orderMargin = plus(orderMargin, margin);
-  return {
-    wallet,
-    crossUnrealizedPnl: crossUnrealizedPnl ?? ZERO,
-    isolatedMargin: isolatedMargin ?? ZERO,
-    positionMargin: positionMargin ?? ZERO,
-    orderMargin: orderMargin ?? ZERO,
-    crossEquity: added(minus(wallet, isolatedMargin), crossUnrealizedPnl),
-    crossMaintMargin: crossMaintMargin ?? ZERO,
-    available: minus(minus(added(wallet, crossUnrealizedPnl), positionMargin), orderMargin),
-  };
+
+  get crossUnrealizedPnl(): Decimal {
+    return this.crossUnrealized.decimal;
+  }
+
+  get isolatedMargin(): Decimal {
+    return this.isolated.decimal;
+  }
+
+  get positionMargin(): Decimal {
+    return this.positions.decimal;
+  }
+
+  get orderMargin(): Decimal {
+    return this.orders.decimal;
+  }
+
+  get crossEquity(): Decimal {
+    return this.equity.decimal;
+  }
+
+  get crossMaintMargin(): Decimal {
+    return this.crossMaint.decimal;
+  }
+
+  get available(): Decimal {
+    return this.free.decimal;
+  }
+}
+
+function figuresOf(inputs: FigureInputs): AccountFigures {
+  return new SummedFigures(inputs);
 }
 
 /** Liquidation price of one position, with the figures it was computed from. */
