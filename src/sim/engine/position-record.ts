@@ -1,12 +1,13 @@
 import type { Decimal } from '../../core/decimal.js';
 import { compareDecimals, dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
-import { decimalOfScaled } from '../../core/scaled-integer.js';
+import { decimalOfScaled, powerOfTen, scaledInteger } from '../../core/scaled-integer.js';
 import type { RiskLimitTier } from '../market-stream/instruments.js';
 import type { MarginType, PositionSide } from './types.js';
 
 const ZERO = dec(0);
 const ONE = dec(1);
+const NEGATIVE_ZERO = dec(0).neg();
 const { isSafeInteger } = Number;
 
 /** One side (LONG or SHORT) of one symbol in a futures account: hedge mode keeps both. */
@@ -110,10 +111,8 @@ class MarkedPosition implements PositionMath {
   ) {
     this.coins = size.coins;
     this.maintRate = size.maintRate;
-    const move = mark.sub(position.avgPrice).mul(size.coins);
-    // × 1 gives back a product already at the precision, sign and all: only a short's is negated.
-    this.unrealizedPnl = position.direction === 1 ? move : move.mul(-1);
     const coins = size.coinsDigits;
+    this.unrealizedPnl = unrealizedOf(position, mark, markDigits, size.coins, coins);
     const value = markDigits === undefined || coins === undefined ? undefined : markDigits.units * coins.units;
     this.valueDigits = value !== undefined && isSafeInteger(value) && markDigits !== undefined && coins !== undefined ? { units: value, scale: markDigits.scale + coins.scale } : undefined;
     const rate = size.maintRateDigits;
@@ -137,6 +136,33 @@ export function tierFor(tiers: readonly RiskLimitTier[], contracts: Decimal): Ri
 /** Highest leverage a tier allows: 1 / initial margin rate, rounded down. */
 export function maxLeverageOf(tier: RiskLimitTier): number {
   return dec(1).div(tier.initialMarginRate).floor().toNumber();
+}
+
+/**
+ * (mark − entry) × coins × direction. In integers when the mark's and the entry's digits at the larger
+ * of their places, their difference and its product with the coins' digits fit a safe integer (exact
+ * in decimal.js's 20 digits too); a zero then takes the sign decimal.js's steps give it (the difference's,
+ * a zero difference unsigned, times the direction). Else decimal.js's steps, where × 1 gives back the
+ * product already at the precision, sign and all: only a short's is negated.
+ */
+function unrealizedOf(position: PositionRecord, mark: Decimal, markDigits: ScaledDigits | undefined, coins: Decimal, coinsDigits: ScaledDigits | undefined): Decimal {
+  const entry = position.avgPrice;
+  if (markDigits !== undefined && coinsDigits !== undefined) {
+    const places = entry.decimalPlaces();
+    const scale = places > markDigits.scale ? places : markDigits.scale;
+    const entryUnits = scale <= 15 ? scaledInteger(entry, scale) : undefined;
+    const markUnits = markDigits.units * powerOfTen(scale - markDigits.scale);
+    if (entryUnits !== undefined && isSafeInteger(markUnits)) {
+      const difference = markUnits - entryUnits;
+      const units = difference * coinsDigits.units * position.direction;
+      if (isSafeInteger(difference) && isSafeInteger(units)) {
+        if (units !== 0) return decimalOfScaled(units, scale + coinsDigits.scale);
+        return (difference < 0 ? -1 : 1) * position.direction < 0 ? NEGATIVE_ZERO : ZERO;
+      }
+    }
+  }
+  const move = mark.sub(entry).mul(coins);
+  return position.direction === 1 ? move : move.mul(-1);
 }
 
 /** A position's figures at `mark` (`markDigits`: its digits, when known). */
