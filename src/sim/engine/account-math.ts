@@ -1,6 +1,7 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
 import { DecimalSum } from '../../core/decimal-sum.js';
+import { minusExact } from '../../core/exact-decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
@@ -231,7 +232,7 @@ export function liquidationOf(state: EngineState, account: FuturesAccount, posit
   if (position.lots === 0) return { liquidationPrice: ZERO, math };
   if (position.marginType === 'ISOLATED') return { liquidationPrice: liquidationPrice(position, math.coins, position.margin, math.maintRate), math };
   // Everything else backing the cross book stays as it is; this position's own PnL moves with the price.
-  const cushion = figures.crossEquity.sub(math.unrealizedPnl).sub(figures.crossMaintMargin.sub(math.maintMargin));
+  const cushion = minusExact(minusExact(figures.crossEquity, math.unrealizedPnl), minusExact(figures.crossMaintMargin, math.maintMargin));
   return { liquidationPrice: liquidationPrice(position, math.coins, cushion, math.maintRate), math };
 }
 

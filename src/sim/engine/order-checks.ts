@@ -2,11 +2,14 @@ import type { Decimal } from '../../core/decimal.js';
 import { compareDecimals, dec, decText } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import { decimalOfScaled } from '../../core/scaled-integer.js';
+import { dividedExact, plusExact, timesExact } from '../../core/exact-decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from './rejects.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { SimReject } from './types.js';
+
+const TWO = dec(2);
 
 /** A limit price checked against PRICE_FILTER: on the tick grid and within min/max. */
 export function checkPrice(book: SymbolBook, price: Decimal, name = 'price'): Result<number, SimReject> {
@@ -97,5 +100,5 @@ export function checkNotional(book: SymbolBook, notional: Decimal): SimReject | 
 
 /** Margin an opening order reserves: initial margin plus the opening and closing fee at the taker rate (document 000). */
 export function openingMargin(book: SymbolBook, notional: Decimal, leverage: number): Decimal {
-  return notional.div(leverage).add(notional.mul(decimalOfText(book.instrument.takerFeeRate)).mul(2));
+  return plusExact(dividedExact(notional, leverage), timesExact(timesExact(notional, decimalOfText(book.instrument.takerFeeRate)), TWO));
 }

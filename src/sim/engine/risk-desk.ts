@@ -1,5 +1,6 @@
 import { dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
+import { minusExact } from '../../core/exact-decimal.js';
 import type { Decimal } from '../../core/decimal.js';
 import { accountFigures, mathOf } from './account-math.js';
 import type { EngineState } from './engine-state.js';
@@ -59,7 +60,7 @@ export class RiskDesk {
     const out = new Map<string, { lo: number; hi: number }>();
     const f = accountFigures(this.s, account);
     const cross = [...account.positions.values()].filter((p) => p.lots > 0 && p.marginType === 'CROSS');
-    const excess = f.crossEquity.sub(f.crossMaintMargin);
+    const excess = minusExact(f.crossEquity, f.crossMaintMargin);
     for (const p of account.positions.values()) {
       if (p.lots === 0) continue;
       const book = this.s.books.get(p.symbol);
