@@ -1,9 +1,14 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
+import { DecimalSum } from '../../core/decimal-sum.js';
+import { minusExact } from '../../core/exact-decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { PositionMath, PositionRecord } from './position-record.js';
+import { PositionSize, tierFor } from './position-record.js';
+import { decimalOfScaled, scaledInteger } from '../../core/scaled-integer.js';
+import { scaledText } from '../market-stream/ticks.js';
 import type { SymbolBook } from './symbol-book.js';
 import { liquidationPrice, positionMath } from './position-record.js';
 
@@ -36,7 +41,8 @@ interface MathMemo {
 /**
  * Each position's last figures: one order's admission, its balance and position events and the
  * liquidation check each ask for the same position at the same mark, and the figures are a pure
- * function of these inputs (decimals are immutable: the same objects are the same values).
+ * function of these inputs (decimals are immutable: the same objects are the same values). A new mark
+ * with the same lots keeps the size's figures.
  */
 const memos = new WeakMap<PositionRecord, MathMemo>();
 
@@ -47,9 +53,24 @@ export function mathOf(state: EngineState, position: PositionRecord): PositionMa
   const mark = state.markDecimal(book) ?? position.avgPrice;
   const memo = memos.get(position);
   if (memo !== undefined && memo.book === book && memo.lots === position.lots && memo.avgPrice === position.avgPrice && memo.mark === mark) return memo.math;
-  const math = positionMath(position, decimalOfText(book.qty.toText(position.lots)), decimalOfText(book.instrument.contractMultiplier), mark, book.instrument.riskLimits);
+  const size = memo !== undefined && memo.book === book && memo.lots === position.lots ? memo.math.size : sizeOf(book, position.lots);
+  const markUnits = scaledInteger(mark, book.price.decimals);
+  const math = positionMath(position, size, mark, markUnits === undefined ? undefined : { units: markUnits, scale: book.price.decimals });
   memos.set(position, { book, lots: position.lots, avgPrice: position.avgPrice, mark, math });
   return math;
+}
+
+/** The size figures of `lots` on `book`: coins (from the lots' and the multiplier's digits when their product fits) and the tier's maintenance rate. */
+function sizeOf(book: SymbolBook, lots: number): PositionSize {
+  const contracts = decimalOfText(book.qty.toText(lots));
+  const multiplier = book.multiplier;
+  const qty = book.qty.scaledOf(lots);
+  const coinUnits = multiplier === undefined || qty === undefined ? undefined : qty * multiplier.units;
+  const coinsDigits = coinUnits !== undefined && Number.isSafeInteger(coinUnits) && multiplier !== undefined ? { units: coinUnits, scale: book.qty.decimals + multiplier.decimals } : undefined;
+  const coins = coinsDigits === undefined ? contracts.mul(decimalOfText(book.instrument.contractMultiplier)) : decimalOfScaled(coinsDigits.units, coinsDigits.scale);
+  const rateText = tierFor(book.instrument.riskLimits, contracts).maintMarginRate;
+  const rate = scaledText(rateText);
+  return new PositionSize(coins, coinsDigits, decimalOfText(rateText), rate === undefined ? undefined : { units: rate.units, scale: rate.decimals });
 }
 
 /** One open position as the account's figures read it. */
@@ -142,47 +163,88 @@ export function accountFiguresLater(state: EngineState, account: FuturesAccount)
 }
 
 
-/** The figures of `inputsOf`'s inputs: each sum in the account's order. */
-function figuresOf(inputs: FigureInputs): AccountFigures {
-  const wallet = inputs.wallet;
-  let crossUnrealizedPnl = ZERO;
-  let isolatedMargin = ZERO;
-  let positionMargin = ZERO;
-  let crossMaintMargin = ZERO;
-  for (const p of inputs.positions) {
-    positionMargin = positionMargin.add(p.margin);
-    if (p.math === undefined) {
-      isolatedMargin = isolatedMargin.add(p.margin);
-      continue;
+/**
+ * The figures of `inputsOf`'s inputs: each sum in the account's order, the combined figures from those
+ * sums (the same steps, so the same values, as decimal.js's adds from zero), each made when first read.
+ */
+class SummedFigures implements AccountFigures {
+  readonly wallet: Decimal;
+  private readonly crossUnrealized = new DecimalSum();
+  private readonly isolated = new DecimalSum();
+  private readonly positions = new DecimalSum();
+  private readonly crossMaint = new DecimalSum();
+  private readonly orders = new DecimalSum();
+  private readonly equity: DecimalSum;
+  private readonly free: DecimalSum;
+
+  constructor(inputs: FigureInputs) {
+    this.wallet = inputs.wallet;
+    for (const p of inputs.positions) {
+      this.positions.add(p.margin);
+      if (p.math === undefined) {
+        this.isolated.add(p.margin);
+        continue;
+      }
+      this.crossUnrealized.add(p.math.unrealizedPnl);
+      this.crossMaint.add(p.math.maintMargin);
     }
-    crossUnrealizedPnl = crossUnrealizedPnl.add(p.math.unrealizedPnl);
-    crossMaintMargin = crossMaintMargin.add(p.math.maintMargin);
+    for (const margin of inputs.orderMargins) this.orders.add(margin);
+    this.equity = new DecimalSum().add(this.wallet).sub(this.isolated).add(this.crossUnrealized);
+    this.free = new DecimalSum().add(this.wallet).add(this.crossUnrealized).sub(this.positions).sub(this.orders);
   }
-  let orderMargin = ZERO;
-  for (const margin of inputs.orderMargins) orderMargin = orderMargin.add(margin);
-  return {
-    wallet,
-    crossUnrealizedPnl,
-    isolatedMargin,
-    positionMargin,
-    orderMargin,
-    crossEquity: wallet.sub(isolatedMargin).add(crossUnrealizedPnl),
-    crossMaintMargin,
-    available: wallet.add(crossUnrealizedPnl).sub(positionMargin).sub(orderMargin),
-  };
+
+  get crossUnrealizedPnl(): Decimal {
+    return this.crossUnrealized.decimal;
+  }
+
+  get isolatedMargin(): Decimal {
+    return this.isolated.decimal;
+  }
+
+  get positionMargin(): Decimal {
+    return this.positions.decimal;
+  }
+
+  get orderMargin(): Decimal {
+    return this.orders.decimal;
+  }
+
+  get crossEquity(): Decimal {
+    return this.equity.decimal;
+  }
+
+  get crossMaintMargin(): Decimal {
+    return this.crossMaint.decimal;
+  }
+
+  get available(): Decimal {
+    return this.free.decimal;
+  }
 }
 
-/** Risk rate in percent (maintenance margin over margin balance) and liquidation price of one position. */
-export function riskOf(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): { readonly riskRate: Decimal; readonly liquidationPrice: Decimal; readonly math: PositionMath } {
+function figuresOf(inputs: FigureInputs): AccountFigures {
+  return new SummedFigures(inputs);
+}
+
+/** Liquidation price of one position, with the figures it was computed from. */
+export function liquidationOf(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): { readonly liquidationPrice: Decimal; readonly math: PositionMath } {
   const math = mathOf(state, position);
-  if (position.lots === 0) return { riskRate: ZERO, liquidationPrice: ZERO, math };
-  if (position.marginType === 'ISOLATED') {
-    const balance = position.margin.add(math.unrealizedPnl);
-    const riskRate = balance.lte(0) ? dec(100) : math.maintMargin.div(balance).mul(100);
-    return { riskRate, liquidationPrice: liquidationPrice(position, math.coins, position.margin, math.maintRate), math };
-  }
-  const riskRate = figures.crossEquity.lte(0) ? dec(100) : figures.crossMaintMargin.div(figures.crossEquity).mul(100);
+  if (position.lots === 0) return { liquidationPrice: ZERO, math };
+  if (position.marginType === 'ISOLATED') return { liquidationPrice: liquidationPrice(position, math.coins, position.margin, math.maintRate), math };
   // Everything else backing the cross book stays as it is; this position's own PnL moves with the price.
-  const cushion = figures.crossEquity.sub(math.unrealizedPnl).sub(figures.crossMaintMargin.sub(math.maintMargin));
-  return { riskRate, liquidationPrice: liquidationPrice(position, math.coins, cushion, math.maintRate), math };
+  const cushion = minusExact(minusExact(figures.crossEquity, math.unrealizedPnl), minusExact(figures.crossMaintMargin, math.maintMargin));
+  return { liquidationPrice: liquidationPrice(position, math.coins, cushion, math.maintRate), math };
+}
+
+/**
+ * Risk rate in percent (maintenance margin over margin balance) of a position of `lots` with `margin`
+ * (isolated) at `math`, in an account of `figures`: made only for a view that shows it.
+ */
+export function riskRateOf(lots: number, marginType: PositionRecord['marginType'], margin: Decimal, math: PositionMath, figures: AccountFigures): Decimal {
+  if (lots === 0) return ZERO;
+  if (marginType === 'ISOLATED') {
+    const balance = margin.add(math.unrealizedPnl);
+    return balance.lte(0) ? dec(100) : math.maintMargin.div(balance).mul(100);
+  }
+  return figures.crossEquity.lte(0) ? dec(100) : figures.crossMaintMargin.div(figures.crossEquity).mul(100);
 }

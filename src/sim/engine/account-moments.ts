@@ -2,7 +2,7 @@ import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import type { AccountFigures } from './account-math.js';
-import { accountFigures, riskOf } from './account-math.js';
+import { accountFigures, liquidationOf, riskRateOf } from './account-math.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { OrderRecord } from './order-record.js';
@@ -76,15 +76,16 @@ export interface PositionMoment {
   readonly realizedPnl: Decimal;
   readonly markTicks: number;
   readonly lastTicks: number;
-  readonly riskRate: Decimal;
   readonly liquidationPrice: Decimal;
   readonly math: PositionMath;
+  /** The account's figures of the moment (for the risk rate, made only when a view shows it). */
+  readonly figures: AccountFigures;
 }
 
 export function positionMoment(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): PositionMoment {
   const book = state.books.get(position.symbol);
   if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
-  const { riskRate, liquidationPrice, math } = riskOf(state, account, position, figures);
+  const { liquidationPrice, math } = liquidationOf(state, account, position, figures);
   return {
     account,
     record: position,
@@ -98,10 +99,15 @@ export function positionMoment(state: EngineState, account: FuturesAccount, posi
     realizedPnl: position.realizedPnl,
     markTicks: book.markTicks,
     lastTicks: book.lastTicks,
-    riskRate,
     liquidationPrice,
     math,
+    figures,
   };
+}
+
+/** A position's risk rate in percent at its moment (maintenance margin over margin balance). */
+export function positionRiskRate(m: PositionMoment): Decimal {
+  return riskRateOf(m.lots, m.marginType, m.margin, m.math, m.figures);
 }
 
 /** The price ticks a position view shows as its mark: the mark, else the last price, else none (0). */

@@ -1,19 +1,23 @@
 import type { Decimal } from '../../core/decimal.js';
-import { dec, decText } from '../../core/decimal.js';
+import { compareDecimals, dec, decText } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
+import { decimalOfScaled } from '../../core/scaled-integer.js';
+import { dividedExact, plusExact, timesExact } from '../../core/exact-decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from './rejects.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { SimReject } from './types.js';
 
+const TWO = dec(2);
+
 /** A limit price checked against PRICE_FILTER: on the tick grid and within min/max. */
 export function checkPrice(book: SymbolBook, price: Decimal, name = 'price'): Result<number, SimReject> {
-  if (price.lte(0)) return err(reject.param(name));
+  if (price.isZero() || price.isNegative()) return err(reject.param(name));
   const text = decText(price);
   const f = book.filters.priceFilter;
-  if (price.lt(decimalOfText(f.minPrice))) return err(reject.priceLow(text, f.minPrice));
-  if (price.gt(decimalOfText(f.maxPrice))) return err(reject.priceHigh(text, f.maxPrice));
+  if (compareDecimals(price, decimalOfText(f.minPrice)) < 0) return err(reject.priceLow(text, f.minPrice));
+  if (compareDecimals(price, decimalOfText(f.maxPrice)) > 0) return err(reject.priceHigh(text, f.maxPrice));
   const ticks = book.price.tryUnits(text);
   if (ticks === undefined) return err(reject.priceTick(text, f.tickSize));
   return ok(ticks);
@@ -33,13 +37,13 @@ export function checkLimitBand(book: SymbolBook, buying: boolean, priceTicks: nu
  */
 export function resolveLots(book: SymbolBook, quantity: Decimal | undefined, valueQuantity: Decimal | undefined, priceTicks: number): Result<number, SimReject> {
   const step = book.qty.step;
-  if (quantity !== undefined && quantity.gt(0)) {
+  if (quantity !== undefined && isAboveZero(quantity)) {
     const text = decText(quantity);
     const lots = book.qty.tryUnits(text);
     if (lots === undefined) return err(reject.quantityStep(text, step));
     return checkLotBounds(book, lots);
   }
-  if (valueQuantity !== undefined && valueQuantity.gt(0)) {
+  if (valueQuantity !== undefined && isAboveZero(valueQuantity)) {
     if (priceTicks <= 0) return err(reject.noDepth(book.instrument.symbol));
     const perContract = dec(book.price.toText(priceTicks)).mul(book.instrument.contractMultiplier);
     const lots = valueQuantity.div(perContract).div(step).floor().toNumber();
@@ -47,6 +51,22 @@ export function resolveLots(book: SymbolBook, quantity: Decimal | undefined, val
   }
   if ((quantity !== undefined && quantity.lt(0)) || (valueQuantity !== undefined && valueQuantity.lt(0))) return err(reject.param(quantity !== undefined ? 'quantity' : 'valueQuantity'));
   return err(reject.mandatory('quantity'));
+}
+
+/** `x.gt(0)` read from its sign (decimal.js makes a decimal of the 0 to compare with). */
+function isAboveZero(x: Decimal): boolean {
+  return x.isPositive() && !x.isZero();
+}
+
+/** 1 / leverage, the initial margin rate a leverage needs, one decimal per distinct leverage. */
+const leverageRates = new Map<number, Decimal>();
+export function leverageRate(leverage: number): Decimal {
+  let rate = leverageRates.get(leverage);
+  if (rate === undefined) {
+    rate = dec(1).div(leverage);
+    leverageRates.set(leverage, rate);
+  }
+  return rate;
 }
 
 function checkLotBounds(book: SymbolBook, lots: number): Result<number, SimReject> {
@@ -57,17 +77,28 @@ function checkLotBounds(book: SymbolBook, lots: number): Result<number, SimRejec
   return ok(lots);
 }
 
-/** Quote notional of `lots` at `priceTicks`: price × contracts × multiplier (decimals of repeated text from the shared cache). */
+/**
+ * Quote notional of `lots` at `priceTicks`: price × contracts × multiplier. In integers when the product
+ * of the three digit counts is a safe integer (at most 16 digits: decimal.js's 20-digit products of the
+ * same values are exact too, so the value is the same), else in decimals of repeated text from the cache.
+ */
 export function notionalOf(book: SymbolBook, lots: number, priceTicks: number): Decimal {
+  const multiplier = book.multiplier;
+  const price = book.price.scaledOf(priceTicks);
+  const qty = book.qty.scaledOf(lots);
+  if (multiplier !== undefined && price !== undefined && qty !== undefined) {
+    const units = price * qty * multiplier.units;
+    if (Number.isSafeInteger(units)) return decimalOfScaled(units, book.price.decimals + book.qty.decimals + multiplier.decimals);
+  }
   return decimalOfText(book.price.toText(priceTicks)).mul(decimalOfText(book.qty.toText(lots))).mul(decimalOfText(book.instrument.contractMultiplier));
 }
 
 /** MIN_NOTIONAL. */
 export function checkNotional(book: SymbolBook, notional: Decimal): SimReject | undefined {
-  return notional.lt(decimalOfText(book.filters.minNotional)) ? reject.minNotional(decText(notional.toDecimalPlaces(8)), book.filters.minNotional) : undefined;
+  return compareDecimals(notional, decimalOfText(book.filters.minNotional)) < 0 ? reject.minNotional(decText(notional.toDecimalPlaces(8)), book.filters.minNotional) : undefined;
 }
 
 /** Margin an opening order reserves: initial margin plus the opening and closing fee at the taker rate (document 000). */
 export function openingMargin(book: SymbolBook, notional: Decimal, leverage: number): Decimal {
-  return notional.div(leverage).add(notional.mul(decimalOfText(book.instrument.takerFeeRate)).mul(2));
+  return plusExact(dividedExact(notional, leverage), timesExact(timesExact(notional, decimalOfText(book.instrument.takerFeeRate)), TWO));
 }

@@ -2,17 +2,20 @@ import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
 import type { AttachedStop, Category, MarginType, OrderStatus, PositionSide, PriceType, Side, TimeInForce } from './types.js';
 
+/** One zero for every new order's sums (decimals are immutable). */
+const ZERO = dec(0);
+
 /**
  * The engine's mutable record of a regular order. Price and quantities are integer ticks and lots of the
  * instrument's grids (exact); money is Decimal. Views are rendered from it on demand.
  */
 export class OrderRecord {
   executedLots = 0;
-  cumQuote: Decimal = dec(0);
-  commission: Decimal = dec(0);
-  realizedPnl: Decimal = dec(0);
+  cumQuote: Decimal = ZERO;
+  commission: Decimal = ZERO;
+  realizedPnl: Decimal = ZERO;
   /** Margin still reserved for the unfilled part (opening orders only). */
-  marginLocked: Decimal = dec(0);
+  marginLocked: Decimal = ZERO;
   status: OrderStatus;
   updateTime: number;
   /** Visible quantity ahead of this order at its price level, in lots (resting orders only). */

@@ -1,4 +1,6 @@
 import { dec } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
+import { minusExact } from '../../core/exact-decimal.js';
 import type { Decimal } from '../../core/decimal.js';
 import { accountFigures, mathOf } from './account-math.js';
 import type { EngineState } from './engine-state.js';
@@ -7,7 +9,6 @@ import type { PositionRecord } from './position-record.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { TradingDesk } from './trading-desk.js';
 
-const ONE = dec(1);
 
 /**
  * Funding settlement and forced liquidation. Liquidation happens when the risk rate reaches 100 %:
@@ -59,17 +60,18 @@ export class RiskDesk {
     const out = new Map<string, { lo: number; hi: number }>();
     const f = accountFigures(this.s, account);
     const cross = [...account.positions.values()].filter((p) => p.lots > 0 && p.marginType === 'CROSS');
-    const excess = f.crossEquity.sub(f.crossMaintMargin);
+    const excess = minusExact(f.crossEquity, f.crossMaintMargin);
     for (const p of account.positions.values()) {
       if (p.lots === 0) continue;
       const book = this.s.books.get(p.symbol);
       if (book === undefined) continue;
       const m = mathOf(this.s, p);
       const markTicks = book.markTicks > 0 ? book.markTicks : book.lastTicks;
-      const perUnit = m.coins.mul(ONE.add(m.maintRate));
+      const perUnit = m.size.adverseMove;
       // How far this position's price may move against it before its share of the cushion is used up.
-      const share = p.marginType === 'ISOLATED' ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : excess.div(cross.length);
-      const room = share.lte(0) || perUnit.isZero() ? 0 : Math.floor(share.div(perUnit).div(book.price.step).toNumber());
+      // A whole cushion over one position is the excess itself (a difference, already at the precision: ÷ 1 gives it back).
+      const share = p.marginType === 'ISOLATED' ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : cross.length === 1 ? excess : excess.div(cross.length);
+      const room = share.isZero() || share.isNegative() || perUnit.isZero() ? 0 : Math.floor(share.div(perUnit).div(decimalOfText(book.price.step)).toNumber());
       const band = out.get(p.symbol) ?? { lo: 0, hi: Number.MAX_SAFE_INTEGER };
       if (p.side === 'LONG') band.lo = Math.max(band.lo, markTicks - room);
       else band.hi = Math.min(band.hi, markTicks + room);

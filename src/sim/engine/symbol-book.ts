@@ -3,6 +3,7 @@ import { bestAskPrice, bestBidPrice } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import type { StepGrid } from '../market-stream/ticks.js';
 import { instrumentGrids } from '../market-stream/instruments.js';
+import { scaledText } from '../market-stream/ticks.js';
 import type { ContractFilters } from './contract-filters.js';
 import { contractFilters } from './contract-filters.js';
 import type { OrderRecord } from './order-record.js';
@@ -32,6 +33,8 @@ export class SymbolBook {
   readonly filters: ContractFilters;
   readonly price: StepGrid;
   readonly qty: StepGrid;
+  /** The contract multiplier's digits (undefined beyond 2^53: notionals in decimals). */
+  readonly multiplier: { readonly units: number; readonly decimals: number } | undefined;
   /** 0 until the first event of the kind. */
   lastTicks = 0;
   markTicks = 0;
@@ -53,6 +56,7 @@ export class SymbolBook {
     const grids = instrumentGrids(instrument);
     this.price = grids.price;
     this.qty = grids.quantity;
+    this.multiplier = scaledText(instrument.contractMultiplier);
   }
 
   get restingCount(): number {

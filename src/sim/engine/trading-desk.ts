@@ -1,13 +1,14 @@
 import type { Decimal } from '../../core/decimal.js';
-import { dec } from '../../core/decimal.js';
+import { compareDecimals, dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
+import { dividedExact, minusExact, plusExact, timesExact, timesRatioExact, weightedAverageExact } from '../../core/exact-decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { accountFigures, accountFiguresLater } from './account-math.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import { OrderRecord } from './order-record.js';
-import { checkLimitBand, checkNotional, checkPrice, notionalOf, openingMargin, resolveLots } from './order-checks.js';
+import { checkLimitBand, checkNotional, checkPrice, leverageRate, notionalOf, openingMargin, resolveLots } from './order-checks.js';
 import type { PositionRecord } from './position-record.js';
 import { tierFor } from './position-record.js';
 import { reject } from './rejects.js';
@@ -85,7 +86,7 @@ export class TradingDesk {
     if (!lots.ok) return lots;
     const notional = notionalOf(book, lots.value, priceTicks);
     if (spec.forced !== true) {
-      const small = checkNotional(book, notionalOf(book, lots.value, lotsReference));
+      const small = checkNotional(book, lotsReference === priceTicks ? notional : notionalOf(book, lots.value, lotsReference));
       if (small !== undefined) return err(small);
       for (const o of account.openOrders) if (o.clientOrderId === spec.clientOrderId) return err(reject.duplicateClientId(spec.clientOrderId));
       let sameSymbol = 0;
@@ -100,10 +101,10 @@ export class TradingDesk {
     } else {
       const after = decimalOfText(book.qty.toText(position.lots + lots.value));
       const lastTier = book.instrument.riskLimits[book.instrument.riskLimits.length - 1];
-      if (lastTier !== undefined && after.gt(decimalOfText(lastTier.maxQuantity))) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
-      if (dec(1).div(settings.leverage).lt(tierFor(book.instrument.riskLimits, after).initialMarginRate)) return err(reject.positionTooLarge());
+      if (lastTier !== undefined && compareDecimals(after, decimalOfText(lastTier.maxQuantity)) > 0) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
+      if (compareDecimals(leverageRate(settings.leverage), decimalOfText(tierFor(book.instrument.riskLimits, after).initialMarginRate)) < 0) return err(reject.positionTooLarge());
       marginLocked = openingMargin(book, notional, settings.leverage);
-      if (accountFigures(this.s, account).available.lt(marginLocked)) return err(reject.insufficientBalance());
+      if (compareDecimals(accountFigures(this.s, account).available, marginLocked) < 0) return err(reject.insufficientBalance());
     }
     if (spec.timeInForce === 'POST_ONLY') {
       const crosses = buying ? book.bestAskTicks > 0 && priceTicks >= book.bestAskTicks : book.bestBidTicks > 0 && priceTicks <= book.bestBidTicks;
@@ -200,25 +201,25 @@ export class TradingDesk {
     const lots = Math.min(fill.lots, order.remainingLots);
     const price = s.priceOf(book, fill.priceTicks);
     const notional = notionalOf(book, lots, fill.priceTicks);
-    const fee = notional.mul(fill.isMaker ? book.instrument.makerFeeRate : book.instrument.takerFeeRate);
+    const fee = timesExact(notional, decimalOfText(fill.isMaker ? book.instrument.makerFeeRate : book.instrument.takerFeeRate));
     const position = account.position(order.symbol, order.positionSide);
     const remainingBefore = order.remainingLots;
 
     account.touch();
     order.executedLots += lots;
-    order.cumQuote = order.cumQuote.add(notional);
-    order.commission = order.commission.add(fee);
+    order.cumQuote = plusExact(order.cumQuote, notional);
+    order.commission = plusExact(order.commission, fee);
     order.updateTime = s.time;
-    account.wallet = account.wallet.sub(fee);
+    account.wallet = minusExact(account.wallet, fee);
     s.flows.record({ userId: account.userId, accountId: account.accountId, accountType: 'FUTURES', category: account.category, coin: account.category, kind: 'FEE', symbol: order.symbol, change: fee.neg(), total: account.wallet, time: s.time });
 
     let realized = ZERO;
     if (!order.isClose) {
-      const release = order.marginLocked.mul(lots).div(remainingBefore);
-      order.marginLocked = order.marginLocked.sub(release);
-      const coinsBefore = dec(book.qty.toText(position.lots));
-      const coinsAdded = dec(book.qty.toText(lots));
-      position.avgPrice = position.avgPrice.mul(coinsBefore).add(price.mul(coinsAdded)).div(coinsBefore.add(coinsAdded));
+      const release = timesRatioExact(order.marginLocked, lots, remainingBefore);
+      order.marginLocked = minusExact(order.marginLocked, release);
+      const coinsBefore = decimalOfText(book.qty.toText(position.lots));
+      const coinsAdded = decimalOfText(book.qty.toText(lots));
+      position.avgPrice = weightedAverageExact(position.avgPrice, coinsBefore, price, coinsAdded);
       if (position.lots === 0) {
         position.leverage = order.leverage;
         position.marginType = order.marginType;
@@ -226,29 +227,29 @@ export class TradingDesk {
       }
       position.lots += lots;
       if (position.life !== undefined) position.life.maxLots = Math.max(position.life.maxLots, position.lots);
-      position.margin = position.margin.add(notional.div(position.leverage));
+      position.margin = plusExact(position.margin, dividedExact(notional, position.leverage));
       s.markHolder(account, order.symbol, true);
     } else {
       const closing = Math.min(lots, position.lots);
       const coins = dec(book.qty.toText(closing)).mul(book.instrument.contractMultiplier);
       realized = price.sub(position.avgPrice).mul(coins).mul(position.direction);
       if (position.marginType === 'ISOLATED' && realized.neg().gt(position.margin)) realized = position.margin.neg();
-      const released = position.lots === 0 ? ZERO : position.margin.mul(closing).div(position.lots);
+      const released = position.lots === 0 ? ZERO : timesRatioExact(position.margin, closing, position.lots);
       if (position.life !== undefined) {
-        const closedQty = dec(book.qty.toText(closing));
-        position.life.closedQty = position.life.closedQty.add(closedQty);
-        position.life.closeValue = position.life.closeValue.add(price.mul(closedQty));
-        position.life.realized = position.life.realized.add(realized);
+        const closedQty = decimalOfText(book.qty.toText(closing));
+        position.life.closedQty = plusExact(position.life.closedQty, closedQty);
+        position.life.closeValue = plusExact(position.life.closeValue, timesExact(price, closedQty));
+        position.life.realized = plusExact(position.life.realized, realized);
         position.life.openAvgPrice = position.avgPrice;
         position.life.liquidated ||= order.clientOrderId.startsWith('liquidation-');
       }
-      position.margin = position.margin.sub(released);
+      position.margin = minusExact(position.margin, released);
       position.lots -= closing;
       position.closingLots = Math.max(0, position.closingLots - lots);
-      position.realizedPnl = position.realizedPnl.add(realized);
-      account.realizedTotal = account.realizedTotal.add(realized);
-      order.realizedPnl = order.realizedPnl.add(realized);
-      account.wallet = account.wallet.add(realized);
+      position.realizedPnl = plusExact(position.realizedPnl, realized);
+      account.realizedTotal = plusExact(account.realizedTotal, realized);
+      order.realizedPnl = plusExact(order.realizedPnl, realized);
+      account.wallet = plusExact(account.wallet, realized);
       const liquidation = order.clientOrderId.startsWith('liquidation-');
       s.flows.record({ userId: account.userId, accountId: account.accountId, accountType: 'FUTURES', category: account.category, coin: account.category, kind: liquidation ? 'LIQUIDATION' : 'REALIZED_PNL', symbol: order.symbol, change: realized, total: account.wallet, time: s.time });
       if (position.lots === 0) {

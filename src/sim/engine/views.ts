@@ -4,7 +4,7 @@ import { decimalOfText } from '../../core/decimal-cache.js';
 import type { AccountFigures } from './account-math.js';
 import { accountFigures } from './account-math.js';
 import type { OrderMoment, PositionMoment } from './account-moments.js';
-import { orderAvgPrice, orderMoment, positionAvgPrice, positionLiquidationPrice, positionMoment } from './account-moments.js';
+import { orderAvgPrice, orderMoment, positionAvgPrice, positionLiquidationPrice, positionMoment, positionRiskRate } from './account-moments.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { OrderRecord } from './order-record.js';
@@ -91,7 +91,7 @@ export function positionViewOf(m: PositionMoment): PositionView {
     unrealizedPnl: money(math.unrealizedPnl),
     realizedPnl: money(m.realizedPnl),
     profitRate: m.margin.isZero() ? '0' : decText(math.unrealizedPnl.div(m.margin).toDecimalPlaces(4)),
-    riskRate: decText(m.riskRate.toDecimalPlaces(2)),
+    riskRate: decText(positionRiskRate(m).toDecimalPlaces(2)),
     maxNotionalValue: money(tierCap),
   };
 }

@@ -49,10 +49,23 @@ export class StepGrid {
     return formatScaled(scaled, this.decimals);
   }
 
+  /** `units` steps as an integer count of 10^−decimals (the value's digits); undefined beyond 2^53. */
+  scaledOf(units: number): number | undefined {
+    const scaled = units * this.scaledStep;
+    return isSafeInteger(scaled) ? scaled : undefined;
+  }
+
   /** The nearest grid point to a float (model values such as a simulated mid price). */
   nearestUnits(value: number): number {
     return round(value / this.approx);
   }
+}
+
+/** Plain decimal text as an integer and its power of ten (`'0.25'` → 25 at 2); undefined when not plain text or beyond 2^53. */
+export function scaledText(text: string): { readonly units: number; readonly decimals: number } | undefined {
+  const decimals = decimalsOf(text);
+  const units = parseScaled(text, decimals);
+  return units === undefined ? undefined : { units, decimals };
 }
 
 /**

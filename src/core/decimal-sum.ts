@@ -1,0 +1,77 @@
+import { Decimal, dec } from './decimal.js';
+import { decimalOfScaled, powerOfTen, scaledInteger } from './scaled-integer.js';
+
+const ZERO = dec(0);
+/** Most places a term may have for the integer form (10^15 is the largest exact power in `powerOfTen`). */
+const MAX_SCALE = 15;
+const { isSafeInteger } = Number;
+
+interface Term {
+  readonly x: Decimal | DecimalSum;
+  readonly negated: boolean;
+}
+
+/**
+ * `0 + t1 ± t2 ± …` in its terms' order, as decimal.js's adds and subtractions give it, made as a decimal
+ * only when read. While every term has at most 15 places and every partial result fits a safe integer at
+ * the terms' largest number of places, the sum is that integer: each partial then has at most 16 digits,
+ * which decimal.js's 20-digit steps give exactly, so the integer is their value. A term that is itself a
+ * sum is one step (its value, not its terms), as when its decimal is added. Otherwise the decimal steps
+ * are made, once, when read.
+ */
+export class DecimalSum {
+  private readonly terms: Term[] = [];
+  private units = 0;
+  private scale = 0;
+  private exact = true;
+  private value: Decimal | undefined;
+
+  add(x: Decimal | DecimalSum): this {
+    return this.push(x, false);
+  }
+
+  sub(x: Decimal | DecimalSum): this {
+    return this.push(x, true);
+  }
+
+  /** The sum as a decimal (the unsigned zero when it is zero, as decimal.js's steps from zero give). */
+  get decimal(): Decimal {
+    return (this.value ??= this.exact ? (this.units === 0 ? ZERO : decimalOfScaled(this.units, this.scale)) : this.stepped());
+  }
+
+  private push(x: Decimal | DecimalSum, negated: boolean): this {
+    this.terms.push({ x, negated });
+    this.value = undefined;
+    if (this.exact && !this.addUnits(x, negated)) this.exact = false;
+    return this;
+  }
+
+  private addUnits(x: Decimal | DecimalSum, negated: boolean): boolean {
+    if (x instanceof DecimalSum && !x.exact) return this.addUnits(x.decimal, negated);
+    const places = x instanceof DecimalSum ? x.scale : x.decimalPlaces();
+    if (!(places <= MAX_SCALE)) return false;
+    if (places > this.scale) {
+      const rescaled = this.units * powerOfTen(places - this.scale);
+      if (!isSafeInteger(rescaled)) return false;
+      this.units = rescaled;
+      this.scale = places;
+    }
+    const units = x instanceof DecimalSum ? x.units * powerOfTen(this.scale - places) : scaledInteger(x, this.scale);
+    if (units === undefined || !isSafeInteger(units)) return false;
+    const next = negated ? this.units - units : this.units + units;
+    if (!isSafeInteger(next)) return false;
+    this.units = next;
+    return true;
+  }
+
+  /** decimal.js's steps: `0 + t1` is t1 itself within the precision (a zero unsigned), then each term added or subtracted. */
+  private stepped(): Decimal {
+    let sum: Decimal | undefined;
+    for (const { x, negated } of this.terms) {
+      const term = x instanceof DecimalSum ? x.decimal : x;
+      if (sum !== undefined) sum = negated ? sum.sub(term) : sum.add(term);
+      else sum = negated ? ZERO.sub(term) : term.isZero() ? ZERO : term.sd() <= Decimal.precision ? term : ZERO.add(term);
+    }
+    return sum ?? ZERO;
+  }
+}

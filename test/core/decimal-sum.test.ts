@@ -1,0 +1,68 @@
+import type { Decimal } from '../../src/core/decimal.js';
+import { dec } from '../../src/core/decimal.js';
+import { DecimalSum } from '../../src/core/decimal-sum.js';
+
+/** Money-like decimals: zeros of both signs, few and many places, 20-digit quotients, values near 2^53. */
+function samples(): Decimal[] {
+  const out = ['0', '-0', '1', '-1', '0.5', '12.34567891', '-0.00000001', '9007199254740991', '-900719925474099.1', '1e-15', '1e-16', '123456789012.345678'].map(dec);
+  out.push(dec(1).div(3), dec(-2).div(7), dec(0).mul(-1));
+  let seed = 7;
+  const next = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed;
+  };
+  for (let i = 0; i < 300; i++) {
+    const value = dec(next() % 2_000_000).div(10 ** (next() % 12)).mul(next() % 2 === 0 ? 1 : -1);
+    out.push(next() % 5 === 0 ? value.div(next() % 9 + 1) : value);
+  }
+  return out;
+}
+
+/** What the figures did before: decimal.js's steps from zero, in order. */
+function stepped(first: Decimal, rest: readonly { x: Decimal; negated: boolean }[]): Decimal {
+  let sum = dec(0).add(first);
+  for (const { x, negated } of rest) sum = negated ? sum.sub(x) : sum.add(x);
+  return sum;
+}
+
+describe('DecimalSum', () => {
+  test('the value, sign of zero and digit words of decimal.js adding and subtracting from zero', () => {
+    const values = samples();
+    let pick = 3;
+    const wrong: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const terms: { x: Decimal; negated: boolean }[] = [];
+      const count = 1 + (i % 6);
+      for (let j = 0; j < count; j++) {
+        pick = (pick * 31 + 17) % values.length;
+        terms.push({ x: values[pick]!, negated: j > 0 && (i * 7 + j * 5) % 3 === 0 });
+      }
+      const sum = new DecimalSum();
+      for (const { x, negated } of terms) {
+        if (negated) sum.sub(x);
+        else sum.add(x);
+      }
+      const want = stepped(terms[0]!.x, terms.slice(1));
+      const got = sum.decimal;
+      if (JSON.stringify(got) !== JSON.stringify(want) || got.e !== want.e || got.d.join() !== want.d.join()) wrong.push(`${terms.map((t) => (t.negated ? '-' : '+') + t.x.valueOf()).join(' ')}: ${got.valueOf()}, not ${want.valueOf()}`);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  test('a sum as a term is one step with its value, as its decimal would be', () => {
+    const third = dec(1).div(3);
+    const inner = new DecimalSum().add(dec('0.1')).add(third);
+    const outer = new DecimalSum().add(dec('100.25')).sub(inner).add(new DecimalSum().add(dec('0.75')));
+    expect(outer.decimal.valueOf()).toBe(dec('100.25').sub(dec(0).add(dec('0.1')).add(third)).add(dec('0.75')).valueOf());
+    const exact = new DecimalSum().add(dec('2.5')).sub(new DecimalSum().add(dec('0.125')).add(dec('1')));
+    expect(exact.decimal.valueOf()).toBe('1.375');
+    expect(new DecimalSum().decimal.valueOf()).toBe('0');
+  });
+
+  test('a zero sum is the unsigned zero, as decimal.js steps give it', () => {
+    const negativeZero = dec(0).mul(-1);
+    expect(new DecimalSum().add(dec('1.5')).sub(dec('1.5')).decimal.valueOf()).toBe(dec(0).add(dec('1.5')).sub(dec('1.5')).valueOf());
+    expect(new DecimalSum().add(negativeZero).decimal.valueOf()).toBe(dec(0).add(negativeZero).valueOf());
+    expect(new DecimalSum().add(negativeZero).add(negativeZero).decimal.valueOf()).toBe(dec(0).add(negativeZero).add(negativeZero).valueOf());
+  });
+});
