@@ -1,5 +1,6 @@
 import type { Decimal } from '../core/decimal.js';
-import { aboveZero, averageAfterAdding, compareDecimals, dec } from '../core/decimal.js';
+import { aboveZero, compareDecimals, dec } from '../core/decimal.js';
+import { weightedAverageExact } from '../core/exact-decimal.js';
 import type { PositionSide } from '../model/instrument.js';
 
 const ZERO = dec(0);
@@ -61,7 +62,7 @@ export class PositionBook {
       if (compareDecimals(share.realizedPnl, share.fee) > 0) this.winningFills++;
     } else {
       const qty = holding.qty.add(share.qty);
-      holding.avgPrice = averageAfterAdding(holding.avgPrice, holding.qty, share.price, share.qty, qty);
+      holding.avgPrice = weightedAverageExact(holding.avgPrice, holding.qty, share.price, share.qty);
       holding.qty = qty;
     }
     this.fills++;

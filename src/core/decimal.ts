@@ -19,17 +19,6 @@ export function parseDecimal(text: string): Decimal | undefined {
   return value.isFinite() ? value : undefined;
 }
 
-/**
- * The average price of `held` contracts at `average` after `qty` more at `price` (`total` = held + qty):
- * `average × held + price × qty` over `total`, as decimal.js's steps give it. From nothing held that is
- * `price` itself whenever `price × qty` is exact (its digits fit decimal.js's precision), with no decimal made.
- */
-export function averageAfterAdding(average: Decimal, held: Decimal, price: Decimal, qty: Decimal, total: Decimal): Decimal {
-  // (0 + price × qty) / qty is price when the product is exact.
-  if (held.isZero() && aboveZero(qty) && !price.isZero() && price.precision() + qty.precision() <= Decimal.precision) return price;
-  return average.mul(held).add(price.mul(qty)).div(total);
-}
-
 /** `value > 0`, read from its sign and digits (`gt(0)` makes a decimal of the 0); false for NaN, as `gt`. */
 export function aboveZero(value: Decimal): boolean {
   return value.isPositive() && !value.isZero();

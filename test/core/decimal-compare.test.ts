@@ -1,4 +1,4 @@
-import { aboveZero, averageAfterAdding, compareDecimals, dec } from '../../src/core/decimal.js';
+import { aboveZero, compareDecimals, dec } from '../../src/core/decimal.js';
 
 /** A deterministic spread of decimal text: signs, zeros, tiny and huge exponents, long digit runs, values a base-1e7 word apart. */
 function samples(): string[] {
@@ -37,23 +37,11 @@ describe('compareDecimals', () => {
 });
 
 describe('decimal shortcuts', () => {
-  test('aboveZero is gt(0) and averageAfterAdding is the decimal steps, digit words and all', () => {
-    const values = samples().map((text) => dec(text));
-    const wrong: string[] = [];
-    const zero = dec(0);
-    for (let i = 0; i < values.length; i++) {
-      const price = values[i]!;
-      if (aboveZero(price) !== price.gt(0)) wrong.push(`aboveZero(${price.toString()})`);
-      for (const qty of [values[(i * 7 + 3) % values.length]!, dec(1), dec('0.001'), dec('123456789.123456789')]) {
-        for (const [average, held] of [[zero, zero], [values[(i + 1) % values.length]!, dec(2)]] as const) {
-          const total = held.add(qty);
-          const got = averageAfterAdding(average, held, price, qty, total);
-          const want = average.mul(held).add(price.mul(qty)).div(total);
-          const same = !want.isFinite() ? got.toString() === want.toString() : got.s === want.s && got.e === want.e && JSON.stringify(got.d) === JSON.stringify(want.d);
-          if (!same) wrong.push(`${average.toString()} × ${held.toString()} + ${price.toString()} × ${qty.toString()}: ${got.toString()}, not ${want.toString()}`);
-        }
-      }
-    }
+  test('aboveZero is gt(0)', () => {
+    const wrong = samples()
+      .map((text) => dec(text))
+      .filter((value) => aboveZero(value) !== value.gt(0))
+      .map((value) => value.toString());
     expect(wrong.slice(0, 10)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
-import { averageAfterAdding, compareDecimals, dec } from '../../core/decimal.js';
+import { compareDecimals, dec } from '../../core/decimal.js';
+import { weightedAverageExact } from '../../core/exact-decimal.js';
 import type { PositionSide, Side } from '../../model/instrument.js';
 import { isOpening } from '../../model/instrument.js';
 import type { LedgerPosition } from '../../model/ledger.js';
@@ -21,7 +22,7 @@ export function closingPnl(positionSide: PositionSide, entry: Decimal, exit: Dec
 /** Adds `qty` at `price` to the holding: the average entry moves, nothing is realized. */
 export function openInto(p: LedgerPosition, qty: Decimal, price: Decimal, time: number): LedgerPosition {
   const total = p.qty.add(qty);
-  const avgPrice = total.isZero() ? ZERO : averageAfterAdding(p.avgPrice, p.qty, price, qty, total);
+  const avgPrice = total.isZero() ? ZERO : weightedAverageExact(p.avgPrice, p.qty, price, qty);
   return { ...p, qty: total, avgPrice, updateTime: Math.max(p.updateTime, time) };
 }
 

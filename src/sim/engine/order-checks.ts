@@ -1,5 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import { compareDecimals, dec, decText } from '../../core/decimal.js';
+import { aboveZero, compareDecimals, dec, decText } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
 import { decimalOfScaled } from '../../core/scaled-integer.js';
 import { dividedExact, plusExact, timesExact } from '../../core/exact-decimal.js';
@@ -37,13 +37,13 @@ export function checkLimitBand(book: SymbolBook, buying: boolean, priceTicks: nu
  */
 export function resolveLots(book: SymbolBook, quantity: Decimal | undefined, valueQuantity: Decimal | undefined, priceTicks: number): Result<number, SimReject> {
   const step = book.qty.step;
-  if (quantity !== undefined && isAboveZero(quantity)) {
+  if (quantity !== undefined && aboveZero(quantity)) {
     const text = decText(quantity);
     const lots = book.qty.tryUnits(text);
     if (lots === undefined) return err(reject.quantityStep(text, step));
     return checkLotBounds(book, lots);
   }
-  if (valueQuantity !== undefined && isAboveZero(valueQuantity)) {
+  if (valueQuantity !== undefined && aboveZero(valueQuantity)) {
     if (priceTicks <= 0) return err(reject.noDepth(book.instrument.symbol));
     const perContract = dec(book.price.toText(priceTicks)).mul(book.instrument.contractMultiplier);
     const lots = valueQuantity.div(perContract).div(step).floor().toNumber();
@@ -51,11 +51,6 @@ export function resolveLots(book: SymbolBook, quantity: Decimal | undefined, val
   }
   if ((quantity !== undefined && quantity.lt(0)) || (valueQuantity !== undefined && valueQuantity.lt(0))) return err(reject.param(quantity !== undefined ? 'quantity' : 'valueQuantity'));
   return err(reject.mandatory('quantity'));
-}
-
-/** `x.gt(0)` read from its sign (decimal.js makes a decimal of the 0 to compare with). */
-function isAboveZero(x: Decimal): boolean {
-  return x.isPositive() && !x.isZero();
 }
 
 /** 1 / leverage, the initial margin rate a leverage needs, one decimal per distinct leverage. */
