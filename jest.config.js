@@ -20,4 +20,9 @@ export default {
   testTimeout: 120_000,
   // Most suites wait on loopback I/O and timers, not the CPU: two workers halve the wall time on 2 cores.
   maxWorkers: 2,
+  // A worker's heap grows by some MB per test file (modules of finished files stay reachable) to 1.5-2.5 GB
+  // by the end of a full run; Node then takes longer than jest's 500 ms to tear such a heap down after the
+  // worker's last file (2.4 GB: 820 ms on a loaded machine), and jest reports "A worker process has failed to
+  // exit gracefully". A worker past 1 GB after a file is replaced by a fresh one.
+  workerIdleMemoryLimit: '1GB',
 };
