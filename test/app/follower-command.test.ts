@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
@@ -16,7 +16,8 @@ const HOUR = 60 * MINUTE;
 let s: RunningSim;
 let copy: ExchangeClient;
 let env: Record<string, string>;
-let dir: string;
+/** The command's working directory: its config files are written here. */
+const dir = mkdtempSync(join(tmpdir(), 'stratd-follower-'));
 
 beforeAll(async () => {
   s = await startSim({ tickMs: 10 * MINUTE });
@@ -24,9 +25,11 @@ beforeAll(async () => {
   const key = s.config.keys.find((k) => k.name === 'copy-trading');
   if (key === undefined) throw new Error('no copy-trading key in config/sim.yml');
   env = { STRATD_BASE_URL: s.sim.address.baseUrl, STRATD_FOLLOWER_API_KEY: key.apiKey, STRATD_FOLLOWER_API_SECRET: key.secret };
-  dir = mkdtempSync(join(tmpdir(), 'stratd-follower-'));
 });
-afterAll(() => s.stop());
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await s.stop();
+});
 
 interface Ran {
   readonly code: number;

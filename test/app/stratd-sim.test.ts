@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -78,8 +78,9 @@ describe('stratd sim', () => {
   ];
   /** The four refused start-ups, launched at once when the suite starts (each its own process); each test reads its own. */
   const refused = new Map<string, Promise<{ code: unknown; stderr: string }>>();
+  let dir: string | undefined;
   beforeAll(() => {
-    const dir = mkdtempSync(join(tmpdir(), 'stratd-sim-'));
+    dir = mkdtempSync(join(tmpdir(), 'stratd-sim-'));
     const bad = join(dir, 'sim.yml');
     writeFileSync(bad, 'users:\n  - userId: "1"\n    email: not-an-email\nkeys: []\n');
     for (const [what, args] of MISTAKES) {
@@ -92,6 +93,11 @@ describe('stratd sim', () => {
         ),
       );
     }
+  });
+  // The refused runs are awaited first (a test that failed before its own await leaves them running).
+  afterAll(async () => {
+    await Promise.all(refused.values());
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   it.each(MISTAKES)('exits 2 with one readable message for %s', async (what, _args, message) => {

@@ -10,7 +10,7 @@ export interface SeenHandle {
 /** Async ids of the resources that ended (a timer fired or cleared, a handle closed) since this module loaded. */
 export const ended = new Set<number>();
 let seen: { readonly types: ReadonlySet<string>; readonly into: SeenHandle[] } | undefined;
-createHook({
+const hook = createHook({
   init(id, type, _trigger, resource: unknown) {
     if (seen === undefined || !seen.types.has(type)) return;
     if (typeof resource === 'object' && resource !== null && 'hasRef' in resource && typeof resource.hasRef === 'function') {
@@ -21,6 +21,12 @@ createHook({
     ended.add(id);
   },
 }).enable();
+// Async hooks are process-wide and a jest worker runs many test files: left on, this hook would put a
+// destroy hook on every promise of every later file in the worker, and keep `ended` (and this file's
+// module graph) alive until the worker exits.
+afterAll(() => {
+  hook.disable();
+});
 
 /** The handles of `types` made while `run` runs (synchronously); an async `run`: use `handlesMadeWhile`. */
 export function timersMadeBy(run: () => void): SeenHandle[] {

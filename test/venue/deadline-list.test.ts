@@ -100,6 +100,8 @@ describe('a list of deadlines on the real timers (no scheduler)', () => {
     const made = timersMadeBy(() => list.add(5, () => fired.push('fired')));
     expect(made.map((timer) => holds(timer))).toEqual([true]);
     await waitFor(() => fired.length === 1, 'the deadline');
-    expect(holds(made[0])).toBe(false);
+    // Node reports a fired timer's end (its async destroy hook) a moment after its callback: on a loaded
+    // machine the poll above can see the deadline fired before that. A timer kept holding fails here.
+    await waitFor(() => !holds(made[0]), 'the fired timer to let the process go');
   });
 });
