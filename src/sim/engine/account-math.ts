@@ -162,7 +162,6 @@ export function accountFiguresLater(state: EngineState, account: FuturesAccount)
   return later;
 }
 
-
 /**
  * The figures of `inputsOf`'s inputs: each sum in the account's order, the combined figures from those
  * sums (the same steps, so the same values, as decimal.js's adds from zero), each made when first read.
