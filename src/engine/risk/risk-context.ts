@@ -104,7 +104,7 @@ export class RiskContext {
   }
 
   /** Whether the order is one of the strategy's open ones: one lookup, not the set of all of them. */
-  private owns(clientOrderId: string): boolean {
+  owns(clientOrderId: string): boolean {
     if (this.owned !== undefined || this.parts.ownsOpen === undefined) return this.ownedIds().has(clientOrderId);
     return this.parts.ownsOpen(this.strategyId, clientOrderId);
   }
