@@ -1,6 +1,6 @@
 import type { Decimal } from './decimal.js';
 import { compareDecimals } from './decimal.js';
-import { powerOfTen, scaledInteger } from './scaled-integer.js';
+import { MAX_EXACT_SCALE, powerOfTen, scaledInteger } from './scaled-integer.js';
 
 /**
  * Comparisons of decimal.js results decided by double estimates where they are clearly on one side:
@@ -40,7 +40,7 @@ const ESTIMATE_MARGIN = 1e-9;
  */
 export function distanceAbove(a: Decimal, b: Decimal, reference: Decimal, bound: Decimal): boolean {
   const scale = Math.max(a.decimalPlaces(), b.decimalPlaces());
-  const x = scale <= 15 ? scaledInteger(a, scale) : undefined;
+  const x = scale <= MAX_EXACT_SCALE ? scaledInteger(a, scale) : undefined;
   const y = x === undefined ? undefined : scaledInteger(b, scale);
   const ref = approximately(reference);
   const limit = approximately(bound);

@@ -1,9 +1,7 @@
 import { Decimal, dec } from './decimal.js';
-import { decimalOfScaled, powerOfTen, scaledInteger } from './scaled-integer.js';
+import { MAX_EXACT_SCALE, decimalOfScaled, powerOfTen, scaledInteger } from './scaled-integer.js';
 
 const ZERO = dec(0);
-/** Most places a term may have for the integer form (10^15 is the largest exact power in `powerOfTen`). */
-const MAX_SCALE = 15;
 const { isSafeInteger } = Number;
 
 interface Term {
@@ -49,7 +47,7 @@ export class DecimalSum {
   private addUnits(x: Decimal | DecimalSum, negated: boolean): boolean {
     if (x instanceof DecimalSum && !x.exact) return this.addUnits(x.decimal, negated);
     const places = x instanceof DecimalSum ? x.scale : x.decimalPlaces();
-    if (!(places <= MAX_SCALE)) return false;
+    if (!(places <= MAX_EXACT_SCALE)) return false;
     if (places > this.scale) {
       const rescaled = this.units * powerOfTen(places - this.scale);
       if (!isSafeInteger(rescaled)) return false;

@@ -1,6 +1,6 @@
 import type { Decimal } from './decimal.js';
 import { dec } from './decimal.js';
-import { decimalOfScaled, powerOfTen, scaledInteger } from './scaled-integer.js';
+import { MAX_EXACT_SCALE, decimalOfScaled, powerOfTen, scaledInteger } from './scaled-integer.js';
 
 /**
  * decimal.js's sum, difference and product of two decimals (and quotient by a whole number), made from
@@ -11,14 +11,13 @@ import { decimalOfScaled, powerOfTen, scaledInteger } from './scaled-integer.js'
  */
 
 const ZERO = dec(0);
-const MAX_SCALE = 15;
 const { isSafeInteger } = Number;
 
 /** x's digits at its own places, or undefined (zero, non-finite, more than 15 places, beyond 2^53). */
 function digitsOf(x: Decimal): { units: number; scale: number } | undefined {
   if (x.isZero()) return undefined;
   const scale = x.decimalPlaces();
-  if (!(scale <= MAX_SCALE)) return undefined;
+  if (!(scale <= MAX_EXACT_SCALE)) return undefined;
   const units = scaledInteger(x, scale);
   return units === undefined ? undefined : { units, scale };
 }
@@ -67,7 +66,7 @@ export function timesRatioExact(a: Decimal, n: number, d: number): Decimal {
     let scale = x.scale;
     while (isSafeInteger(units)) {
       if (units % d === 0) return decimalOfScaled(units / d, scale);
-      if (scale === MAX_SCALE) break;
+      if (scale === MAX_EXACT_SCALE) break;
       units *= 10;
       scale++;
     }

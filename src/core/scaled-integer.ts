@@ -1,6 +1,8 @@
 import { Decimal } from './decimal.js';
 
-const POWERS = Array.from({ length: 16 }, (_, i) => 10 ** i);
+/** The most decimal places a value may have in this file's integer forms: 10^15 is the largest power `powerOfTen` holds. */
+export const MAX_EXACT_SCALE = 15;
+const POWERS = Array.from({ length: MAX_EXACT_SCALE + 1 }, (_, i) => 10 ** i);
 /** decimal.js's digit word: 7 decimal digits (base 1e7). */
 const WORD_DIGITS = 7;
 
@@ -34,11 +36,11 @@ export function scaledInteger(x: Decimal, scale: number): number | undefined {
   const shift = x.e + 1 - digits + scale;
   let units: number;
   if (shift >= 0) {
-    if (shift > 15) return undefined;
+    if (shift > MAX_EXACT_SCALE) return undefined;
     units = mantissa * POWERS[shift]!;
     if (!Number.isSafeInteger(units)) return undefined;
   } else {
-    if (shift < -15) return undefined;
+    if (shift < -MAX_EXACT_SCALE) return undefined;
     const divisor = POWERS[-shift]!;
     if (mantissa % divisor !== 0) return undefined;
     units = mantissa / divisor;
@@ -110,7 +112,7 @@ export function midpoint(a: Decimal, b: Decimal): Decimal {
     const scale = Math.max(a.decimalPlaces(), b.decimalPlaces());
     const x = scaledInteger(a, scale);
     const y = scaledInteger(b, scale);
-    const sum = x === undefined || y === undefined || scale >= 15 ? Number.NaN : x + y;
+    const sum = x === undefined || y === undefined || scale >= MAX_EXACT_SCALE ? Number.NaN : x + y;
     if (Number.isSafeInteger(sum)) {
       if (sum % 2 === 0) return decimalOfScaled(sum / 2, scale);
       if (Number.isSafeInteger(sum * 5)) return decimalOfScaled(sum * 5, scale + 1);
@@ -130,7 +132,7 @@ export type GridRounding = typeof Decimal.ROUND_FLOOR | typeof Decimal.ROUND_CEI
 export function onGrid(x: Decimal, step: Decimal, rounding: GridRounding): Decimal {
   if (x.isFinite() && step.isFinite() && x.s > 0 && step.s > 0 && !step.isZero()) {
     const scale = Math.max(x.decimalPlaces(), step.decimalPlaces());
-    const units = scale <= 15 ? scaledInteger(x, scale) : undefined;
+    const units = scale <= MAX_EXACT_SCALE ? scaledInteger(x, scale) : undefined;
     const stepUnits = units === undefined ? undefined : scaledInteger(step, scale);
     if (stepUnits !== undefined) {
       const remainder = units! % stepUnits;
