@@ -131,9 +131,11 @@ export class RestTransport implements RestCaller {
   }
 
   /** Sends the request; yields the payload (v1 body, v2 `data`). */
-  call(request: RestRequest): Promise<Result<unknown, VenueError>> {
-    // The answer is read in the attempt's own continuation (no promise hop of its own): the retries are only on the way of a failure.
-    return this.callOnce(request, (first) => (first.ok ? ok(first.value.payload) : this.retry(request, first).then(payloadOf)));
+  async call(request: RestRequest): Promise<Result<unknown, VenueError>> {
+    // An answered request takes no second async hop (callRaw's): the retries are only on the way of a failure.
+    const first = await this.callOnce(request);
+    const reply = first.ok ? first : await this.retry(request, first);
+    return reply.ok ? ok(reply.value.payload) : reply;
   }
 
   reportSkipped(skipped: SkippedRows): void {
@@ -146,20 +148,21 @@ export class RestTransport implements RestCaller {
   }
 
   /** Sends the request; yields the whole parsed reply body beside the payload (for `stratd call`). */
-  callRaw(request: RestRequest): Promise<Result<Answer, VenueError>> {
-    return this.callOnce(request, (first) => (first.ok ? first : this.retry(request, first)));
+  async callRaw(request: RestRequest): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
+    const first = await this.callOnce(request);
+    return first.ok ? first : this.retry(request, first);
   }
 
   /** After a failed first attempt: -1021 re-syncs the clock and sends once more; a read that met no answer or a 5xx is asked again. */
-  private async retry(request: RestRequest, failed: Result<never, VenueError>): Promise<Result<Answer, VenueError>> {
-    let reply: Result<Answer, VenueError> = failed;
+  private async retry(request: RestRequest, failed: Result<never, VenueError>): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
+    let reply: Result<{ readonly payload: unknown; readonly body: unknown }, VenueError> = failed;
     if (!reply.ok && reply.error.code === ErrorCode.INVALID_TIMESTAMP) {
       const resync = await this.timeSync.sync();
-      if (resync.ok) reply = await this.callOnce(request, asIs);
+      if (resync.ok) reply = await this.callOnce(request);
     }
     // A read changes nothing: one that met a server error or no answer is asked again at once.
     for (let retry = 0; retry < READ_RETRIES && !reply.ok && reply.error.kind === 'unknown-status' && request.endpoint.method === 'GET'; retry++) {
-      reply = await this.callOnce(request, asIs);
+      reply = await this.callOnce(request);
     }
     return reply;
   }
@@ -206,19 +209,18 @@ export class RestTransport implements RestCaller {
     };
   }
 
-  /** One attempt; `then` reads its outcome in the attempt's own continuation. */
-  private async callOnce<T>(request: RestRequest, then: (outcome: Result<Answer, VenueError>) => T): Promise<Awaited<T>> {
+  private async callOnce(request: RestRequest): Promise<Result<{ readonly payload: unknown; readonly body: unknown }, VenueError>> {
     const { endpoint } = request;
     const label = endpointLabel(endpoint);
     const signed = endpoint.security !== 'NONE';
     if (signed && this.options.credentials === undefined) {
-      return await then(err(new VenueError({ kind: 'invalid-request', endpoint: label, rule: 'credentials', message: 'this endpoint is signed but no API key and secret are configured' })));
+      return err(new VenueError({ kind: 'invalid-request', endpoint: label, rule: 'credentials', message: 'this endpoint is signed but no API key and secret are configured' }));
     }
     const cost = { weight: request.weight ?? endpoint.weight, orders: endpoint.ordersBudget ? (request.orders ?? 1) : 0, lane: laneOf(endpoint, request) };
     // Granted now, the request is written in this same turn (no promise hop between the journal and the socket).
     const permit = this.governor.tryAcquire(cost) ?? (await this.governor.acquire(cost));
     if (!permit.ok) {
-      return await then(err(new VenueError({ kind: 'banned', endpoint: label, message: 'sending is halted after HTTP 418 (IP ban)', ...(permit.error.until === undefined ? {} : { retryAt: permit.error.until }) })));
+      return err(new VenueError({ kind: 'banned', endpoint: label, message: 'sending is halted after HTTP 418 (IP ban)', ...(permit.error.until === undefined ? {} : { retryAt: permit.error.until }) }));
     }
     const wire = this.buildSigned(request, this.timeSync.serverNow());
     const headers = this.headers[signed ? 'signed' : 'public'][wire.contentType === FORM ? 'form' : wire.contentType === JSON_TYPE ? 'json' : 'none'];
@@ -236,7 +238,7 @@ export class RestTransport implements RestCaller {
     } catch (error: unknown) {
       if (!(error instanceof HttpTransportError)) throw error;
       this.exchanges$.next({ endpoint: label, status: error.timedOut ? 'timeout' : 'network-error', latencyMs: this.clock.now() - started, traceId: undefined, code: undefined });
-      return await then(err(new VenueError({ kind: 'unknown-status', endpoint: label, message: `${error.timedOut ? 'timed out' : 'network error'}: ${error.message}` })));
+      return err(new VenueError({ kind: 'unknown-status', endpoint: label, message: `${error.timedOut ? 'timed out' : 'network error'}: ${error.message}` }));
     } finally {
       this.pending--;
     }
@@ -248,12 +250,10 @@ export class RestTransport implements RestCaller {
       traceId: reply.headers['traceid'],
       code: outcome.ok ? undefined : outcome.error.code,
     });
-    // Awaited only when `then` answered a promise (a retry): an answer goes back in this same continuation.
-    const read = then(outcome);
-    return read instanceof Promise ? ((await read) as Awaited<T>) : (read as Awaited<T>);
+    return outcome;
   }
 
-  private interpret(endpoint: EndpointDef, label: string, reply: HttpReply): Result<Answer, VenueError> {
+  private interpret(endpoint: EndpointDef, label: string, reply: HttpReply): Result<{ readonly payload: unknown; readonly body: unknown }, VenueError> {
     if (endpoint.security !== 'NONE') this.governor.observeHeaders(reply.headers);
     let body: unknown;
     let parsed = true;
@@ -305,17 +305,6 @@ export class RestTransport implements RestCaller {
     // What is left: a v2 reply without its {code, msg, data} wrapper (interpret answered every other one).
     return err(new VenueError({ ...base, kind: 'malformed-response', field: 'code', message: 'expected the {code, msg, data} wrapper' }));
   }
-}
-
-/** An answered request: its payload (v1 body, v2 `data`) and the whole parsed body. */
-type Answer = { readonly payload: unknown; readonly body: unknown };
-
-function asIs(outcome: Result<Answer, VenueError>): Result<Answer, VenueError> {
-  return outcome;
-}
-
-function payloadOf(outcome: Result<Answer, VenueError>): Result<unknown, VenueError> {
-  return outcome.ok ? ok(outcome.value.payload) : outcome;
 }
 
 /** A reply body that is no object carries no code and no message. */
