@@ -2,8 +2,16 @@ import { Decimal } from 'decimal.js';
 
 export { Decimal };
 
-/** Builds a Decimal; the one constructor the project uses for money. */
+/**
+ * Builds a Decimal; the one constructor the project uses for money. An integral number held as a
+ * double (a difference of millisecond timestamps is one) goes in as the same integer in small-integer
+ * form (`| 0`): decimal.js puts a number below 1e7 as it is into its digit array, a double there turns
+ * that array literal's elements into doubles for every later decimal of the thread, and all decimal.js
+ * code optimized for small-integer digits deoptimizes (in a sweep: at one combination's summary, then
+ * the next combinations recompile it). Zero stays as it came (−0 keeps its sign).
+ */
 export function dec(value: Decimal.Value): Decimal {
+  if (typeof value === 'number' && value !== 0 && value === (value | 0)) return new Decimal(value | 0);
   return new Decimal(value);
 }
 
