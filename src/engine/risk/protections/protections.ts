@@ -58,6 +58,11 @@ export class Protections {
     this.figures = options.figures ?? new FillFigures(options.cache);
   }
 
+  /** Whether any protection is configured (only they cap opening orders in `admit`). */
+  get capsEntries(): boolean {
+    return this.list.length > 0;
+  }
+
   get strategyFigures(): StrategyFigures {
     return this.figures;
   }
