@@ -6,7 +6,7 @@ import type { Logger } from '../../core/logger.js';
 import type { BusEvent } from '../../model/bus-events.js';
 import type { ExchangeCommand } from '../../model/commands.js';
 import type { CallTrace, ExchangeFailure, ExchangePort } from '../../model/exchange-port.js';
-import type { JournalState, OrderJournal } from '../../model/journal.js';
+import type { JournalState, NewJournalEntry, OrderJournal } from '../../model/journal.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
 import { ClientOrderIds } from './client-order-ids.js';
 import type { CallResult } from './exchange-calls.js';
@@ -22,6 +22,7 @@ import { isPlacing, OrderTracker } from './order-tracker.js';
 import type { SettleContext, SettleResult } from './settlement.js';
 import { applyReply, settle } from './settlement.js';
 import type { TickStamps, Trigger } from '../tick-to-order.js';
+import { journaledTrigger } from '../tick-to-order.js';
 
 /**
  * A submission's journal state after its first reply; `ignored`: already live; `duplicate`: refused as
@@ -131,7 +132,7 @@ export class Executor {
       this.events.failed(strategyId, command, this.journalHealth.failed(error));
       return Promise.resolve('unjournaled');
     }
-    const journaled = trigger === undefined ? undefined : { ...trigger, journaledAt: this.stopwatch.now() };
+    const journaled = trigger === undefined ? undefined : journaledTrigger(trigger, this.stopwatch.now());
     this.journalHealth.wrote();
     if (admitted === 'ignored') return Promise.resolve('ignored');
     if ('duplicate' in admitted) {
@@ -252,7 +253,7 @@ export class Executor {
       if (this.commandSession === undefined) throw new InvariantError('COMMAND_SESSION', 'no command session drawn before the admission');
       // Counted before the commit: a number a rolled-back admission took is never given again.
       const id = `${strategyId}/${command.type}/${this.commandSession}.${++this.commandCount}`;
-      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time, state: 'sent' });
+      journal.append(sentEntry(id, strategyId, intentKey, command, time));
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
       remembered.push(id);
       return { id };
@@ -260,7 +261,7 @@ export class Executor {
     const id = command.clientOrderId;
     const existing = journal.get(id) ?? (intentKey === undefined ? undefined : journal.findByKey(strategyId, intentKey));
     if (existing === undefined) {
-      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time, state: 'sent' });
+      journal.append(sentEntry(id, strategyId, intentKey, command, time));
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
       remembered.push(id);
       return { id };
@@ -383,4 +384,9 @@ export class Executor {
     void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
     return work;
   }
+}
+
+/** A new journal entry already `sent` (it goes out right after its commit), as a literal of one of two fixed shapes. */
+function sentEntry(id: string, strategyId: string, intentKey: string | undefined, command: ExchangeCommand, time: number): NewJournalEntry {
+  return intentKey === undefined ? { id, strategyId, command, time, state: 'sent' } : { id, strategyId, intentKey, command, time, state: 'sent' };
 }
