@@ -148,7 +148,7 @@ function exposureLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
 
 /** The protections' caps (notional, leverage, margin ratio, distance to liquidation) on an order that adds exposure. */
 function protectionCaps(ctx: RiskContext, c: Candidate): Denial | undefined {
-  if (!c.opening || !c.grows || !ctx.capsEntries) return undefined;
+  if (!c.opening || !c.grows || !ctx.protectionsConfigured) return undefined;
   const symbol = c.instrument.symbol;
   const reference = ctx.cache.markPrice(symbol) ?? c.price ?? c.triggerPrice ?? ctx.cache.lastPrice(symbol);
   const notional = reference === undefined ? undefined : notionalOf(c.instrument, reference, c.exposure);

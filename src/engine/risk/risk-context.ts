@@ -48,8 +48,8 @@ export interface RiskContextParts {
 
 /** What the protections answer about one strategy's opening orders (a refusal's message, or undefined). */
 export interface ProtectionGate {
-  /** Whether any protection caps opening orders (else `admit` answers undefined for every entry). */
-  readonly capsEntries: boolean;
+  /** Whether any protection is configured (else `tripped` and `admit` answer undefined always). */
+  readonly configured: boolean;
   tripped(): string | undefined;
   admit(entry: Entry): string | undefined;
 }
@@ -74,8 +74,8 @@ export class RiskContext {
   readonly label: string;
   /** The strategy's limits, then the global ones. */
   readonly scopes: readonly LimitScope[];
-  /** Whether the protections cap opening orders (the entry's notional is computed only then). */
-  readonly capsEntries: boolean;
+  /** Whether any protection is configured (the entry's notional for their caps is computed only then). */
+  readonly protectionsConfigured: boolean;
   private time = 0;
   private owned: ReadonlySet<string> | undefined;
   private all: ReadonlySet<string> | undefined;
@@ -90,7 +90,7 @@ export class RiskContext {
       { limits: parts.strategy.limits, label: this.label, strategy: true },
       { limits: parts.global, label: 'global', strategy: false },
     ];
-    this.capsEntries = parts.protections?.capsEntries ?? false;
+    this.protectionsConfigured = parts.protections?.configured ?? false;
   }
 
   /** Starts a check at `now`. */
@@ -174,7 +174,7 @@ export class RiskContext {
   /** A protection's refusal of an opening order: a trip covering the strategy, or (with `entry`) a cap. */
   protectionRefusal(entry?: Entry): string | undefined {
     const gate = this.parts.protections;
-    if (gate === undefined) return undefined;
+    if (gate === undefined || !this.protectionsConfigured) return undefined;
     return entry === undefined ? gate.tripped() : gate.admit(entry);
   }
 

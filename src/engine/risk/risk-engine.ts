@@ -248,7 +248,7 @@ export class RiskEngine {
       clientOrderId: this.clientOrderId,
       ...(this.submitted === undefined ? {} : { submitted: this.submitted }),
       protections: {
-        capsEntries: this.protections.capsEntries,
+        configured: this.protections.configured,
         tripped: () => this.protections.gate(strategyId, this.clock.now()),
         admit: (entry) => this.protections.admit(strategyId, entry, this.clock.now()),
       },
