@@ -84,7 +84,11 @@ function isPlainKey(key: string): boolean {
 }
 
 export function sequencedClientOrderId(strategyId: string, sequence: number, namespace?: string): string {
-  return `${prefixOf(strategyId, namespace)}${sequence}`;
+  return sequencedWithPrefix(prefixOf(strategyId, namespace), sequence);
+}
+
+function sequencedWithPrefix(prefix: string, sequence: number): string {
+  return `${prefix}${sequence}`;
 }
 
 /** The namespace an id of ours carries (`<tag>-<ns>-…`), or undefined. */
@@ -135,6 +139,6 @@ export class ClientOrderIds {
       prefix = prefixOf(strategyId, this.namespace);
       this.prefixes.set(strategyId, prefix);
     }
-    return key === undefined ? `${prefix}${this.journal.nextSequence(strategyId)}` : keyedWithPrefix(prefix, key);
+    return key === undefined ? sequencedWithPrefix(prefix, this.journal.nextSequence(strategyId)) : keyedWithPrefix(prefix, key);
   }
 }
