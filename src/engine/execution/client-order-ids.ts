@@ -16,7 +16,6 @@ import type { OrderJournal } from '../../model/journal.js';
  */
 export const CLIENT_ORDER_ID_MAX_LENGTH = 36;
 const TAG_PLAIN = /^[A-Za-z0-9_]{1,16}$/;
-const KEY_PLAIN = /^[A-Za-z0-9_-]+$/;
 const TAG_OF_ID = /^([A-Za-z0-9_]{1,20})-./;
 const NAMESPACE_OF_ID = /^[A-Za-z0-9_]{1,20}-([a-z0-9]{5})-./;
 /** Readable prefix kept from a strategy id that needs hashing. */
@@ -59,14 +58,37 @@ function prefixOf(strategyId: string, namespace: string | undefined): string {
  * the sequence) and fits; else `<tag>-<ns>-<hash of the key>` (12 to 20 hex digits: what fits).
  */
 export function keyedClientOrderId(strategyId: string, key: string, namespace?: string): string {
-  const prefix = prefixOf(strategyId, namespace);
-  const plain = `${prefix}${key}`;
-  if (KEY_PLAIN.test(key) && !/^\d+$/.test(key) && plain.length <= CLIENT_ORDER_ID_MAX_LENGTH) return plain;
+  return keyedWithPrefix(prefixOf(strategyId, namespace), key);
+}
+
+function keyedWithPrefix(prefix: string, key: string): string {
+  if (isPlainKey(key) && prefix.length + key.length <= CLIENT_ORDER_ID_MAX_LENGTH) return `${prefix}${key}`;
   return `${prefix}${sha256Hex(key).slice(0, Math.min(KEY_HASH_LENGTH, CLIENT_ORDER_ID_MAX_LENGTH - prefix.length))}`;
 }
 
+/**
+ * Whether a key goes into the id as it is: 1 or more of `[A-Za-z0-9_-]`, not all digits (those are the
+ * sequence's). A loop over the char codes, not regexes: this runs once per keyed order, with cold
+ * caches, where V8 may have dropped a regex's compiled code since its last use.
+ */
+function isPlainKey(key: string): boolean {
+  let digitsOnly = true;
+  for (let i = 0; i < key.length; i += 1) {
+    const code = key.charCodeAt(i);
+    if (code >= 48 && code <= 57) continue; // 0-9
+    digitsOnly = false;
+    const letter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+    if (!letter && code !== 95 && code !== 45) return false; // _ and -
+  }
+  return key.length > 0 && !digitsOnly;
+}
+
 export function sequencedClientOrderId(strategyId: string, sequence: number, namespace?: string): string {
-  return `${prefixOf(strategyId, namespace)}${sequence}`;
+  return sequencedWithPrefix(prefixOf(strategyId, namespace), sequence);
+}
+
+function sequencedWithPrefix(prefix: string, sequence: number): string {
+  return `${prefix}${sequence}`;
 }
 
 /** The namespace an id of ours carries (`<tag>-<ns>-…`), or undefined. */
@@ -108,9 +130,15 @@ export class ClientOrderIds {
     private readonly namespace?: string,
   ) {}
 
+  /** Each strategy's `<tag>-<ns>-`, made at its first id (its tag is checked or hashed once). */
+  private readonly prefixes = new Map<string, string>();
+
   clientOrderId(strategyId: string, key?: string): string {
-    return key === undefined
-      ? sequencedClientOrderId(strategyId, this.journal.nextSequence(strategyId), this.namespace)
-      : keyedClientOrderId(strategyId, key, this.namespace);
+    let prefix = this.prefixes.get(strategyId);
+    if (prefix === undefined) {
+      prefix = prefixOf(strategyId, this.namespace);
+      this.prefixes.set(strategyId, prefix);
+    }
+    return key === undefined ? sequencedWithPrefix(prefix, this.journal.nextSequence(strategyId)) : keyedWithPrefix(prefix, key);
   }
 }

@@ -6,7 +6,7 @@ import type { Logger } from '../../core/logger.js';
 import type { BusEvent } from '../../model/bus-events.js';
 import type { ExchangeCommand } from '../../model/commands.js';
 import type { CallTrace, ExchangeFailure, ExchangePort } from '../../model/exchange-port.js';
-import type { JournalState, OrderJournal } from '../../model/journal.js';
+import type { JournalState, NewJournalEntry, OrderJournal } from '../../model/journal.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
 import { ClientOrderIds } from './client-order-ids.js';
 import type { CallResult } from './exchange-calls.js';
@@ -22,6 +22,7 @@ import { isPlacing, OrderTracker } from './order-tracker.js';
 import type { SettleContext, SettleResult } from './settlement.js';
 import { applyReply, settle } from './settlement.js';
 import type { TickStamps, Trigger } from '../tick-to-order.js';
+import { journaledTrigger } from '../tick-to-order.js';
 
 /**
  * A submission's journal state after its first reply; `ignored`: already live; `duplicate`: refused as
@@ -123,7 +124,9 @@ export class Executor {
       // Drawn in its own commit, before the admission's (whose rollback must not give the number back).
       if (!isPlacing(command)) this.commandSession ??= this.options.journal.nextSequence(COMMAND_SESSION_ID);
       // The entry, already in its `sent` phase, in one commit: one write to disk before the request goes out.
-      admitted = this.options.journal.atomically(() => this.tracker.strictly(() => this.admit(strategyId, command, intentKey, remembered)));
+      // An admission writes one row at most, after its reads, so that write's own statement is the commit:
+      // no BEGIN and COMMIT around it (a cold BEGIN alone measured ~15 us p50 on the tick path).
+      admitted = this.tracker.strictly(() => this.admit(strategyId, command, intentKey, remembered));
     } catch (error: unknown) {
       // Nothing was committed: what the admission began to track is not journaled.
       for (const id of remembered) this.tracker.forget(id);
@@ -131,7 +134,7 @@ export class Executor {
       this.events.failed(strategyId, command, this.journalHealth.failed(error));
       return Promise.resolve('unjournaled');
     }
-    const journaled = trigger === undefined ? undefined : { ...trigger, journaledAt: this.stopwatch.now() };
+    const journaled = trigger === undefined ? undefined : journaledTrigger(trigger, this.stopwatch.now());
     this.journalHealth.wrote();
     if (admitted === 'ignored') return Promise.resolve('ignored');
     if ('duplicate' in admitted) {
@@ -243,7 +246,8 @@ export class Executor {
 
   /**
    * The journal id of a new submission, written in phase `sent` (it goes out right after the commit), or
-   * why there is none (journal writes only: it runs in one commit).
+   * why there is none. It reads, then makes one journal write at most (its commit), then only tracks in
+   * memory: keep it so, or give it back its `atomically`.
    */
   private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined, remembered: string[]): Admission {
     const journal = this.options.journal;
@@ -252,7 +256,7 @@ export class Executor {
       if (this.commandSession === undefined) throw new InvariantError('COMMAND_SESSION', 'no command session drawn before the admission');
       // Counted before the commit: a number a rolled-back admission took is never given again.
       const id = `${strategyId}/${command.type}/${this.commandSession}.${++this.commandCount}`;
-      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time, state: 'sent' });
+      journal.append(sentEntry(id, strategyId, intentKey, command, time));
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
       remembered.push(id);
       return { id };
@@ -260,7 +264,7 @@ export class Executor {
     const id = command.clientOrderId;
     const existing = journal.get(id) ?? (intentKey === undefined ? undefined : journal.findByKey(strategyId, intentKey));
     if (existing === undefined) {
-      journal.append({ id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), command, time, state: 'sent' });
+      journal.append(sentEntry(id, strategyId, intentKey, command, time));
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
       remembered.push(id);
       return { id };
@@ -383,4 +387,9 @@ export class Executor {
     void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
     return work;
   }
+}
+
+/** A new journal entry already `sent` (it goes out right after its commit), as a literal of one of two fixed shapes. */
+function sentEntry(id: string, strategyId: string, intentKey: string | undefined, command: ExchangeCommand, time: number): NewJournalEntry {
+  return intentKey === undefined ? { id, strategyId, command, time, state: 'sent' } : { id, strategyId, intentKey, command, time, state: 'sent' };
 }

@@ -1,7 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import type { Denial } from '../../model/denials.js';
 import type { Instrument, PositionSide, Side } from '../../model/instrument.js';
-import type { RiskLimits } from '../../model/risk-limits.js';
 import { denial } from './denial.js';
 import { equityOf, positionsNotional, sideExposure } from './exposure.js';
 import { checkBand, checkNotionalFilter, checkPriceFilter, checkQtyFilter, notionalOf } from './filters.js';
@@ -33,19 +32,6 @@ export interface Candidate {
   readonly banded: boolean;
   /** The order being modified, left out of the exposure sums. */
   readonly replaces: string | undefined;
-}
-
-interface Scope {
-  readonly limits: RiskLimits;
-  readonly label: string;
-  readonly strategy: boolean;
-}
-
-function scopes(ctx: RiskContext): readonly Scope[] {
-  return [
-    { limits: ctx.strategy.limits, label: ctx.label, strategy: true },
-    { limits: ctx.global, label: 'global', strategy: false },
-  ];
 }
 
 /**
@@ -88,7 +74,7 @@ function priceBands(ctx: RiskContext, c: Candidate): Denial | undefined {
       const bad = checkBand(c.instrument.limitBand, c.side, c.price, mark, 'price');
       if (bad !== undefined) return bad;
     }
-    for (const scope of scopes(ctx)) {
+    for (const scope of ctx.scopes) {
       if (scope.limits.priceBandPct === undefined) continue;
       // Without a mark an exit is let through: missing data must not lock a position in.
       if (mark === undefined) {
@@ -109,7 +95,7 @@ function priceBands(ctx: RiskContext, c: Candidate): Denial | undefined {
       if (bad !== undefined) return bad;
     }
   }
-  for (const scope of scopes(ctx)) {
+  for (const scope of ctx.scopes) {
     if (scope.limits.priceBandPct !== undefined && mark === undefined) {
       return denial('NO_MARK_PRICE', `${scope.label} price band: a MARKET order needs a mark price of ${c.instrument.symbol}`);
     }
@@ -135,7 +121,7 @@ function openOrderLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
 function exposureLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
   if (!c.opening || !c.grows) return undefined;
   const symbol = c.instrument.symbol;
-  for (const scope of scopes(ctx)) {
+  for (const scope of ctx.scopes) {
     const { limits } = scope;
     if (limits.maxPosition === undefined && limits.maxNotional === undefined && limits.maxLeverage === undefined) continue;
     const exclusion = c.replaces === undefined ? {} : { exclude: c.replaces };
@@ -162,7 +148,7 @@ function exposureLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
 
 /** The protections' caps (notional, leverage, margin ratio, distance to liquidation) on an order that adds exposure. */
 function protectionCaps(ctx: RiskContext, c: Candidate): Denial | undefined {
-  if (!c.opening || !c.grows) return undefined;
+  if (!c.opening || !c.grows || !ctx.protectionsConfigured) return undefined;
   const symbol = c.instrument.symbol;
   const reference = ctx.cache.markPrice(symbol) ?? c.price ?? c.triggerPrice ?? ctx.cache.lastPrice(symbol);
   const notional = reference === undefined ? undefined : notionalOf(c.instrument, reference, c.exposure);
@@ -172,6 +158,10 @@ function protectionCaps(ctx: RiskContext, c: Candidate): Denial | undefined {
 
 function rateLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
   if (!c.opening) return undefined;
-  const recent = ctx.recentCommands();
-  return checkOrderRate(ctx.strategy.limits, ctx.label, recent.strategy) ?? checkOrderRate(ctx.global, 'global', recent.global);
+  const { limits } = ctx.strategy;
+  if (limits.maxOrdersPerMinute !== undefined) {
+    const own = checkOrderRate(limits, ctx.label, ctx.recentStrategyCommands());
+    if (own !== undefined) return own;
+  }
+  return ctx.global.maxOrdersPerMinute === undefined ? undefined : checkOrderRate(ctx.global, 'global', ctx.recentGlobalCommands());
 }

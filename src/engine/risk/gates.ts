@@ -21,7 +21,7 @@ export function tradableInstrument(ctx: RiskContext, symbol: string): Checked<In
 export function checkGate(ctx: RiskContext, instrument: Instrument, opening: boolean): Denial | undefined {
   if (opening && ctx.halted) return denial('STRATEGY_HALTED', `${ctx.label} is halted: only closing orders and cancels go through`);
   if (opening && ctx.journalUnavailable !== undefined) return denial('JOURNAL_UNAVAILABLE', `${ctx.journalUnavailable}: only closing orders and cancels go through`);
-  if (opening && ctx.killSwitch.engaged) return denial('KILL_SWITCH', `kill switch engaged (${ctx.killSwitch.reason}): only closing orders and cancels go through`);
+  if (opening && ctx.killSwitchEngaged) return denial('KILL_SWITCH', `kill switch engaged (${ctx.killSwitch.reason}): only closing orders and cancels go through`);
   const protection = opening ? ctx.protectionRefusal() : undefined;
   if (protection !== undefined) return denial('PROTECTION', protection);
   if (!statusAllows(instrument.status, opening)) {

@@ -84,9 +84,12 @@ function orderQuantity(ctx: RiskContext, instrument: Instrument, direction: Dire
   return direction.opening ? quantity(requested, instrument.qtyStep) : closingQuantity(ctx, instrument, direction.positionSide, requested, whole, regular);
 }
 
+/** The answer for an order without this TP/SL: one shared result, not one per order. */
+const NO_STOP: Checked<AttachedStop | undefined> = ok(undefined);
+
 /** A TP/SL attached to an order of `side`: it closes, so its limit price rounds for the opposite side. */
 function attachedStop(stop: AttachedStopIntent | undefined, what: string, instrument: Instrument, side: Side): Checked<AttachedStop | undefined> {
-  if (stop === undefined) return ok(undefined);
+  if (stop === undefined) return NO_STOP;
   const trigger = triggerPrice(stop.triggerPrice, `${what} trigger price`, instrument.tickSize);
   if (!trigger.ok) return trigger;
   if (stop.limitPrice === undefined) return ok({ triggerPrice: trigger.value, triggerBy: stop.triggerBy ?? DEFAULT_TRIGGER_BY });

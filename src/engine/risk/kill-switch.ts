@@ -132,7 +132,8 @@ export class KillSwitch {
     return was ? undefined : { type: 'risk.killSwitch', time, engaged: true, reason, dayPnl };
   }
 
-  private get engaged(): boolean {
+  /** Whether a hold is on (what `state.engaged` says, without building the state). */
+  get engaged(): boolean {
     return this.manual !== undefined || this.dailyLoss !== undefined;
   }
 

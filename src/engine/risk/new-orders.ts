@@ -33,13 +33,23 @@ function draftOf(ctx: RiskContext, intent: NewOrderIntent, instrument: Instrumen
   }
 }
 
-function candidateOf(draft: OrderDraft): Candidate {
+/** An order without attached TP/SL carries no further prices: one shared empty list. */
+const NO_OTHER_PRICES: Candidate['otherPrices'] = Object.freeze([]);
+
+/** The attached TP/SL's prices, each named as the PRICE_FILTER denial says it. */
+function attachedPrices(draft: OrderDraft): Candidate['otherPrices'] {
+  if (draft.takeProfit === undefined && draft.stopLoss === undefined) return NO_OTHER_PRICES;
   const otherPrices: Array<readonly [string, OrderDraft['quantity']]> = [];
   for (const [what, stop] of [['take-profit', draft.takeProfit], ['stop-loss', draft.stopLoss]] as const) {
     if (stop === undefined) continue;
     otherPrices.push([`${what} trigger price`, stop.triggerPrice]);
     if (stop.limitPrice !== undefined) otherPrices.push([`${what} limit price`, stop.limitPrice]);
   }
+  return otherPrices;
+}
+
+function candidateOf(draft: OrderDraft): Candidate {
+  const otherPrices = attachedPrices(draft);
   return {
     instrument: draft.instrument,
     side: draft.direction.side,

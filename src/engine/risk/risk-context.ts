@@ -26,6 +26,8 @@ export interface RiskContextParts {
   /** Why the order journal cannot be written (opening orders wait), or undefined. */
   readonly journalUnavailable: () => string | undefined;
   readonly killSwitch: () => KillSwitchState;
+  /** Whether the kill switch holds (without building its state). */
+  readonly killSwitchEngaged: () => boolean;
   readonly strategyRate: OrderRateWindow;
   readonly globalRate: OrderRateWindow;
   readonly strategyIds: Iterable<string>;
@@ -46,8 +48,17 @@ export interface RiskContextParts {
 
 /** What the protections answer about one strategy's opening orders (a refusal's message, or undefined). */
 export interface ProtectionGate {
+  /** Whether any protection is configured (else `tripped` and `admit` answer undefined always). */
+  readonly configured: boolean;
   tripped(): string | undefined;
   admit(entry: Entry): string | undefined;
+}
+
+/** A set of limits an order is checked against: the strategy's own or the global ones. */
+export interface LimitScope {
+  readonly limits: RiskLimits;
+  readonly label: string;
+  readonly strategy: boolean;
 }
 
 /**
@@ -61,6 +72,10 @@ export class RiskContext {
   readonly global: GlobalRiskLimits;
   /** How the strategy's limits name themselves in denial messages. */
   readonly label: string;
+  /** The strategy's limits, then the global ones. */
+  readonly scopes: readonly LimitScope[];
+  /** Whether any protection is configured (the entry's notional for their caps is computed only then). */
+  readonly protectionsConfigured: boolean;
   private time = 0;
   private owned: ReadonlySet<string> | undefined;
   private all: ReadonlySet<string> | undefined;
@@ -71,6 +86,11 @@ export class RiskContext {
     this.cache = parts.cache;
     this.global = parts.global;
     this.label = `strategy ${parts.strategyId}`;
+    this.scopes = [
+      { limits: parts.strategy.limits, label: this.label, strategy: true },
+      { limits: parts.global, label: 'global', strategy: false },
+    ];
+    this.protectionsConfigured = parts.protections?.configured ?? false;
   }
 
   /** Starts a check at `now`. */
@@ -95,6 +115,10 @@ export class RiskContext {
 
   get killSwitch(): KillSwitchState {
     return this.parts.killSwitch();
+  }
+
+  get killSwitchEngaged(): boolean {
+    return this.parts.killSwitchEngaged();
   }
 
   /** Client order ids of the strategy's open regular and plan/TP-SL orders. */
@@ -150,7 +174,7 @@ export class RiskContext {
   /** A protection's refusal of an opening order: a trip covering the strategy, or (with `entry`) a cap. */
   protectionRefusal(entry?: Entry): string | undefined {
     const gate = this.parts.protections;
-    if (gate === undefined) return undefined;
+    if (gate === undefined || !this.protectionsConfigured) return undefined;
     return entry === undefined ? gate.tripped() : gate.admit(entry);
   }
 
@@ -158,9 +182,14 @@ export class RiskContext {
     return this.parts.clientOrderId(this.strategyId, key);
   }
 
-  /** Placing/modifying commands approved in the last minute: the strategy's and everyone's. */
-  recentCommands(): { readonly strategy: number; readonly global: number } {
-    return { strategy: this.parts.strategyRate.count(this.now), global: this.parts.globalRate.count(this.now) };
+  /** Placing/modifying commands of the strategy approved in the last minute. */
+  recentStrategyCommands(): number {
+    return this.parts.strategyRate.count(this.now);
+  }
+
+  /** Placing/modifying commands of every strategy approved in the last minute. */
+  recentGlobalCommands(): number {
+    return this.parts.globalRate.count(this.now);
   }
 
   /** Counts an approved placing or modifying command in the rate windows. */

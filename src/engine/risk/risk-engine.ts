@@ -239,6 +239,7 @@ export class RiskEngine {
       halted: (id) => this.halted.has(id),
       journalUnavailable: this.journalUnavailable,
       killSwitch: () => this.kill.state,
+      killSwitchEngaged: () => this.kill.engaged,
       strategyRate: dryRun ? strategyRate.copy() : strategyRate,
       globalRate: dryRun ? this.globalRate.copy() : this.globalRate,
       strategyIds: this.strategyIds,
@@ -247,6 +248,7 @@ export class RiskEngine {
       clientOrderId: this.clientOrderId,
       ...(this.submitted === undefined ? {} : { submitted: this.submitted }),
       protections: {
+        configured: this.protections.configured,
         tripped: () => this.protections.gate(strategyId, this.clock.now()),
         admit: (entry) => this.protections.admit(strategyId, entry, this.clock.now()),
       },

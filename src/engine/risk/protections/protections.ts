@@ -58,6 +58,11 @@ export class Protections {
     this.figures = options.figures ?? new FillFigures(options.cache);
   }
 
+  /** Whether any protection is configured: without one, no trip holds an order back (`gate`) and no cap does (`admit`). */
+  get configured(): boolean {
+    return this.list.length > 0;
+  }
+
   get strategyFigures(): StrategyFigures {
     return this.figures;
   }
