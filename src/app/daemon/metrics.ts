@@ -291,7 +291,7 @@ export class DaemonMetrics {
     this.gcObserver.disconnect();
   }
 
-  /** One REST round trip as RestTransport reports it on `exchanges$`. */
+  /** One REST round trip as RestTransport reports it on `exchanges`. */
   observeRest(exchange: RestExchange): void {
     const status = typeof exchange.status === 'number' ? `${Math.floor(exchange.status / 100)}xx` : exchange.status;
     // Held until a scrape: a poll's reply is reported before its market event goes on (tick-to-order).
