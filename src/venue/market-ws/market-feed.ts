@@ -1,4 +1,5 @@
-import type { Observable, Subscription } from 'rxjs';
+import { Subscription } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { EventBus } from '../../core/event-bus.js';
 import type { TimeSource } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
@@ -174,9 +175,11 @@ export class MarketFeed {
     const session = this.session;
     if (session === undefined) return;
     this.subscriptions.push(
-      session.events$.subscribe(({ event, arrivedAt, channelKey: key }) => {
-        if (this.routes.get(key)?.source === 'ws') this.arrived.next({ event, arrivedAt });
-      }),
+      new Subscription(
+        session.listen(({ event, arrivedAt, channelKey: key }) => {
+          if (this.routes.get(key)?.source === 'ws') this.arrived.next({ event, arrivedAt });
+        }),
+      ),
     );
     await session.start();
     this.scheduleCheck();
