@@ -51,7 +51,7 @@ export async function benchOrderGovernor(seconds = 20): Promise<BenchResult> {
     if (!synced.ok) throw synced.error;
     const price = await farBelowMarket(client);
     const statuses = new Map<string, number>();
-    client.rest.exchanges$.subscribe((x) => {
+    client.rest.exchanges.listen((x) => {
       const key = x.status === 429 || x.status === 418 ? `${x.status}/${String(x.code)}` : typeof x.status === 'number' && x.status < 400 ? 'ok' : String(x.status);
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
     });

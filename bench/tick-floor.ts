@@ -8,6 +8,8 @@ import { CannedReplyServer } from './canned-reply-server.js';
 import { signText } from '../src/protocol/signer.js';
 
 const ORDER_PATH = '/api/v2/futures/order';
+/** The canned server's answer to an order. */
+export const ORDER_REPLY = JSON.stringify({ code: 200, msg: 'success', data: { orderId: '1', clientOrderId: 'bench', status: 'NEW' } });
 
 /** p50/p99 of one way of handing a request to the socket, in µs. */
 export interface FloorFigures {
@@ -31,8 +33,7 @@ export async function measureFloor(
   warmUp = 200,
   paced?: { readonly paceMs: number; readonly serverNice: number },
 ): Promise<{ readonly bare: FloorFigures; readonly got: FloorFigures }> {
-  const reply = JSON.stringify({ code: 200, msg: 'success', data: { orderId: '1', clientOrderId: 'bench', status: 'NEW' } });
-  const { port, stop } = paced === undefined ? await inProcessServer(reply) : await childServer(reply, paced.serverNice);
+  const { port, stop } = paced === undefined ? await inProcessServer(ORDER_REPLY) : await childServer(ORDER_REPLY, paced.serverNice);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const got = createGotHttp();
   try {
@@ -84,22 +85,22 @@ async function inProcessServer(reply: string): Promise<FloorServer> {
 }
 
 /** The same reply from the canned-reply server's child process (canned-reply-worker.ts). */
-async function childServer(reply: string, nice: number): Promise<FloorServer> {
+export async function childServer(reply: string, nice: number): Promise<FloorServer> {
   const head = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(reply)}\r\n\r\n`;
   const server = await CannedReplyServer.start(new Map([[`POST ${ORDER_PATH}`, Buffer.from(head + reply, 'latin1')]]));
   if (server.pid !== undefined) setPriority(server.pid, nice);
   return { port: Number(new URL(server.url).port), stop: () => server.stop() };
 }
 
-interface SignedOrder {
+export interface SignedOrder {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
 }
 
-/** A LIMIT buy as the bench strategy's, signed as query + body (API-NOTES §1.1). */
-function signedOrder(port: number, n: number): SignedOrder {
-  const body = JSON.stringify({ symbol: 'BTC-SWAP-USDT', side: 'BUY', positionSide: 'LONG', type: 'LIMIT', newClientOrderId: `tick-abcde-t${n}`, quantity: '1', price: '64350.1', timeInForce: 'GTC' });
+/** A LIMIT buy as the bench strategy's (at `price`), signed as query + body (API-NOTES §1.1). */
+export function signedOrder(port: number, n: number, price = '64350.1'): SignedOrder {
+  const body = JSON.stringify({ symbol: 'BTC-SWAP-USDT', side: 'BUY', positionSide: 'LONG', type: 'LIMIT', newClientOrderId: `tick-abcde-t${n}`, quantity: '1', price, timeInForce: 'GTC' });
   const query = `recvWindow=5000&timestamp=${1_767_225_600_000 + n}`;
   const signature = signText('bench-secret-0123456789abcdef', query + body);
   return {
@@ -124,7 +125,7 @@ function bareRequest(order: SignedOrder, agent: Agent): Promise<number> {
   });
 }
 
-function percentiles(values: number[]): FloorFigures {
+export function percentiles(values: number[]): FloorFigures {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (p: number): number => Math.round(sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0);
   return { p50Us: at(0.5), p99Us: at(0.99) };

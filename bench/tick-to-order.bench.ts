@@ -19,6 +19,7 @@ import type { TickToOrderSummary } from '../src/engine/tick-to-order.js';
 import type { SimulatedExchangeInfo } from '../src/sim/simulated-exchange.js';
 import type { BenchResult } from './bench-result.js';
 import { measureFloor } from './tick-floor.js';
+import { measurePathFloor } from './tick-path-floor.js';
 import { TailTrace } from './tick-tail.js';
 import type { TailSummary } from './tick-tail.js';
 
@@ -65,7 +66,9 @@ const BELOW_BID = new Decimal('0.99');
  * same machine in the same run: the same kind of signed order from the call to the socket by a bare
  * `http.request` over a kept-alive loopback socket, and by the got adapter alone (tick-floor.ts); and
  * the bare one again in the daemon's conditions: once per poll interval (cold caches), to a server in
- * a child process (each write wakes another process, as a write to `stratd sim` does).
+ * a child process (each write wakes another process, as a write to `stratd sim` does); and the floor of
+ * exactly this path: a bare client polling the same simulator at the same pace, from each reply's
+ * arrival to its signed order written (tick-path-floor.ts).
  */
 export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
   const floor = await measureFloor();
@@ -73,6 +76,8 @@ export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
   const paced = await measureFloor(PACED_SAMPLES, PACED_WARM_UP, { paceMs: POLL_MS, serverNice: SIM_NICE });
   const sim = await startSimProcess();
   try {
+    // This path's own floor: the same poll of the same simulator at the same pace, a bare client from its reply's arrival to the order written.
+    const path = await measurePathFloor(sim.info.baseUrl, SYMBOL, { samples: PACED_SAMPLES, warmUp: PACED_WARM_UP, paceMs: POLL_MS, serverNice: SIM_NICE });
     const durable = await runDaemon(sim.info, updates, 'disk');
     const buffered = await runDaemon(sim.info, updates, 'os');
     const socket = await benchSocketTick(updates);
@@ -86,6 +91,8 @@ export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
         floorGotP99Us: floor.got.p99Us,
         floorBarePacedP50Us: paced.bare.p50Us,
         floorBarePacedP99Us: paced.bare.p99Us,
+        floorPathP50Us: path.p50Us,
+        floorPathP99Us: path.p99Us,
         ...figuresOf('', durable),
         ...figuresOf('journalOs', buffered),
         ...figuresOf('socket', socket),
@@ -96,7 +103,7 @@ export async function benchTickToOrder(updates = 1000): Promise<BenchResult> {
         targetP50Us: TARGET_P50_US,
         targetP99Us: TARGET_P99_US,
       },
-      target: `p50 <= ${TARGET_P50_US} us and p99 <= ${TARGET_P99_US} us with journal.durability disk; the floor (floorBare*: bare http.request back to back; floorBarePaced*: the same once per poll interval to a server in a child process; floorGot*: got alone) measured in the same run; socket*: the same path from a market socket frame's arrival (via: ws); the simulator and the paced floor's server at nice simNice (BENCH_SIM_NICE), *PreemptionsPerSample: the bench process's involuntary context switches per sample; written = socket.write returned with every byte taken by the kernel (its callback only when Node queued them)`,
+      target: `p50 <= ${TARGET_P50_US} us and p99 <= ${TARGET_P99_US} us with journal.durability disk; the floor (floorBare*: bare http.request back to back; floorBarePaced*: the same once per poll interval to a server in a child process; floorPath*: a bare client polling the same simulator at the same pace, from the poll reply's arrival through body read, JSON.parse and signing to its order written (tick-path-floor.ts); floorGot*: got alone) measured in the same run; socket*: the same path from a market socket frame's arrival (via: ws); the simulator and the paced floor's server at nice simNice (BENCH_SIM_NICE), *PreemptionsPerSample: the bench process's involuntary context switches per sample; written = socket.write returned with every byte taken by the kernel (its callback only when Node queued them)`,
     };
   } finally {
     await sim.stop();

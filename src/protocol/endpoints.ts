@@ -169,6 +169,17 @@ export function tickerWeight(symbol: string | undefined): number {
   return symbol === undefined || symbol === '' ? 40 : 1;
 }
 
+const labels = new WeakMap<EndpointDef, string>();
+
+/**
+ * "METHOD /path", one string per endpoint: every request's report and metric key carry it, and a
+ * string built per request would be hashed afresh wherever it is a map key (once per poll, cold).
+ */
 export function endpointLabel(e: EndpointDef): string {
-  return `${e.method} ${e.path}`;
+  let label = labels.get(e);
+  if (label === undefined) {
+    label = `${e.method} ${e.path}`;
+    labels.set(e, label);
+  }
+  return label;
 }

@@ -172,7 +172,7 @@ describe('REST transport outcomes', () => {
  * Reads are safe to repeat: a GET that meets a 5xx or a timeout is sent again at once, at most twice more;
  * writes never are. On the real simulator over loopback, faults set through its admin endpoint (or, to
  * change them between two attempts of one call, its FaultState in process); the wire is read from the
- * simulator's /metrics and the transport's `exchanges$`.
+ * simulator's /metrics and the transport's `exchanges`.
  */
 describe('REST transport read retries (simulator)', () => {
   const OPEN_ORDERS = 'GET /api/v2/futures/open-orders';
@@ -194,13 +194,13 @@ describe('REST transport read retries (simulator)', () => {
   function recorded(timeoutMs = 3000): { client: ExchangeClient; seen: RestExchange[] } {
     const client = s.client('trader', { timeoutMs });
     const seen: RestExchange[] = [];
-    client.rest.exchanges$.subscribe((exchange) => seen.push(exchange));
+    client.rest.exchanges.listen((exchange) => seen.push(exchange));
     return { client, seen };
   }
 
   /** Turns a fault off in the simulator as soon as the transport has seen `attempts` failed attempts (before the next is sent). */
   function healAfter(seen: RestExchange[], client: ExchangeClient, attempts: number, heal: { readonly http5xxRate?: number; readonly timeoutRate?: number }): void {
-    client.rest.exchanges$.subscribe(() => {
+    client.rest.exchanges.listen(() => {
       if (seen.length === attempts) expect(s.sim.http.faults.update(heal).ok).toBe(true);
     });
   }

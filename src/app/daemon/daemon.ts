@@ -1,6 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { merge } from 'rxjs';
-import type { Subscription } from 'rxjs';
+import { merge, Subscription } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Result } from '../../core/result.js';
@@ -325,10 +324,13 @@ export class Daemon {
     const marketTap = options.taps?.market;
     subscriptions.push(
       // With its reply's (or socket frame's) arrival on the stopwatch: the kernel times the order requests it causes (tick-to-order).
-      feed.arrivals$.subscribe(({ event, arrivedAt }) => {
-        marketTap?.(event, time.clock.now());
-        kernel.ingest(event, arrivedAt);
-      }),
+      // A plain listener: no rxjs subscriber between the event and the kernel.
+      new Subscription(
+        feed.listenArrivals(({ event, arrivedAt }) => {
+          marketTap?.(event, time.clock.now());
+          kernel.ingest(event, arrivedAt);
+        }),
+      ),
     );
 
     for (const session of sessions) {
@@ -660,9 +662,10 @@ function tokenSource(token: ControlToken): string {
 
 /** REST latency by endpoint into the metrics; failed round trips as the `rest` component's last error. */
 function watchRest(venue: VenueConnection, metrics: DaemonMetrics, errors: ComponentErrors, time: TimeSource): Subscription {
-  return venue.client.rest.exchanges$.subscribe((exchange) => {
+  const stop = venue.client.rest.exchanges.listen((exchange) => {
     metrics.observeRest(exchange);
     const failed = typeof exchange.status !== 'number' || exchange.status >= 400 || exchange.code !== undefined;
     if (failed) errors.record('rest', `${exchange.endpoint}: ${exchange.status}${exchange.code === undefined ? '' : ` code ${exchange.code}`}`, time.clock.now());
   });
+  return new Subscription(stop);
 }

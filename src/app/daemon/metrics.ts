@@ -38,6 +38,8 @@ const LOOP_QUANTILES = [0.5, 0.9, 0.99, 1];
 
 const HANDLER_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 const REST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** The `status` label of an HTTP status, by its hundreds. */
+const STATUS_CLASSES: readonly string[] = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
 
 /**
  * The daemon's own Prometheus metrics beside the kernel's, in the same registry: REST latency by
@@ -48,6 +50,8 @@ export class DaemonMetrics {
   readonly handlerSeconds: Histogram<'strategy'>;
   readonly restSeconds: Histogram<'endpoint' | 'status'>;
   private readonly restPending: PendingObservations<'endpoint' | 'status'>;
+  /** `restPending`'s keys by endpoint label and status class. */
+  private readonly restKeys = new Map<string, Map<string, string>>();
   readonly wireRowsSkipped: Counter<'endpoint'>;
   /** Reloads (SIGHUP, POST /control/reload) by outcome: `ok`, or `failed` (the running config stays). */
   readonly reloads: Counter<'outcome'>;
@@ -291,11 +295,23 @@ export class DaemonMetrics {
     this.gcObserver.disconnect();
   }
 
-  /** One REST round trip as RestTransport reports it on `exchanges$`. */
+  /** One REST round trip as RestTransport reports it on `exchanges`. */
   observeRest(exchange: RestExchange): void {
-    const status = typeof exchange.status === 'number' ? `${Math.floor(exchange.status / 100)}xx` : exchange.status;
+    const { endpoint } = exchange;
+    const status = typeof exchange.status === 'number' ? (STATUS_CLASSES[Math.floor(exchange.status / 100)] ?? `${Math.floor(exchange.status / 100)}xx`) : exchange.status;
+    // The key of an endpoint and status class is built once (a string built per reply is hashed afresh per reply).
+    let byStatus = this.restKeys.get(endpoint);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      this.restKeys.set(endpoint, byStatus);
+    }
+    let key = byStatus.get(status);
+    if (key === undefined) {
+      key = `${endpoint} ${status}`;
+      byStatus.set(status, key);
+    }
     // Held until a scrape: a poll's reply is reported before its market event goes on (tick-to-order).
-    this.restPending.add(`${exchange.endpoint} ${status}`, () => ({ endpoint: exchange.endpoint, status }), Math.max(0, exchange.latencyMs) / 1000);
+    this.restPending.add(key, () => ({ endpoint, status }), Math.max(0, exchange.latencyMs) / 1000);
   }
 
   /** Rows the parsing rule left out of one reply. */

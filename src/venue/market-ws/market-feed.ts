@@ -1,5 +1,6 @@
-import { merge, Subject } from 'rxjs';
-import type { Observable, Subscription } from 'rxjs';
+import { Subscription } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { EventBus } from '../../core/event-bus.js';
 import type { TimeSource } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { MarketApi } from '../api/market.js';
@@ -106,9 +107,10 @@ interface Route {
 export class MarketFeed {
   readonly poller: MarketPoller;
   readonly session: MarketWsSession | undefined;
-  readonly arrivals$: Observable<ArrivedMarketEvent>;
   private readonly routes = new Map<string, Route>();
-  private readonly socketEvents = new Subject<ArrivedMarketEvent>();
+  /** Every event of the active sources with its data's arrival: a plain bus, on the way from a reply or frame to the kernel. */
+  private readonly arrived = new EventBus<ArrivedMarketEvent>();
+  readonly arrivals$: Observable<ArrivedMarketEvent> = this.arrived.observable;
   private readonly subscriptions: Subscription[] = [];
   private checkTimer: Subscription | undefined;
   private running = false;
@@ -153,7 +155,12 @@ export class MarketFeed {
             ...(socket.openSocket === undefined ? {} : { openSocket: socket.openSocket }),
             ...(socket.random === undefined ? {} : { random: socket.random }),
           });
-    this.arrivals$ = merge(this.poller.arrivals$, this.socketEvents);
+    this.poller.listenArrivals((arrived) => this.arrived.next(arrived));
+  }
+
+  /** `arrivals$` to a plain listener (no rxjs subscriber between a market event and the kernel); the answer removes it. */
+  listenArrivals(listener: (arrived: ArrivedMarketEvent) => void): () => void {
+    return this.arrived.listen(listener);
   }
 
   /** Takes a snapshot of the mark prices, then starts the polls of polled channels and the socket; resolves once the socket's first attempt opened or failed. */
@@ -168,9 +175,11 @@ export class MarketFeed {
     const session = this.session;
     if (session === undefined) return;
     this.subscriptions.push(
-      session.events$.subscribe(({ event, arrivedAt, channelKey: key }) => {
-        if (this.routes.get(key)?.source === 'ws') this.socketEvents.next({ event, arrivedAt });
-      }),
+      new Subscription(
+        session.listen(({ event, arrivedAt, channelKey: key }) => {
+          if (this.routes.get(key)?.source === 'ws') this.arrived.next({ event, arrivedAt });
+        }),
+      ),
     );
     await session.start();
     this.scheduleCheck();

@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import { EventBus } from '../../core/event-bus.js';
 import type { Observable, Subscription } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
 import { stopwatchOf } from '../../core/clock.js';
@@ -80,8 +80,9 @@ interface ChannelState {
  * injected scheduler.
  */
 export class MarketWsSession {
-  private readonly subject = new Subject<SocketMarketEvent>();
-  readonly events$: Observable<SocketMarketEvent> = this.subject.asObservable();
+  /** A plain bus: a frame's event goes on to the feed without an rxjs Subject's dispatch. */
+  private readonly bus = new EventBus<SocketMarketEvent>();
+  readonly events$: Observable<SocketMarketEvent> = this.bus.observable;
   private readonly retry: ReconnectTimer;
   private readonly heartbeat: Heartbeat;
   private readonly pacer: OutboundPacer;
@@ -122,6 +123,11 @@ export class MarketWsSession {
   }
 
   /** Connects (failures retry with backoff); resolves once the first attempt opened or failed. */
+  /** `events$` to a plain listener (none after `stop`); the answer removes it. */
+  listen(listener: (arrived: SocketMarketEvent) => void): () => void {
+    return this.bus.listen(listener);
+  }
+
   start(): Promise<void> {
     if (this.status !== 'idle') return Promise.resolve();
     this.scheduleStaleCheck();
@@ -136,7 +142,7 @@ export class MarketWsSession {
     this.heartbeat.stop();
     this.pacer.clear();
     this.slot.close();
-    this.subject.complete();
+    this.bus.complete();
   }
 
   health(key: string): WsChannelHealth | undefined {
@@ -264,7 +270,7 @@ export class MarketWsSession {
     if (outcome.good) state.lastGoodAt = this.now();
     else this.badFrames += outcome.resync === 'no-snapshot' ? 0 : 1;
     if (outcome.resync !== undefined) this.resync(state, outcome.resync);
-    for (const event of outcome.events) this.subject.next({ event, arrivedAt, channelKey: state.channel.key });
+    for (const event of outcome.events) this.bus.next({ event, arrivedAt, channelKey: state.channel.key });
   }
 
   /** Subscribes the channel again: the exchange answers with a fresh snapshot (API-NOTES §8). */

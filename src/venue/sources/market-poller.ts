@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
-import { map, Subject } from 'rxjs';
+import { map } from 'rxjs';
+import { EventBus } from '../../core/event-bus.js';
 import type { TimeSource } from '../../core/clock.js';
 import { stopwatchOf } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
@@ -48,11 +49,12 @@ export interface ArrivedMarketEvent {
  * MarketEvents on `events$`. Polls of one channel never overlap; trades and klines are de-duplicated.
  */
 export class MarketPoller {
-  private readonly subject = new Subject<ArrivedMarketEvent>();
+  /** A plain bus: a polled event goes to the kernel without an rxjs Subject's dispatch. */
+  private readonly arrived = new EventBus<ArrivedMarketEvent>();
   private readonly runners: readonly ChannelRunner[];
   /** Each event with its reply's arrival time, for latency figures (tick-to-order). */
-  readonly arrivals$: Observable<ArrivedMarketEvent> = this.subject.asObservable();
-  readonly events$: Observable<MarketEvent> = this.subject.pipe(map((arrived) => arrived.event));
+  readonly arrivals$: Observable<ArrivedMarketEvent> = this.arrived.observable;
+  readonly events$: Observable<MarketEvent> = this.arrived.observable.pipe(map((arrived) => arrived.event));
 
   /** Throws RangeError on a channel list that is wrong before anything is sent (bad interval, duplicate). */
   constructor(options: MarketPollerOptions) {
@@ -76,8 +78,13 @@ export class MarketPoller {
     this.runners = options.channels.map((channel) => {
       const arrival = new ReplyArrival(stopwatch);
       const source = sourceFor(channel, { ...deps, market: options.market.traced(arrival.trace) });
-      return new ChannelRunner(channel, source, options.time, logger, (event, arrivedAt) => this.subject.next({ event, arrivedAt }), arrival);
+      return new ChannelRunner(channel, source, options.time, logger, (event, arrivedAt) => this.arrived.next({ event, arrivedAt }), arrival);
     });
+  }
+
+  /** `arrivals$` to a plain listener; the answer removes it. */
+  listenArrivals(listener: (arrived: ArrivedMarketEvent) => void): () => void {
+    return this.arrived.listen(listener);
   }
 
   /** Starts every channel, or those `only` picks (its first poll at once, on the scheduler). */
