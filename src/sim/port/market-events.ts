@@ -5,6 +5,7 @@ import { assertNever } from '../../core/errors.js';
 import type { Side } from '../../model/instrument.js';
 import type { BookLevel, BookSnapshot, IndexPriceUpdated, MarketEvent, MarkPriceUpdated, TradePrinted } from '../../model/market-events.js';
 import type { DepthEvent, IndexPriceEvent, MarketEvent as SimMarketEvent, MarkPriceEvent, PriceLevel, TradeEvent } from '../market-stream/events.js';
+import { bestAskPrice as bestAskText, bestBidPrice as bestBidText } from '../market-stream/events.js';
 
 /**
  * One level whose price and quantity become decimals when first read: a strategy asking for the mid
@@ -72,6 +73,17 @@ class LazyBook implements BookSnapshot {
 
   get asks(): readonly BookLevel[] {
     return (this.#asks ??= levelsOf(this.#depth.asks));
+  }
+
+  /** The best prices without a side's levels: what a mid price reads (a prepared row's straight from its columns). */
+  get bestBidPrice(): Decimal | undefined {
+    const text = bestBidText(this.#depth);
+    return text === undefined ? undefined : decimalOf(text);
+  }
+
+  get bestAskPrice(): Decimal | undefined {
+    const text = bestAskText(this.#depth);
+    return text === undefined ? undefined : decimalOf(text);
   }
 
   toJSON(): BookSnapshot {
