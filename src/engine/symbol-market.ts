@@ -98,7 +98,7 @@ export class SymbolMarket {
     const ask = this.bestAsk();
     if (bid === undefined || ask === undefined) return undefined;
     const last = this.midOf;
-    if (last !== undefined && last.bid.eq(bid) && last.ask.eq(ask)) return last.mid;
+    if (last !== undefined && (last.bid === bid || last.bid.eq(bid)) && (last.ask === ask || last.ask.eq(ask))) return last.mid;
     const mid = midpoint(bid, ask);
     this.midOf = { bid, ask, mid };
     return mid;

@@ -58,6 +58,9 @@ class LazyBook implements BookSnapshot {
   readonly #depth: DepthEvent;
   #bids: readonly BookLevel[] | undefined;
   #asks: readonly BookLevel[] | undefined;
+  /** null: not read yet (undefined is an empty side's). */
+  #bestBid: Decimal | undefined | null;
+  #bestAsk: Decimal | undefined | null;
 
   constructor(depth: DepthEvent) {
     this.symbol = depth.symbol;
@@ -65,6 +68,8 @@ class LazyBook implements BookSnapshot {
     this.#depth = depth;
     this.#bids = undefined;
     this.#asks = undefined;
+    this.#bestBid = null;
+    this.#bestAsk = null;
   }
 
   get bids(): readonly BookLevel[] {
@@ -75,15 +80,21 @@ class LazyBook implements BookSnapshot {
     return (this.#asks ??= levelsOf(this.#depth.asks));
   }
 
-  /** The best prices without a side's levels: what a mid price reads (a prepared row's straight from its columns). */
+  /** The best prices without a side's levels: what a mid price reads (a prepared row's straight from its columns), made once. */
   get bestBidPrice(): Decimal | undefined {
-    const text = bestBidText(this.#depth);
-    return text === undefined ? undefined : decimalOf(text);
+    if (this.#bestBid === null) {
+      const text = bestBidText(this.#depth);
+      this.#bestBid = text === undefined ? undefined : decimalOf(text);
+    }
+    return this.#bestBid;
   }
 
   get bestAskPrice(): Decimal | undefined {
-    const text = bestAskText(this.#depth);
-    return text === undefined ? undefined : decimalOf(text);
+    if (this.#bestAsk === null) {
+      const text = bestAskText(this.#depth);
+      this.#bestAsk = text === undefined ? undefined : decimalOf(text);
+    }
+    return this.#bestAsk;
   }
 
   toJSON(): BookSnapshot {
