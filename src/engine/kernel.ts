@@ -18,7 +18,7 @@ import type { KeyValueStore, OrderJournal } from '../model/journal.js';
 import type { KillSwitchChanged, ProtectionChanged } from '../model/kernel-events.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { Cache } from './cache.js';
-import { EventBus } from './event-bus.js';
+import { EventBus } from '../core/event-bus.js';
 import { Executor } from './execution/executor.js';
 import { isStorageFailure } from './execution/journal-health.js';
 import type { ReconcileReport } from './execution/reconciler.js';

@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import { EventBus } from './event-bus.js';
+import { EventBus } from '../core/event-bus.js';
 import type { HandlerContext, StrategyHandlers, StreamStrategyDefinition } from './strategy/api.js';
 import type { BusEvent } from '../model/bus-events.js';
 import type { z } from 'zod';

@@ -1,4 +1,4 @@
-import { EventBus } from '../../src/engine/event-bus.js';
+import { EventBus } from '../../src/core/event-bus.js';
 
 describe('EventBus: the kernel bus multicasts as an rxjs Subject does', () => {
   it('delivers each event to the subscribers of the moment, in the order they subscribed', () => {
