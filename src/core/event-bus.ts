@@ -5,10 +5,9 @@ import type { Subscriber } from 'rxjs';
 type Receiver<T> = Subscriber<T> | ((value: T) => void);
 
 /**
- * An event bus: every event to the current subscribers, in the order they subscribed, as an rxjs
- * Subject multicasts, without a Subject's closure and error-context wrapper per event (the kernel's bus,
- * which every market event of a replay passes, a stream strategy's events$, the simulator port's
- * account events). A subscriber added or removed while an event is being delivered takes
+ * An rxjs Subject's multicast without its cost (the kernel's bus, the REST transport's reports): every
+ * event to the current subscribers, in the order they subscribed, without a Subject's closure and
+ * error-context wrapper per event (every market event of a replay passes here). A subscriber added or removed while an event is being delivered takes
  * effect from the next event (the list is replaced, never changed in place, as a Subject's snapshot).
  * After `complete()` new subscribers are completed at once and `next` reaches nobody.
  * `listen` takes a plain function in the same order, called directly (no rxjs Subscriber and its
