@@ -1,6 +1,7 @@
 import type { Decimal } from '../core/decimal.js';
 import { assertNever } from '../core/errors.js';
 import { midpoint } from '../core/scaled-integer.js';
+import { bestAskOf, bestBidOf } from '../model/market-events.js';
 import type { BookSnapshot, IndexPriceUpdated, KlineInterval, KlineUpdated, MarketEvent, MarkPriceUpdated, TradePrinted } from '../model/market-events.js';
 
 /** Market state of one symbol: book, best prices, last/mark/index price, funding, open interest, klines. */
@@ -18,6 +19,8 @@ export class SymbolMarket {
   private tickerBid: { price: Decimal; time: number } | undefined;
   private tickerAsk: { price: Decimal; time: number } | undefined;
   private readonly klineSeries = new Map<KlineInterval, KlineUpdated[]>();
+  /** The best bid and ask the last mid price was made of, and it: most asks find both unchanged (no new decimal). */
+  private midOf: { bid: Decimal; ask: Decimal; mid: Decimal } | undefined;
 
   constructor(private readonly klineHistory: number) {}
 
@@ -77,21 +80,29 @@ export class SymbolMarket {
 
   /** The fresher of the book's best bid and the book ticker's. */
   bestBid(): Decimal | undefined {
-    const fromBook = this.book?.bids[0];
-    if (fromBook !== undefined && (this.tickerBid === undefined || this.book!.time >= this.tickerBid.time)) return fromBook.price;
+    const book = this.book;
+    const fromBook = book === undefined ? undefined : bestBidOf(book);
+    if (fromBook !== undefined && (this.tickerBid === undefined || book!.time >= this.tickerBid.time)) return fromBook;
     return this.tickerBid?.price;
   }
 
   bestAsk(): Decimal | undefined {
-    const fromBook = this.book?.asks[0];
-    if (fromBook !== undefined && (this.tickerAsk === undefined || this.book!.time >= this.tickerAsk.time)) return fromBook.price;
+    const book = this.book;
+    const fromBook = book === undefined ? undefined : bestAskOf(book);
+    if (fromBook !== undefined && (this.tickerAsk === undefined || book!.time >= this.tickerAsk.time)) return fromBook;
     return this.tickerAsk?.price;
   }
 
   midPrice(): Decimal | undefined {
     const bid = this.bestBid();
     const ask = this.bestAsk();
-    return bid === undefined || ask === undefined ? undefined : midpoint(bid, ask);
+    if (bid === undefined || ask === undefined) return undefined;
+    const last = this.midOf;
+    // The same decimals (a book's best prices are made once, from a shared cache): comparing values costs more than the midpoint.
+    if (last !== undefined && last.bid === bid && last.ask === ask) return last.mid;
+    const mid = midpoint(bid, ask);
+    this.midOf = { bid, ask, mid };
+    return mid;
   }
 
   /** Klines kept over all intervals, and how many series they are in. */

@@ -17,6 +17,23 @@ export interface BookSnapshot {
   /** Best first. */
   readonly bids: readonly BookLevel[];
   readonly asks: readonly BookLevel[];
+  /**
+   * The best bid's and ask's price, where the source knows them without building every level (a
+   * replay's book, whose levels are made when first read); absent: the first level's. Read them with
+   * `bestBidOf`/`bestAskOf`.
+   */
+  readonly bestBidPrice?: Decimal | undefined;
+  readonly bestAskPrice?: Decimal | undefined;
+}
+
+/** The book's best bid price: `bids[0]`'s, or the source's own when it has one. */
+export function bestBidOf(book: BookSnapshot): Decimal | undefined {
+  return 'bestBidPrice' in book ? book.bestBidPrice : book.bids[0]?.price;
+}
+
+/** The book's best ask price: `asks[0]`'s, or the source's own when it has one. */
+export function bestAskOf(book: BookSnapshot): Decimal | undefined {
+  return 'bestAskPrice' in book ? book.bestAskPrice : book.asks[0]?.price;
 }
 
 export interface TradePrinted {

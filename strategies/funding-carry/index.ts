@@ -1,4 +1,4 @@
-import { concatWith, defer, mergeMap } from 'rxjs';
+import { concatWith, defer, filter, map, mergeAll } from 'rxjs';
 import { defineStreamStrategy, isOpening, isOpenStatus } from 'stratd/strategy';
 import type { BusEvent, Intent, OrderSnapshot, StrategyContext } from 'stratd/strategy';
 import { cancelRefused, forget, newCarryState } from './carry-state.js';
@@ -25,7 +25,14 @@ export default defineStreamStrategy({
     const strays = new Set<string>();
     // Orders an earlier life left open (a crash, a restart) are taken over or cancelled first.
     return defer(() => adoptOrCancel(states, strays, ctx.openOrders())).pipe(
-      concatWith(events$.pipe(mergeMap((event) => decide(ctx, states, strays, event)))),
+      // Only a decision with intents is flattened: most events decide nothing (no inner subscription each).
+      concatWith(
+        events$.pipe(
+          map((event) => decide(ctx, states, strays, event)),
+          filter((intents) => intents.length > 0),
+          mergeAll(),
+        ),
+      ),
       concatWith(defer(() => cleanUp(ctx))),
     );
   },

@@ -1,4 +1,4 @@
-import { concatWith, defer, endWith, mergeMap } from 'rxjs';
+import { concatWith, defer, endWith, filter, map, mergeAll } from 'rxjs';
 import { z } from 'zod';
 import { compareDecimals, dec, decimalParam, defineStreamStrategy, distanceAbove, isOpenStatus } from 'stratd/strategy';
 import type { BusEvent, Decimal, Intent, OrderSnapshot, Side, StrategyContext } from 'stratd/strategy';
@@ -63,8 +63,16 @@ export default defineStreamStrategy({
     const cleanup: Intent[] = ctx.symbols.map((symbol) => ({ type: 'cancel-all', symbol }));
     const fractions: Fractions = { halfSpread: dec(ctx.params.halfSpreadBps).div(10_000), requote: dec(ctx.params.requoteBps).div(10_000) };
     // Quotes an earlier life left resting (a crash, a restart) are this instance's: adopted or cancelled at once.
+    // Most events decide nothing: only a decision with intents is flattened (an inner subscription per
+    // event, as `mergeMap` makes, was the largest allocation of a backtest).
     return defer(() => adoptOrCancel(ctx, quotes, strays, ctx.openOrders())).pipe(
-      concatWith(events$.pipe(mergeMap((event) => decide(ctx, fractions, quotes, strays, targets, event)))),
+      concatWith(
+        events$.pipe(
+          map((event) => decide(ctx, fractions, quotes, strays, targets, event)),
+          filter((intents) => intents.length > 0),
+          mergeAll(),
+        ),
+      ),
       endWith(...cleanup),
     );
   },

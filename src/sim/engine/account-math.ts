@@ -62,7 +62,7 @@ export function mathOf(state: EngineState, position: PositionRecord): PositionMa
 
 /** The size figures of `lots` on `book`: coins (from the lots' and the multiplier's digits when their product fits) and the tier's maintenance rate. */
 function sizeOf(book: SymbolBook, lots: number): PositionSize {
-  const contracts = decimalOfText(book.qty.toText(lots));
+  const contracts = book.qtyDecimals.of(lots);
   const multiplier = book.multiplier;
   const qty = book.qty.scaledOf(lots);
   const coinUnits = multiplier === undefined || qty === undefined ? undefined : qty * multiplier.units;

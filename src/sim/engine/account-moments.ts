@@ -58,7 +58,7 @@ const ZERO = dec(0);
 /** The average fill price a view shows (price decimals + 4), zero before the first fill: exactly the value of the view's `avgPrice` text. */
 export function orderAvgPrice(m: OrderMoment): Decimal {
   if (m.executedLots === 0) return ZERO;
-  const coins = decimalOfText(m.book.qty.toText(m.executedLots)).mul(decimalOfText(m.book.instrument.contractMultiplier));
+  const coins = m.book.qtyDecimals.of(m.executedLots).mul(decimalOfText(m.book.instrument.contractMultiplier));
   return m.cumQuote.div(coins).toDecimalPlaces(m.book.price.decimals + 4);
 }
 

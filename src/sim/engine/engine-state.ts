@@ -1,5 +1,4 @@
 import type { Decimal } from '../../core/decimal.js';
-import { decimalOfText } from '../../core/decimal-cache.js';
 import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import { ClientIdIndex } from './client-id-index.js';
@@ -194,7 +193,7 @@ export class EngineState {
 
   /** Decimal price of `ticks` on a symbol's grid. */
   priceOf(book: SymbolBook, ticks: number): Decimal {
-    return decimalOfText(book.price.toText(ticks));
+    return book.priceDecimals.of(ticks);
   }
 
   /** Mark price for margin and PnL: mark, else last trade, else undefined. */

@@ -85,7 +85,7 @@ export function notionalOf(book: SymbolBook, lots: number, priceTicks: number): 
     const units = price * qty * multiplier.units;
     if (Number.isSafeInteger(units)) return decimalOfScaled(units, book.price.decimals + book.qty.decimals + multiplier.decimals);
   }
-  return decimalOfText(book.price.toText(priceTicks)).mul(decimalOfText(book.qty.toText(lots))).mul(decimalOfText(book.instrument.contractMultiplier));
+  return book.priceDecimals.of(priceTicks).mul(book.qtyDecimals.of(lots)).mul(decimalOfText(book.instrument.contractMultiplier));
 }
 
 /** MIN_NOTIONAL. */

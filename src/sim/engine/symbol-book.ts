@@ -7,6 +7,7 @@ import { scaledText } from '../market-stream/ticks.js';
 import type { ContractFilters } from './contract-filters.js';
 import { contractFilters } from './contract-filters.js';
 import type { OrderRecord } from './order-record.js';
+import { GridDecimals } from './grid-decimals.js';
 
 // Globals read once: this is the matching hot path (see ticks.ts).
 const { min } = Math;
@@ -33,6 +34,9 @@ export class SymbolBook {
   readonly filters: ContractFilters;
   readonly price: StepGrid;
   readonly qty: StepGrid;
+  /** Decimals of ticks and lots on those grids (`priceDecimals.of(ticks)`), each made once. */
+  readonly priceDecimals: GridDecimals;
+  readonly qtyDecimals: GridDecimals;
   /** The contract multiplier's digits (undefined beyond 2^53: notionals in decimals). */
   readonly multiplier: { readonly units: number; readonly decimals: number } | undefined;
   /** 0 until the first event of the kind. */
@@ -56,6 +60,8 @@ export class SymbolBook {
     const grids = instrumentGrids(instrument);
     this.price = grids.price;
     this.qty = grids.quantity;
+    this.priceDecimals = new GridDecimals(grids.price);
+    this.qtyDecimals = new GridDecimals(grids.quantity);
     this.multiplier = scaledText(instrument.contractMultiplier);
   }
 

@@ -99,7 +99,7 @@ export class TradingDesk {
       if (position.lots === 0) return err(reject.noPosition(spec.positionSide));
       if (lots.value > position.availableLots) return err(reject.closeTooLarge(book.qty.toText(lots.value), book.qty.toText(position.availableLots)));
     } else {
-      const after = decimalOfText(book.qty.toText(position.lots + lots.value));
+      const after = book.qtyDecimals.of(position.lots + lots.value);
       const lastTier = book.instrument.riskLimits[book.instrument.riskLimits.length - 1];
       if (lastTier !== undefined && compareDecimals(after, decimalOfText(lastTier.maxQuantity)) > 0) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
       if (compareDecimals(leverageRate(settings.leverage), decimalOfText(tierFor(book.instrument.riskLimits, after).initialMarginRate)) < 0) return err(reject.positionTooLarge());
@@ -217,8 +217,8 @@ export class TradingDesk {
     if (!order.isClose) {
       const release = timesRatioExact(order.marginLocked, lots, remainingBefore);
       order.marginLocked = minusExact(order.marginLocked, release);
-      const coinsBefore = decimalOfText(book.qty.toText(position.lots));
-      const coinsAdded = decimalOfText(book.qty.toText(lots));
+      const coinsBefore = book.qtyDecimals.of(position.lots);
+      const coinsAdded = book.qtyDecimals.of(lots);
       position.avgPrice = weightedAverageExact(position.avgPrice, coinsBefore, price, coinsAdded);
       if (position.lots === 0) {
         position.leverage = order.leverage;
@@ -236,7 +236,7 @@ export class TradingDesk {
       if (position.marginType === 'ISOLATED' && realized.neg().gt(position.margin)) realized = position.margin.neg();
       const released = position.lots === 0 ? ZERO : timesRatioExact(position.margin, closing, position.lots);
       if (position.life !== undefined) {
-        const closedQty = decimalOfText(book.qty.toText(closing));
+        const closedQty = book.qtyDecimals.of(closing);
         position.life.closedQty = plusExact(position.life.closedQty, closedQty);
         position.life.closeValue = plusExact(position.life.closeValue, timesExact(price, closedQty));
         position.life.realized = plusExact(position.life.realized, realized);

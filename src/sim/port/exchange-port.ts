@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
-import { Subject } from 'rxjs';
 import type { TimeSource } from '../../core/clock.js';
+import { EventBus } from '../../core/event-bus.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import type { Balance, FundingPayment, Position } from '../../model/account.js';
@@ -62,10 +62,10 @@ const FUNDING_LOOKBACK_MS = 86_400_000;
 export class SimExchangePort implements ExchangePort {
   private readonly engine: SimVenue;
   private readonly latency: LatencyModel;
-  private readonly events = new Subject<AccountEvent>();
+  private readonly events = new EventBus<AccountEvent>();
   private readonly detach: () => void;
   private lastFundingId: bigint | undefined;
-  readonly accountEvents$: Observable<AccountEvent> = this.events.asObservable();
+  readonly accountEvents$: Observable<AccountEvent> = this.events.observable;
 
   constructor(private readonly options: SimExchangePortOptions) {
     this.engine = options.engine;

@@ -5,6 +5,7 @@ import { assertNever } from '../../core/errors.js';
 import type { Side } from '../../model/instrument.js';
 import type { BookLevel, BookSnapshot, IndexPriceUpdated, MarketEvent, MarkPriceUpdated, TradePrinted } from '../../model/market-events.js';
 import type { DepthEvent, IndexPriceEvent, MarketEvent as SimMarketEvent, MarkPriceEvent, PriceLevel, TradeEvent } from '../market-stream/events.js';
+import { bestAskPrice as bestAskText, bestBidPrice as bestBidText } from '../market-stream/events.js';
 
 /**
  * One level whose price and quantity become decimals when first read: a strategy asking for the mid
@@ -57,6 +58,9 @@ class LazyBook implements BookSnapshot {
   readonly #depth: DepthEvent;
   #bids: readonly BookLevel[] | undefined;
   #asks: readonly BookLevel[] | undefined;
+  /** null: not read yet (undefined is an empty side's). */
+  #bestBid: Decimal | undefined | null;
+  #bestAsk: Decimal | undefined | null;
 
   constructor(depth: DepthEvent) {
     this.symbol = depth.symbol;
@@ -64,6 +68,8 @@ class LazyBook implements BookSnapshot {
     this.#depth = depth;
     this.#bids = undefined;
     this.#asks = undefined;
+    this.#bestBid = null;
+    this.#bestAsk = null;
   }
 
   get bids(): readonly BookLevel[] {
@@ -72,6 +78,23 @@ class LazyBook implements BookSnapshot {
 
   get asks(): readonly BookLevel[] {
     return (this.#asks ??= levelsOf(this.#depth.asks));
+  }
+
+  /** The best prices without a side's levels: what a mid price reads (a prepared row's straight from its columns), made once. */
+  get bestBidPrice(): Decimal | undefined {
+    if (this.#bestBid === null) {
+      const text = bestBidText(this.#depth);
+      this.#bestBid = text === undefined ? undefined : decimalOf(text);
+    }
+    return this.#bestBid;
+  }
+
+  get bestAskPrice(): Decimal | undefined {
+    if (this.#bestAsk === null) {
+      const text = bestAskText(this.#depth);
+      this.#bestAsk = text === undefined ? undefined : decimalOf(text);
+    }
+    return this.#bestAsk;
   }
 
   toJSON(): BookSnapshot {

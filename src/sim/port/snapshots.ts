@@ -60,9 +60,9 @@ export function orderSnapshotOfMoment(m: OrderMoment, updateTime: number): Order
     positionSide: order.positionSide,
     type: order.type,
     timeInForce: order.timeInForce,
-    price: decimalOfText(book.price.toText(m.priceTicks)),
-    quantity: decimalOfText(book.qty.toText(m.origLots)),
-    filledQty: decimalOfText(book.qty.toText(m.executedLots)),
+    price: book.priceDecimals.of(m.priceTicks),
+    quantity: book.qtyDecimals.of(m.origLots),
+    filledQty: book.qtyDecimals.of(m.executedLots),
     avgPrice: orderAvgPrice(m),
     status: m.status,
     updateTime,
@@ -160,7 +160,7 @@ function positionOfMoment(m: PositionMoment, updateTime: number): Position {
   return {
     symbol: m.record.symbol,
     positionSide: m.record.side,
-    qty: decimalOfText(book.qty.toText(m.lots)),
+    qty: book.qtyDecimals.of(m.lots),
     avgPrice: positionAvgPrice(m),
     leverage: decimalOfText(String(m.leverage)),
     marginType: m.marginType,
@@ -168,7 +168,7 @@ function positionOfMoment(m: PositionMoment, updateTime: number): Position {
     unrealizedPnl: moneyValue(m.math.unrealizedPnl),
     realizedPnl: moneyValue(m.realizedPnl),
     ...(liquidation.gt(0) ? { liquidationPrice: liquidation } : {}),
-    ...(markTicks > 0 ? { markPrice: decimalOfText(book.price.toText(markTicks)) } : {}),
+    ...(markTicks > 0 ? { markPrice: book.priceDecimals.of(markTicks) } : {}),
     updateTime,
   };
 }

@@ -1,5 +1,6 @@
 import { dec } from '../../../src/core/decimal.js';
 import type { BookSnapshot, IndexPriceUpdated, MarkPriceUpdated, TradePrinted } from '../../../src/model/market-events.js';
+import { SymbolMarket } from '../../../src/engine/symbol-market.js';
 import { modelMarketEvent } from '../../../src/sim/port/market-events.js';
 import type { DepthEvent, TradeEvent } from '../../../src/sim/market-stream/events.js';
 
@@ -38,6 +39,24 @@ describe('modelMarketEvent (levels and trade amounts made decimals when read)', 
       ],
       asks: [{ price: '111022.3', qty: '149.3' }],
     });
+  });
+
+  it("a book's best prices and the mid price are read without building a side's levels (a prepared row's best prices)", () => {
+    const unread = (): never => {
+      throw new Error('a side was built');
+    };
+    const row = { type: 'depth', ts: depth.ts, symbol: depth.symbol, bestBidPrice: '111022.2', bestAskPrice: '111022.3', get bids() { return unread(); }, get asks() { return unread(); } } satisfies DepthEvent;
+    const book = modelMarketEvent(row) as BookSnapshot;
+    const market = new SymbolMarket(10);
+    market.apply(book);
+    expect(market.bestBid()?.toString()).toBe('111022.2');
+    expect(market.bestAsk()?.toString()).toBe('111022.3');
+    expect(market.midPrice()?.toString()).toBe('111022.25');
+    // A plain snapshot (a live poll's) answers from its first levels.
+    market.apply(modelMarketEvent({ ...depth, ts: depth.ts + 1 })!);
+    expect(market.midPrice()?.toString()).toBe('111022.25');
+    market.apply(modelMarketEvent({ ...depth, ts: depth.ts + 2, asks: [['111022.5', '1']] })!);
+    expect(market.midPrice()?.toString()).toBe('111022.35');
   });
 
   it('a trade reads as its decimal price and quantity, the taker side from buyerIsMaker', () => {
