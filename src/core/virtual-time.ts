@@ -1,5 +1,6 @@
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import type { Clock, TimeSource } from './clock.js';
+import { emptyObjectArray } from './empty-arrays.js';
 
 /** What orders a queued action: its due time, then its creation index (rxjs's VirtualAction fields). */
 interface Ordered {
@@ -60,6 +61,7 @@ export class VirtualClock extends VirtualTimeScheduler implements Clock, TimeSou
   constructor(startMs = 1_767_225_600_000) {
     super(CountedAction, Infinity);
     this.now = frameNow;
+    this.actions = emptyObjectArray();
     this.frame = startMs;
   }
 
