@@ -133,12 +133,7 @@ export class Kernel {
       clock: time.clock,
       global: options.globalLimits,
       strategies: new Map(options.strategies.map((s) => [s.id, { symbols: s.symbols, limits: s.limits }])),
-      ordersOf: (strategyId) => this.executor.openOrdersOf(strategyId),
-      ownsOpen: (strategyId, clientOrderId) => this.executor.ownsOpenOrder(strategyId, clientOrderId),
-      clientOrderId: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
-      submitted: (clientOrderId) => this.executor.submittedCommand(clientOrderId),
-      journalUnavailable: () => this.executor.journalHealth.unavailable,
-      ownerOf: (clientOrderId) => this.executor.ownerOf(clientOrderId),
+      orders: this.executor,
       protectionStore: options.keyValue(PROTECTION_STORE),
       ownPosition: (strategyId, symbol, positionSide) => (accountScoped.has(strategyId) ? undefined : (this.ledgers.position(strategyId, symbol, positionSide)?.qty ?? dec(0))),
     });

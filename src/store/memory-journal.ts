@@ -1,5 +1,6 @@
 import { InvariantError } from '../core/errors.js';
 import type { JournalEntry, JournalState, NewJournalEntry, OrderJournal } from '../model/journal.js';
+import { emptyObjectArray } from '../core/empty-arrays.js';
 
 const UNSETTLED: ReadonlySet<JournalState> = new Set<JournalState>(['pending', 'sent', 'unknown', 'accepted']);
 
@@ -23,7 +24,7 @@ export class MemoryJournal implements OrderJournal {
   /** The unsettled entries (few, however long the run), by id. */
   private readonly open = new Map<string, Stored>();
   /** Undo steps of the writes inside `atomically`, newest last. */
-  private readonly undo: Array<() => void> = [];
+  private readonly undo: Array<() => void> = emptyObjectArray();
   private depth = 0;
   private seq = 0;
 

@@ -1,3 +1,5 @@
+import { emptyObjectArray } from '../../core/empty-arrays.js';
+
 /** A sealed run of booked trade ids, stored under its own key (`ledgerFillsKey(n)`), never changed once sealed. */
 export interface BookedChunk {
   readonly n: number;
@@ -32,11 +34,11 @@ export interface BookedChanges {
  */
 export class BookedTradeIds {
   private readonly ids = new Set<string>();
-  private readonly sealed: BookedChunk[] = [];
-  private open: string[] = [];
+  private readonly sealed: BookedChunk[] = emptyObjectArray();
+  private open: string[] = emptyObjectArray();
   private nextChunk = 0;
   private remembered = 0;
-  private unwritten: BookedChunk[] = [];
+  private unwritten: BookedChunk[] = emptyObjectArray();
   private dropped: number[] = [];
 
   constructor(
@@ -69,7 +71,7 @@ export class BookedTradeIds {
     if (this.open.length < this.chunk) return;
     const sealed = { n: this.nextChunk, ids: this.open };
     this.nextChunk += 1;
-    this.open = [];
+    this.open = emptyObjectArray();
     this.sealed.push(sealed);
     this.unwritten.push(sealed);
     this.forgetOldest();
@@ -83,7 +85,7 @@ export class BookedTradeIds {
   /** Chunks to write before the main record and chunk numbers to delete after it, since the last call. */
   takeChanges(): BookedChanges {
     const changes = { write: this.unwritten, drop: this.dropped };
-    this.unwritten = [];
+    this.unwritten = emptyObjectArray();
     this.dropped = [];
     return changes;
   }

@@ -1,6 +1,8 @@
+import { emptyDoubleArray } from '../../core/empty-arrays.js';
+
 /** Times of approved placing/modifying commands in a sliding window (oldest first). */
 export class OrderRateWindow {
-  private readonly times: number[] = [];
+  private readonly times: number[] = emptyDoubleArray();
 
   constructor(private readonly windowMs = 60_000) {}
 

@@ -16,6 +16,26 @@ export interface StrategyRisk {
   readonly limits: RiskLimits;
 }
 
+/**
+ * The executor's records of the strategies' orders, as the risk engine reads them. The Executor is one:
+ * passed as itself (its methods, the same functions in every run), not as closures a wiring makes per run,
+ * whose hot call sites a sweep's next combination would deoptimize ("wrong call target").
+ */
+export interface OrderRecords {
+  /** Client order ids of the strategy's open regular and plan/TP-SL orders. */
+  openOrdersOf(strategyId: string): readonly string[];
+  /** Whether an order is in `openOrdersOf(strategyId)`, by one lookup. */
+  ownsOpenOrder(strategyId: string, clientOrderId: string): boolean;
+  /** The deterministic client order id for a strategy and intent key (a fresh one without key). */
+  clientOrderId(strategyId: string, key: string | undefined): string;
+  /** The command that placed an order still on its way (not in the cache yet); undefined when unknown. */
+  submittedCommand(clientOrderId: string): ExchangeCommand | undefined;
+  /** The strategy owning an order: fills and exits are attributed by it for the protections. */
+  ownerOf(clientOrderId: string): string | undefined;
+  /** Why the order journal cannot be written (opening orders wait), or undefined. */
+  readonly journalHealth: { readonly unavailable: string | undefined };
+}
+
 /** A strategy's side of its checks: the same at every check (the moment's state is read through it). */
 export interface RiskContextParts {
   readonly strategyId: string;
@@ -23,20 +43,13 @@ export interface RiskContextParts {
   readonly cache: CacheView;
   readonly global: GlobalRiskLimits;
   readonly halted: (strategyId: string) => boolean;
-  /** Why the order journal cannot be written (opening orders wait), or undefined. */
-  readonly journalUnavailable: () => string | undefined;
   readonly killSwitch: () => KillSwitchState;
   /** Whether the kill switch holds (without building its state). */
   readonly killSwitchEngaged: () => boolean;
   readonly strategyRate: OrderRateWindow;
   readonly globalRate: OrderRateWindow;
   readonly strategyIds: Iterable<string>;
-  readonly ordersOf: (strategyId: string) => readonly string[];
-  /** Whether an order is in `ordersOf(strategyId)`, by one lookup. */
-  readonly ownsOpen?: (strategyId: string, clientOrderId: string) => boolean;
-  readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
-  /** The command that placed an order still on its way (not in the cache yet); undefined when unknown. */
-  readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
+  readonly orders: OrderRecords;
   /**
    * The strategy's own ledger holding of a symbol side: closing orders close at most that. Absent, or
    * undefined for a strategy that acts on the whole account (a guard): the account's.
@@ -110,7 +123,7 @@ export class RiskContext {
   }
 
   get journalUnavailable(): string | undefined {
-    return this.parts.journalUnavailable();
+    return this.parts.orders.journalHealth.unavailable;
   }
 
   get killSwitch(): KillSwitchState {
@@ -123,21 +136,21 @@ export class RiskContext {
 
   /** Client order ids of the strategy's open regular and plan/TP-SL orders. */
   ownedIds(): ReadonlySet<string> {
-    this.owned ??= new Set(this.parts.ordersOf(this.strategyId));
+    this.owned ??= new Set(this.parts.orders.openOrdersOf(this.strategyId));
     return this.owned;
   }
 
   /** Whether the order is one of the strategy's open ones: one lookup, not the set of all of them. */
   owns(clientOrderId: string): boolean {
-    if (this.owned !== undefined || this.parts.ownsOpen === undefined) return this.ownedIds().has(clientOrderId);
-    return this.parts.ownsOpen(this.strategyId, clientOrderId);
+    if (this.owned !== undefined) return this.owned.has(clientOrderId);
+    return this.parts.orders.ownsOpenOrder(this.strategyId, clientOrderId);
   }
 
   /** Open orders of the whole account: the cache's and every strategy's still on their way. */
   allOpenIds(): ReadonlySet<string> {
     if (this.all === undefined) {
       const lists: Array<readonly string[]> = [];
-      for (const id of this.parts.strategyIds) lists.push(this.parts.ordersOf(id));
+      for (const id of this.parts.strategyIds) lists.push(this.parts.orders.openOrdersOf(id));
       this.all = allOpenOrderIds(this.cache, lists);
     }
     return this.all;
@@ -168,7 +181,7 @@ export class RiskContext {
 
   /** The placing command of an order on its way (sent, not acknowledged yet), when the executor knows it. */
   submitted(clientOrderId: string): ExchangeCommand | undefined {
-    return this.parts.submitted?.(clientOrderId);
+    return this.parts.orders.submittedCommand(clientOrderId);
   }
 
   /** A protection's refusal of an opening order: a trip covering the strategy, or (with `entry`) a cap. */
@@ -179,7 +192,7 @@ export class RiskContext {
   }
 
   clientOrderId(key: string | undefined): string {
-    return this.parts.clientOrderId(this.strategyId, key);
+    return this.parts.orders.clientOrderId(this.strategyId, key);
   }
 
   /** Placing/modifying commands of the strategy approved in the last minute. */

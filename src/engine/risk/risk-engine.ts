@@ -23,11 +23,11 @@ import { OrderRateWindow } from './order-rate.js';
 import type { ProtectionStatus } from './protections/protections.js';
 import { Protections } from './protections/protections.js';
 import type { StrategyFigures } from './protections/strategy-figures.js';
-import type { StrategyRisk } from './risk-context.js';
+import type { OrderRecords, StrategyRisk } from './risk-context.js';
 import { RiskContext } from './risk-context.js';
 
 export type { DailyLossOverride, KillSwitchState, ResumeRefused, Resumed } from './kill-switch.js';
-export type { StrategyRisk } from './risk-context.js';
+export type { OrderRecords, StrategyRisk } from './risk-context.js';
 export type { ProtectionStatus } from './protections/protections.js';
 
 export interface RiskEngineOptions {
@@ -35,18 +35,11 @@ export interface RiskEngineOptions {
   readonly clock: Clock;
   readonly global: GlobalRiskLimits;
   readonly strategies: ReadonlyMap<string, StrategyRisk>;
-  /** Client order ids of the strategy's open regular and plan/TP-SL orders (the executor's records). */
-  readonly ordersOf: (strategyId: string) => readonly string[];
-  /** Whether an order is in `ordersOf(strategyId)`, by one lookup (absent: that list is built and searched). */
-  readonly ownsOpen?: (strategyId: string, clientOrderId: string) => boolean;
-  /** The executor's deterministic client order id for a strategy and intent key (a fresh one without key). */
-  readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
-  /** The placing command of an order the executor sent and the cache does not show yet (its quantity reserves a position too). */
-  readonly submitted?: (clientOrderId: string) => ExchangeCommand | undefined;
-  /** Why the order journal cannot be written now (opening orders wait), or undefined. */
-  readonly journalUnavailable?: () => string | undefined;
-  /** The strategy owning an order (the executor's records): fills and exits are attributed by it for the protections. */
-  readonly ownerOf?: (clientOrderId: string) => string | undefined;
+  /**
+   * The executor's records: open orders and their owners, client order ids, placing commands the cache
+   * does not show yet (their quantity reserves a position too), the journal's health.
+   */
+  readonly orders: OrderRecords;
   /** Where tripped protections are journaled (a restart keeps them tripped until their resume time). */
   readonly protectionStore?: KeyValueStore;
   /** The strategy's own ledger holding (closing intents close at most that); absent: the account's. */
@@ -63,11 +56,7 @@ export class RiskEngine {
   private readonly clock: Clock;
   private readonly global: GlobalRiskLimits;
   private readonly strategies: ReadonlyMap<string, StrategyRisk>;
-  private readonly ordersOf: (strategyId: string) => readonly string[];
-  private readonly ownsOpen: RiskEngineOptions['ownsOpen'];
-  private readonly clientOrderId: (strategyId: string, key: string | undefined) => string;
-  private readonly submitted: ((clientOrderId: string) => ExchangeCommand | undefined) | undefined;
-  private readonly journalUnavailable: () => string | undefined;
+  private readonly orders: OrderRecords;
   private readonly ownPosition: RiskEngineOptions['ownPosition'];
   private readonly kill = new KillSwitch();
   private readonly day: DayPnl;
@@ -85,20 +74,16 @@ export class RiskEngine {
     this.clock = options.clock;
     this.global = options.global;
     this.strategies = options.strategies;
-    this.ordersOf = options.ordersOf;
-    this.ownsOpen = options.ownsOpen;
-    this.clientOrderId = options.clientOrderId;
-    this.submitted = options.submitted;
-    this.journalUnavailable = options.journalUnavailable ?? (() => undefined);
+    this.orders = options.orders;
     this.ownPosition = options.ownPosition;
     this.strategyIds = { [Symbol.iterator]: () => options.strategies.keys() };
     this.day = new DayPnl(options.cache, options.clock.now());
-    const ownerOf = options.ownerOf ?? ((): undefined => undefined);
+    const { orders } = options;
     this.protections = new Protections({
       specs: options.global.protections ?? [],
       strategyIds: [...options.strategies.keys()],
       cache: options.cache,
-      ownerOf,
+      ownerOf: (clientOrderId) => orders.ownerOf(clientOrderId),
       ...(options.protectionStore === undefined ? {} : { store: options.protectionStore }),
     });
   }
@@ -237,16 +222,12 @@ export class RiskEngine {
       cache: this.cache,
       global: this.global,
       halted: (id) => this.halted.has(id),
-      journalUnavailable: this.journalUnavailable,
       killSwitch: () => this.kill.state,
       killSwitchEngaged: () => this.kill.engaged,
       strategyRate: dryRun ? strategyRate.copy() : strategyRate,
       globalRate: dryRun ? this.globalRate.copy() : this.globalRate,
       strategyIds: this.strategyIds,
-      ordersOf: this.ordersOf,
-      ...(this.ownsOpen === undefined ? {} : { ownsOpen: this.ownsOpen }),
-      clientOrderId: this.clientOrderId,
-      ...(this.submitted === undefined ? {} : { submitted: this.submitted }),
+      orders: this.orders,
       protections: {
         configured: this.protections.configured,
         tripped: () => this.protections.gate(strategyId, this.clock.now()),

@@ -106,9 +106,14 @@ export class RiskHarness {
       clock: this.clock,
       global: options.global ?? {},
       strategies,
-      ordersOf: (id) => [...(this.owned.get(id) ?? [])],
-      clientOrderId: (id, key) => (key !== undefined ? `${id}-${key}` : `${id}-${++this.sequence}`),
-      submitted: (clientOrderId) => this.submitted.get(clientOrderId),
+      orders: {
+        openOrdersOf: (id) => [...(this.owned.get(id) ?? [])],
+        ownsOpenOrder: (id, clientOrderId) => this.owned.get(id)?.has(clientOrderId) ?? false,
+        clientOrderId: (id, key) => (key !== undefined ? `${id}-${key}` : `${id}-${++this.sequence}`),
+        submittedCommand: (clientOrderId) => this.submitted.get(clientOrderId),
+        ownerOf: () => undefined,
+        journalHealth: { unavailable: undefined },
+      },
     });
   }
 
