@@ -168,9 +168,7 @@ export class Kernel {
       keyValue: options.keyValue,
       ...(options.runnerLimits === undefined ? {} : { limits: options.runnerLimits }),
       onIntent: (strategyId, intent, trigger) => this.handleIntent(strategyId, intent, trigger),
-      owns: (clientOrderId, strategyId) => this.executor.ownerOf(clientOrderId) === strategyId,
-      ownPosition: (strategyId, symbol, positionSide) => this.ledgers.position(strategyId, symbol, positionSide),
-      clientOrderIdFor: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
+      owners,
       publish: (event) => this.ingest(event),
       ...(options.strategyRecorder === undefined ? {} : { recorder: options.strategyRecorder }),
     });
