@@ -31,6 +31,7 @@ import { fillSequenceHash } from './fill-hash.js';
 import { FundingWatch } from './funding-watch.js';
 import { FundingCoverage } from './funding/funding-coverage.js';
 import { HandlerTracker } from './handler-tracker.js';
+import { BacktestWork } from './backtest-work.js';
 import { OrderLog } from './order-log.js';
 import { PnlLedger } from './pnl-ledger.js';
 import type { RecordingFeed } from '../recording/feed.js';
@@ -79,12 +80,12 @@ export class BacktestRun {
   private events = 0;
   private lastEventTime: number | undefined;
   /**
-   * Scheduled actions run that leave nothing asynchronous behind (equity samples, the kernel's ticks),
-   * less the kernel events that may start asynchronous work (a protection or the kill switch acting, a
-   * lost position's orders cancelled): the driver handles an instant of such actions without a turn of
+   * Its `quiet`: scheduled actions run that leave nothing asynchronous behind (equity samples, the kernel's
+   * ticks), less the kernel events that may start asynchronous work (a protection or the kill switch acting,
+   * a lost position's orders cancelled): the driver handles an instant of such actions without a turn of
    * the event loop only when its actions all counted here and nothing of the kind happened.
    */
-  private quietActions = 0;
+  private readonly work: BacktestWork;
   /** The engine's equity parts at the last sample and their sum. */
   private lastEquity: { readonly parts: readonly EquityParts[]; readonly equity: Decimal } | undefined;
 
@@ -132,19 +133,19 @@ export class BacktestRun {
       ...(options.strategyRecorder === undefined ? {} : { strategyRecorder: options.strategyRecorder }),
     });
     const unlatent = this.latency.orderLatencyMs <= 0 && this.latency.ackLatencyMs <= 0;
+    this.work = new BacktestWork(tracker, this.kernel.executor, unlatent);
     this.driver = new VirtualDriver({
       clock: this.clock,
       engine: this.engine,
       feed,
-      mustYield: () => tracker.pending > 0 || (unlatent && this.kernel.executor.pendingCount() > 0),
+      work: this.work,
       instantReplies: unlatent,
-      quietActions: () => this.quietActions,
     });
     this.ledger = new PnlLedger(this.strategyIds);
     this.funding = new FundingWatch(this.engine, account.userId, this.ledger);
     this.fundingCoverage = new FundingCoverage(feed.instruments.map((i) => i.symbol));
     this.equity = new EquityCurve(this.intervalMs, () => {
-      this.quietActions++;
+      this.work.quiet++;
       return this.sample();
     });
     this.port.accountEvents$.subscribe((event) => this.kernel.ingest(event));
@@ -299,8 +300,8 @@ export class BacktestRun {
   }
 
   private onKernelEvent(event: BusEvent): void {
-    if (event.type === 'timer' && event.name === 'tick') this.quietActions++;
-    else if (event.type === 'risk.protection' || event.type === 'risk.killSwitch' || event.type === 'ledger.positionLost') this.quietActions -= 1;
+    if (event.type === 'timer' && event.name === 'tick') this.work.quiet++;
+    else if (event.type === 'risk.protection' || event.type === 'risk.killSwitch' || event.type === 'ledger.positionLost') this.work.quiet -= 1;
     if (event.type === 'intent.denied') this.denied.set(event.strategyId, (this.denied.get(event.strategyId) ?? 0) + 1);
     else if (event.type === 'command.failed') this.rejected.set(event.strategyId, (this.rejected.get(event.strategyId) ?? 0) + 1);
   }

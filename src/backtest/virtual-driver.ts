@@ -9,25 +9,34 @@ export function macrotask(): Promise<void> {
 
 const MAX_TURNS_PER_INSTANT = 16;
 
-export interface VirtualDriverOptions {
-  readonly clock: VirtualClock;
-  /** The engine: `advanceTo` applies the feed's events due by then. */
-  readonly engine: { advanceTo(time: number): void };
-  readonly feed: RecordingFeed;
+/**
+ * What a backtest tells the driver of its work: methods of one object (the backtest's is of a class, so
+ * the same functions in every backtest a sweep runs in a thread, not closures each).
+ */
+export interface DriverWork {
   /**
    * Whether promise continuations may be pending though no scheduled action ran (async strategy
    * handlers, a port without latency): the step then yields to the event loop before the next one.
    */
-  readonly mustYield: () => boolean;
-  /** The port answers without latency: turn the event loop before every step. */
-  readonly instantReplies: boolean;
+  mustYield(): boolean;
   /**
    * How many scheduled actions have run so far that are known to run synchronously and start nothing
    * that waits on a promise (equity samples, the daily reset, the kernel's tick): an instant whose due
    * actions are all such is handled as one of market events alone (`stepNow`). Without it, every instant
    * with an action due takes a `step`.
    */
-  readonly quietActions?: () => number;
+  quietActions?(): number;
+}
+
+export interface VirtualDriverOptions {
+  readonly clock: VirtualClock;
+  /** The engine: `advanceTo` applies the feed's events due by then. */
+  readonly engine: { advanceTo(time: number): void };
+  readonly feed: RecordingFeed;
+  /** The backtest's pending work. */
+  readonly work: DriverWork;
+  /** The port answers without latency: turn the event loop before every step. */
+  readonly instantReplies: boolean;
 }
 
 /**
@@ -60,7 +69,7 @@ export class VirtualDriver {
     if (!feed.covers(time)) await feed.load(time);
     clock.advanceTo(time);
     engine.advanceTo(time);
-    if ((actionTime !== undefined && actionTime <= time) || this.options.mustYield()) await macrotask();
+    if ((actionTime !== undefined && actionTime <= time) || this.options.work.mustYield()) await macrotask();
     await this.settle();
     return true;
   }
@@ -75,28 +84,28 @@ export class VirtualDriver {
    * `finishInstant` then turns the loop as `step` would.
    */
   stepNow(limit: () => number): 'none' | 'done' | 'waiting' {
-    const { clock, engine, feed, mustYield, quietActions } = this.options;
-    if (this.options.instantReplies || mustYield()) return 'none';
+    const { clock, engine, feed, work } = this.options;
+    if (this.options.instantReplies || work.mustYield()) return 'none';
     const feedTime = feed.peekTime();
     if (feedTime === undefined || !feed.covers(feedTime)) return 'none';
     const actionTime = this.nextActionTime();
     const actionDue = actionTime !== undefined && actionTime <= feedTime;
-    if (actionDue && quietActions === undefined) return 'none';
+    if (actionDue && work.quietActions === undefined) return 'none';
     const time = actionDue ? actionTime : feedTime;
     if (!(time <= limit())) return 'none';
     if (!actionDue) {
       // Market events alone (most instants of a replay): nothing to count.
       clock.advanceTo(time);
       engine.advanceTo(time);
-      return mustYield() ? 'waiting' : 'done';
+      return work.mustYield() ? 'waiting' : 'done';
     }
     const executed = clock.executed;
-    const quiet = quietActions?.() ?? 0;
+    const quiet = work.quietActions?.() ?? 0;
     clock.advanceTo(time);
     engine.advanceTo(time);
     // An action not known to be quiet may have left a promise continuation waiting: turn the loop.
-    if (clock.executed - executed !== (quietActions?.() ?? 0) - quiet) return 'waiting';
-    return mustYield() ? 'waiting' : 'done';
+    if (clock.executed - executed !== (work.quietActions?.() ?? 0) - quiet) return 'waiting';
+    return work.mustYield() ? 'waiting' : 'done';
   }
 
   /** After `stepNow` answered 'waiting': the turn of the event loop and the settling `step` ends an instant with. */
@@ -111,7 +120,7 @@ export class VirtualDriver {
    * later instant stays pending).
    */
   private async settle(): Promise<void> {
-    for (let turns = 0; turns < MAX_TURNS_PER_INSTANT && this.options.mustYield(); turns++) await macrotask();
+    for (let turns = 0; turns < MAX_TURNS_PER_INSTANT && this.options.work.mustYield(); turns++) await macrotask();
   }
 
   /** Steps until `work` settles (kernel start and stop wait for port replies that take virtual time). */

@@ -2,8 +2,13 @@ import { assertNever } from '../core/errors.js';
 import type { BusEvent } from '../model/bus-events.js';
 import { GLOBAL_SCOPE } from '../model/protections.js';
 
+/** Whose an order is (a method: the kernel's is one object of a class, the same function in every run of a sweep). */
+export interface OrderOwnership {
+  owns(clientOrderId: string, strategyId: string): boolean;
+}
+
 /** Which events a strategy instance receives: its symbols' market data, its own orders, account-wide state. */
-export function interestedIn(event: BusEvent, strategyId: string, symbols: ReadonlySet<string>, owns: (clientOrderId: string) => boolean): boolean {
+export function interestedIn(event: BusEvent, strategyId: string, symbols: ReadonlySet<string>, orders: OrderOwnership): boolean {
   switch (event.type) {
     case 'market.book':
     case 'market.trade':
@@ -17,9 +22,9 @@ export function interestedIn(event: BusEvent, strategyId: string, symbols: Reado
       return symbols.has(event.symbol);
     case 'account.order':
     case 'account.algo':
-      return symbols.has(event.order.symbol) && owns(event.order.clientOrderId);
+      return symbols.has(event.order.symbol) && orders.owns(event.order.clientOrderId, strategyId);
     case 'account.fill':
-      return symbols.has(event.fill.symbol) && owns(event.fill.clientOrderId);
+      return symbols.has(event.fill.symbol) && orders.owns(event.fill.clientOrderId, strategyId);
     case 'account.position':
       return symbols.has(event.position.symbol);
     case 'account.funding':

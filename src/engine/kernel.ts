@@ -11,7 +11,6 @@ import type { ExchangeFailure, ExchangePort } from '../model/exchange-port.js';
 import { isOpening } from '../model/instrument.js';
 import type { PositionSide } from '../model/instrument.js';
 import type { Decimal } from '../core/decimal.js';
-import { dec } from '../core/decimal.js';
 import type { ClaimRefused } from './ledger/ledgers.js';
 import type { Intent } from '../model/intents.js';
 import type { KeyValueStore, OrderJournal } from '../model/journal.js';
@@ -25,6 +24,7 @@ import type { ReconcileReport } from './execution/reconciler.js';
 import { Reconciler } from './execution/reconciler.js';
 import { instrumentChanges } from './instrument-changes.js';
 import { KernelMetrics } from './kernel-metrics.js';
+import { KernelOwners } from './kernel-owners.js';
 import { applyProtection } from './risk/protections/protection-actions.js';
 import { RiskEngine } from './risk/risk-engine.js';
 import { StrategyHost } from './strategy/host.js';
@@ -34,7 +34,6 @@ import { Ledgers } from './ledger/ledgers.js';
 import { orphanedProtection } from './ledger/orphaned-protection.js';
 import { ledgerStatus } from './ledger/status.js';
 import type { LedgerStatusRow } from './ledger/status.js';
-import { strategyOfClientOrderId } from './execution/client-order-ids.js';
 import type { PositionClaimed, PositionLost } from '../model/ledger.js';
 import type { StrategyInstance } from './strategy/instance.js';
 import type { RunnerLimits } from './strategy/runner.js';
@@ -128,6 +127,8 @@ export class Kernel {
       onJournalHealth: (state) => this.metrics.journalHealth(state),
     });
     const accountScoped = new Set(options.strategies.filter((s) => s.definition.positionScope === 'account').map((s) => s.id));
+    const strategyIds = options.strategies.map((s) => s.id);
+    const owners = new KernelOwners(this, time.clock, strategyIds, accountScoped);
     this.risk = new RiskEngine({
       cache: this.cache,
       clock: time.clock,
@@ -135,22 +136,15 @@ export class Kernel {
       strategies: new Map(options.strategies.map((s) => [s.id, { symbols: s.symbols, limits: s.limits }])),
       orders: this.executor,
       protectionStore: options.keyValue(PROTECTION_STORE),
-      ownPosition: (strategyId, symbol, positionSide) => (accountScoped.has(strategyId) ? undefined : (this.ledgers.position(strategyId, symbol, positionSide)?.qty ?? dec(0))),
+      holdings: owners,
     });
-    const strategyIds = options.strategies.map((s) => s.id);
     this.ledgers = new Ledgers({
       cache: this.cache,
       clock: time.clock,
       store: options.keyValue(LEDGER_STORE_ID),
       strategyIds,
-      ownerOf: (clientOrderId) => this.executor.ownerOf(clientOrderId) ?? strategyOfClientOrderId(clientOrderId, strategyIds),
-      ownerOfOrder: (orderId) => {
-        const clientOrderId = this.cache.clientOrderIdOf(orderId);
-        return clientOrderId === undefined ? undefined : this.executor.ownerOf(clientOrderId);
-      },
+      owners,
       claims: options.strategies.flatMap((s) => (s.claims ?? []).map((c) => ({ strategyId: s.id, symbol: c.symbol, sides: c.sides }))),
-      // The owner was not known when the fill came, so the strategy was not given it: it is now (not the bus, which had it).
-      moved: (fill) => this.strategies.dispatch({ type: 'account.fill', source: 'rest', time: time.clock.now(), fill: { ...fill, clientOrderId: fill.clientOrderId === '' ? (this.cache.clientOrderIdOf(fill.orderId) ?? '') : fill.clientOrderId } }),
       logger: logger.child({ component: 'ledgers' }),
     });
     this.reconciler = new Reconciler({
@@ -174,9 +168,7 @@ export class Kernel {
       keyValue: options.keyValue,
       ...(options.runnerLimits === undefined ? {} : { limits: options.runnerLimits }),
       onIntent: (strategyId, intent, trigger) => this.handleIntent(strategyId, intent, trigger),
-      owns: (clientOrderId, strategyId) => this.executor.ownerOf(clientOrderId) === strategyId,
-      ownPosition: (strategyId, symbol, positionSide) => this.ledgers.position(strategyId, symbol, positionSide),
-      clientOrderIdFor: (strategyId, key) => this.executor.clientOrderId(strategyId, key),
+      owners,
       publish: (event) => this.ingest(event),
       ...(options.strategyRecorder === undefined ? {} : { recorder: options.strategyRecorder }),
     });

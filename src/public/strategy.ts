@@ -5,6 +5,7 @@
  */
 export { Decimal, aboveZero, compareDecimals, dec, parseDecimal } from '../core/decimal.js';
 export { distanceAbove } from '../core/decimal-estimate.js';
+export { emptyDoubleArray, emptyObjectArray } from '../core/empty-arrays.js';
 export type { Clock } from '../core/clock.js';
 export type { Logger } from '../core/logger.js';
 

@@ -1,4 +1,4 @@
-import { compareDecimals } from 'stratd/strategy';
+import { compareDecimals, emptyDoubleArray, emptyObjectArray } from 'stratd/strategy';
 import type { Decimal } from 'stratd/strategy';
 
 interface Point {
@@ -13,12 +13,15 @@ interface Point {
  * The answers are those of a scan of the window's prices.
  */
 export class RangeWindow {
-  /** Times of the window's points, oldest first (only their count and first time are needed). */
-  private readonly times: number[] = [];
+  /**
+   * Times of the window's points, oldest first (only their count and first time are needed). The arrays
+   * are made in their final elements kind: a sweep runs one backtest after another in a thread.
+   */
+  private readonly times: number[] = emptyDoubleArray();
   private head = 0;
-  private readonly highs: Point[] = [];
+  private readonly highs: Point[] = emptyObjectArray();
   private highHead = 0;
-  private readonly lows: Point[] = [];
+  private readonly lows: Point[] = emptyObjectArray();
   private lowHead = 0;
 
   /** Drops the points older than `cutoff` (time < cutoff). */

@@ -18,7 +18,7 @@ async function setUp(quietActions?: () => number): Promise<{ clock: VirtualClock
       for (let next = feed.peekTime(); next !== undefined && next <= time; next = feed.peekTime()) feed.next();
     },
   };
-  const driver = new VirtualDriver({ clock, engine, feed, mustYield: () => false, instantReplies: false, ...(quietActions === undefined ? {} : { quietActions }) });
+  const driver = new VirtualDriver({ clock, engine, feed, work: { mustYield: () => false, ...(quietActions === undefined ? {} : { quietActions }) }, instantReplies: false });
   return { clock, driver, feed };
 }
 

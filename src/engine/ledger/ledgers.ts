@@ -23,21 +23,29 @@ const NO_EVENTS: readonly LedgerEvent[] = Object.freeze([]);
 /** The key under which the ledgers live in their key-value store (the state file's `strategy_kv`). */
 export const LEDGER_STATE_KEY = 'ledgers';
 
+/**
+ * Whose an order is, and who to tell of a moved fill: methods of one object (the kernel's is of a class,
+ * so the same functions in every backtest a sweep runs, not closures each).
+ */
+export interface LedgerOwners {
+  /** The strategy that placed an order (the executor's records, then the id's tag), or undefined. */
+  ownerOf(clientOrderId: string): string | undefined;
+  /**
+   * The strategy an order belongs to by its exchange id (a fill that carried no client order id), or
+   * undefined. Default: none known that way.
+   */
+  ownerOfOrder?(orderId: string): string | undefined;
+  /** A fill booked to `external` was moved to its owner's ledger (the owner never heard of it: tell it now). */
+  moved?(fill: Fill, owner: string): void;
+}
+
 export interface LedgersOptions {
   readonly cache: CacheView;
   readonly clock: Clock;
   /** Persistent: written after every change, read at construction (a restart rebuilds the ledgers exactly). */
   readonly store: KeyValueStore;
   readonly strategyIds: readonly string[];
-  /** The strategy that placed an order (the executor's records, then the id's tag), or undefined. */
-  readonly ownerOf: (clientOrderId: string) => string | undefined;
-  /**
-   * The strategy an order belongs to by its exchange id (a fill that carried no client order id), or
-   * undefined. Default: none known that way.
-   */
-  readonly ownerOfOrder?: (orderId: string) => string | undefined;
-  /** A fill booked to `external` was moved to its owner's ledger (the owner never heard of it: tell it now). */
-  readonly moved?: (fill: Fill, owner: string) => void;
+  readonly owners: LedgerOwners;
   /** Claims from config: applied after every start-up reconciliation. */
   readonly claims?: readonly LedgerClaim[];
   readonly logger: Logger;
@@ -167,7 +175,7 @@ export class Ledgers {
       if (owner === EXTERNAL_LEDGER) continue;
       const excess = this.book.moveToOwner(owner, fill, this.multiplierOf(fill.symbol));
       moved += 1;
-      this.options.moved?.(fill, owner);
+      this.options.owners.moved?.(fill, owner);
       const about = { strategy: owner, symbol: fill.symbol, side: fill.positionSide, tradeId: fill.tradeId, orderId: fill.orderId, qty: fill.qty.toFixed() };
       if (excess.gt(0)) this.log.warn({ ...about, excess: excess.toFixed() }, 'fill moved from external to its strategy, which had lost that position already');
       else this.log.info(about, 'fill moved from external to the strategy whose order it was');
@@ -252,15 +260,16 @@ export class Ledgers {
   }
 
   private ownerOf(clientOrderId: string): string {
-    const owner = clientOrderId === '' ? undefined : this.options.ownerOf(clientOrderId);
+    const owner = clientOrderId === '' ? undefined : this.options.owners.ownerOf(clientOrderId);
     return owner !== undefined && this.strategies.has(owner) ? owner : EXTERNAL_LEDGER;
   }
 
   /** By the fill's client order id, else by its order's exchange id. */
   private ownerOfFill(fill: Fill): string {
     const owner = this.ownerOf(fill.clientOrderId);
-    if (owner !== EXTERNAL_LEDGER || this.options.ownerOfOrder === undefined) return owner;
-    const byOrder = this.options.ownerOfOrder(fill.orderId);
+    const owners = this.options.owners;
+    if (owner !== EXTERNAL_LEDGER || owners.ownerOfOrder === undefined) return owner;
+    const byOrder = owners.ownerOfOrder(fill.orderId);
     return byOrder !== undefined && this.strategies.has(byOrder) ? byOrder : EXTERNAL_LEDGER;
   }
 

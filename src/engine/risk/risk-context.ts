@@ -37,6 +37,18 @@ export interface OrderRecords {
 }
 
 /** A strategy's side of its checks: the same at every check (the moment's state is read through it). */
+/**
+ * The strategies' own ledger holdings, read through a method (the kernel passes one object of a class:
+ * the same function in every backtest a sweep runs, not a closure each).
+ */
+export interface OwnHoldings {
+  /**
+   * The strategy's own ledger holding of a symbol side: closing orders close at most that. Undefined for
+   * a strategy that acts on the whole account (a guard): the account's.
+   */
+  heldBy(strategyId: string, symbol: string, positionSide: PositionSide): Decimal | undefined;
+}
+
 export interface RiskContextParts {
   readonly strategyId: string;
   readonly strategy: StrategyRisk;
@@ -50,11 +62,8 @@ export interface RiskContextParts {
   readonly globalRate: OrderRateWindow;
   readonly strategyIds: Iterable<string>;
   readonly orders: OrderRecords;
-  /**
-   * The strategy's own ledger holding of a symbol side: closing orders close at most that. Absent, or
-   * undefined for a strategy that acts on the whole account (a guard): the account's.
-   */
-  readonly ownPosition?: (strategyId: string, symbol: string, positionSide: PositionSide) => Decimal | undefined;
+  /** The strategies' own ledger holdings (absent: every strategy closes against the account's). */
+  readonly holdings?: OwnHoldings;
   /** The protections' view of the strategy's opening orders: a covering trip, or a cap the entry would break. */
   readonly protections?: ProtectionGate;
 }
@@ -159,15 +168,15 @@ export class RiskContext {
   /** What the strategy may close of a symbol side: its own ledger's holding, never above the account's. */
   heldToClose(symbol: string, positionSide: PositionSide): Decimal | undefined {
     const account = this.cache.position(symbol, positionSide)?.qty;
-    if (this.parts.ownPosition === undefined || account === undefined) return account;
-    const own = this.parts.ownPosition(this.strategyId, symbol, positionSide);
+    if (this.parts.holdings === undefined || account === undefined) return account;
+    const own = this.parts.holdings.heldBy(this.strategyId, symbol, positionSide);
     if (own === undefined) return account;
     return compareDecimals(own, account) < 0 ? own : account;
   }
 
   /** Whether the strategy trades on its own ledger of the symbol side (closing orders reserve only what it holds). */
   ledgered(symbol: string, positionSide: PositionSide): boolean {
-    return this.parts.ownPosition?.(this.strategyId, symbol, positionSide) !== undefined;
+    return this.parts.holdings?.heldBy(this.strategyId, symbol, positionSide) !== undefined;
   }
 
   /** Whether a client order id is in use by a live order. */

@@ -10,7 +10,6 @@ import type { Intent } from '../../model/intents.js';
 import type { KeyValueStore } from '../../model/journal.js';
 import type { KillSwitchChanged, ProtectionChanged } from '../../model/kernel-events.js';
 import { GLOBAL_SCOPE } from '../../model/protections.js';
-import type { PositionSide } from '../../model/instrument.js';
 import type { GlobalRiskLimits } from '../../model/risk-limits.js';
 import { DayPnl } from './day-pnl.js';
 import type { Checked } from './denial.js';
@@ -23,11 +22,11 @@ import { OrderRateWindow } from './order-rate.js';
 import type { ProtectionStatus } from './protections/protections.js';
 import { Protections } from './protections/protections.js';
 import type { StrategyFigures } from './protections/strategy-figures.js';
-import type { OrderRecords, StrategyRisk } from './risk-context.js';
+import type { OrderRecords, OwnHoldings, StrategyRisk } from './risk-context.js';
 import { RiskContext } from './risk-context.js';
 
 export type { DailyLossOverride, KillSwitchState, ResumeRefused, Resumed } from './kill-switch.js';
-export type { OrderRecords, StrategyRisk } from './risk-context.js';
+export type { OrderRecords, OwnHoldings, StrategyRisk } from './risk-context.js';
 export type { ProtectionStatus } from './protections/protections.js';
 
 export interface RiskEngineOptions {
@@ -42,8 +41,8 @@ export interface RiskEngineOptions {
   readonly orders: OrderRecords;
   /** Where tripped protections are journaled (a restart keeps them tripped until their resume time). */
   readonly protectionStore?: KeyValueStore;
-  /** The strategy's own ledger holding (closing intents close at most that); absent: the account's. */
-  readonly ownPosition?: (strategyId: string, symbol: string, positionSide: PositionSide) => Decimal | undefined;
+  /** The strategies' own ledger holdings (closing intents close at most that); absent: the account's. */
+  readonly holdings?: OwnHoldings;
 }
 
 /**
@@ -57,7 +56,7 @@ export class RiskEngine {
   private readonly global: GlobalRiskLimits;
   private readonly strategies: ReadonlyMap<string, StrategyRisk>;
   private readonly orders: OrderRecords;
-  private readonly ownPosition: RiskEngineOptions['ownPosition'];
+  private readonly holdings: OwnHoldings | undefined;
   private readonly kill = new KillSwitch();
   private readonly day: DayPnl;
   private readonly halted = new Set<string>();
@@ -75,7 +74,7 @@ export class RiskEngine {
     this.global = options.global;
     this.strategies = options.strategies;
     this.orders = options.orders;
-    this.ownPosition = options.ownPosition;
+    this.holdings = options.holdings;
     this.strategyIds = { [Symbol.iterator]: () => options.strategies.keys() };
     this.day = new DayPnl(options.cache, options.clock.now());
     const { orders } = options;
@@ -233,7 +232,7 @@ export class RiskEngine {
         tripped: () => this.protections.gate(strategyId, this.clock.now()),
         admit: (entry) => this.protections.admit(strategyId, entry, this.clock.now()),
       },
-      ...(this.ownPosition === undefined ? {} : { ownPosition: this.ownPosition }),
+      ...(this.holdings === undefined ? {} : { holdings: this.holdings }),
     });
   }
 

@@ -7,6 +7,7 @@ import type { Intent } from '../../model/intents.js';
 import type { KeyValueStore } from '../../model/journal.js';
 import { ClosedKlineView } from '../closed-kline-view.js';
 import { interestedIn } from '../interest.js';
+import type { OrderOwnership } from '../interest.js';
 import type { HandlerContext, StrategyHandlers } from './api.js';
 import type { StrategyInstance } from './instance.js';
 import type { StrategyRecorder } from './recorder.js';
@@ -17,6 +18,13 @@ import { DEFAULT_RUNNER_LIMITS, StrategyRunner } from './runner.js';
 import { streamToHandlers } from '../stream-handlers.js';
 import type { Trigger } from '../tick-to-order.js';
 
+/** The kernel's records an instance's context reads through (methods: see OrderOwnership). */
+export interface StrategyOwners extends OrderOwnership {
+  /** The instance's own ledger position (the kernel's ledgers). */
+  ownPosition(strategyId: string, symbol: string, positionSide: PositionSide): LedgerPosition | undefined;
+  clientOrderIdFor(strategyId: string, key: string): string;
+}
+
 export interface StrategyHostOptions {
   readonly instances: readonly StrategyInstance[];
   readonly cache: CacheView;
@@ -26,10 +34,7 @@ export interface StrategyHostOptions {
   readonly limits?: RunnerLimits;
   /** `trigger`: the market event the instance was handling when it emitted, when its arrival is known. */
   readonly onIntent: (strategyId: string, intent: Intent, trigger: Trigger | undefined) => void;
-  readonly owns: (clientOrderId: string, strategyId: string) => boolean;
-  /** The instance's own ledger position (the kernel's ledgers). */
-  readonly ownPosition: (strategyId: string, symbol: string, positionSide: PositionSide) => LedgerPosition | undefined;
-  readonly clientOrderIdFor: (strategyId: string, key: string) => string;
+  readonly owners: StrategyOwners;
   readonly publish: (event: BusEvent) => void;
   /** Records each instance's intents and indicator values (stratd check-strategy); absent: nothing is. */
   readonly recorder?: StrategyRecorder;
@@ -38,8 +43,6 @@ export interface StrategyHostOptions {
 interface Hosted {
   readonly instance: StrategyInstance;
   readonly symbols: ReadonlySet<string>;
-  /** Whether a client order id is this instance's (made once: dispatch asks it for every account event). */
-  readonly owns: (clientOrderId: string) => boolean;
   runner: StrategyRunner;
 }
 
@@ -54,9 +57,8 @@ export class StrategyHost {
   constructor(private readonly options: StrategyHostOptions) {
     this.view = new ClosedKlineView(options.cache);
     for (const instance of options.instances) {
-      const id = instance.id;
-      const hosted: Hosted = { instance, symbols: new Set(instance.symbols), owns: (clientOrderId) => options.owns(clientOrderId, id), runner: this.createRunner(instance) };
-      this.hosted.set(id, hosted);
+      const hosted: Hosted = { instance, symbols: new Set(instance.symbols), runner: this.createRunner(instance) };
+      this.hosted.set(instance.id, hosted);
       this.list.push(hosted);
     }
   }
@@ -74,10 +76,10 @@ export class StrategyHost {
       scheduler: time.scheduler,
       logger: log,
       store: keyValue(instance.id),
-      openOrders: (symbol) => cache.openOrders(symbol).filter((o) => this.options.owns(o.clientOrderId, instance.id)),
-      openAlgoOrders: (symbol) => cache.openAlgoOrders(symbol).filter((o) => this.options.owns(o.clientOrderId, instance.id)),
-      clientOrderIdFor: (key) => this.options.clientOrderIdFor(instance.id, key),
-      position: (symbol, positionSide) => this.options.ownPosition(instance.id, symbol, positionSide),
+      openOrders: (symbol) => cache.openOrders(symbol).filter((o) => this.options.owners.owns(o.clientOrderId, instance.id)),
+      openAlgoOrders: (symbol) => cache.openAlgoOrders(symbol).filter((o) => this.options.owners.owns(o.clientOrderId, instance.id)),
+      clientOrderIdFor: (key) => this.options.owners.clientOrderIdFor(instance.id, key),
+      position: (symbol, positionSide) => this.options.owners.ownPosition(instance.id, symbol, positionSide),
       account: { position: (symbol, positionSide) => cache.position(symbol, positionSide), positions: () => cache.positions() },
       emit: (intent) => {
         // A stopped or failed instance emits nothing more (its own timers may still fire).
@@ -150,7 +152,7 @@ export class StrategyHost {
     const list = this.list;
     for (let i = 0; i < list.length; i++) {
       const hosted = list[i]!;
-      if (interestedIn(event, hosted.instance.id, hosted.symbols, hosted.owns)) hosted.runner.deliver(event, arrivedAt, ingestedAt);
+      if (interestedIn(event, hosted.instance.id, hosted.symbols, this.options.owners)) hosted.runner.deliver(event, arrivedAt, ingestedAt);
     }
   }
 

@@ -87,10 +87,10 @@ describe('Kernel strategies: one failing or slow instance never harms the others
     expect(await rig.metric('stratd_bus_dropped_total', { strategy: 'slow' })).toBe(total);
 
     // Every account event meant for it arrived, in the order the kernel published them.
-    const owns = (clientOrderId: string): boolean => rig.kernel.executor.ownerOf(clientOrderId) === 'slow';
+    const owners = { owns: (clientOrderId: string, strategyId: string): boolean => rig.kernel.executor.ownerOf(clientOrderId) === strategyId };
     // (The strategies start after the start-up reconciliation.)
     const started = rig.events.findIndex((e) => e.type === 'account.resynced') + 1;
-    const expected = rig.events.slice(started).filter((e) => isAccountEvent(e) && interestedIn(e, 'slow', new Set([BTC]), owns));
+    const expected = rig.events.slice(started).filter((e) => isAccountEvent(e) && interestedIn(e, 'slow', new Set([BTC]), owners));
     expect(expected.length).toBeGreaterThan(10);
     expect(slow.seen.filter(isAccountEvent)).toEqual(expected);
     expect(slow.of('account.fill').map((e) => e.fill.clientOrderId)).toEqual(['slow-b1', 'slow-b2', 'slow-b3']);

@@ -24,7 +24,7 @@ function fill(n: number): Fill {
 }
 
 function ledgersOn(store: KeyValueStore): Ledgers {
-  return new Ledgers({ cache: new Cache(), clock: { now: () => 0 }, store, strategyIds: ['alpha'], ownerOf: (id) => (id.startsWith('alpha-') ? 'alpha' : undefined), logger: silentLogger });
+  return new Ledgers({ cache: new Cache(), clock: { now: () => 0 }, store, strategyIds: ['alpha'], owners: { ownerOf: (id) => (id.startsWith('alpha-') ? 'alpha' : undefined) }, logger: silentLogger });
 }
 
 function book(ledgers: Ledgers, from: number, to: number): void {
