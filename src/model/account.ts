@@ -41,6 +41,14 @@ export interface Position {
   readonly updateTime: number;
 }
 
+/** Each symbol's two position keys, made once: the kernel asks for them at every mark price and position event. */
+const keysBySymbol = new Map<string, { readonly LONG: string; readonly SHORT: string }>();
+
 export function positionKey(symbol: string, positionSide: PositionSide): string {
-  return `${symbol}/${positionSide}`;
+  let keys = keysBySymbol.get(symbol);
+  if (keys === undefined) {
+    keys = { LONG: `${symbol}/LONG`, SHORT: `${symbol}/SHORT` };
+    keysBySymbol.set(symbol, keys);
+  }
+  return keys[positionSide];
 }

@@ -101,6 +101,15 @@ export function encodeLedgerState(state: LedgerRecord): LedgerStateJson {
 }
 
 /**
+ * The persisted form of `state` as a value for a key-value store, encoded when the store serializes it
+ * (`JSON.stringify` calls `toJSON`): a store that writes at once encodes at once, a backtest's store that
+ * keeps the value unread (UnreadStateStore) never does. `state` is a snapshot (`LedgerBook.record()`).
+ */
+export function ledgerStateValue(state: LedgerRecord): { toJSON(): LedgerStateJson } {
+  return { toJSON: () => encodeLedgerState(state) };
+}
+
+/**
  * Undefined for nothing stored; a stored value that does not parse, or a chunk it lists that is missing or
  * does not parse, is a damaged state file (throws). `readChunk(n)`: the stored value of chunk `n`.
  */

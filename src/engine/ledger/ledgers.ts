@@ -13,7 +13,7 @@ import type { LedgerEvent, LedgerPosition, PositionClaimed, PositionLossCause, P
 import { EXTERNAL_LEDGER } from '../../model/ledger.js';
 import type { Fill } from '../../model/orders.js';
 import { LEDGER_FILL_CHUNK, LedgerBook } from './book.js';
-import { decodeLedgerState, encodeLedgerState, ledgerFillsChunkOf, ledgerFillsKey } from './codec.js';
+import { decodeLedgerState, ledgerFillsChunkOf, ledgerFillsKey, ledgerStateValue } from './codec.js';
 import type { LedgerClaim } from './claims.js';
 import { lossCauseOf } from './loss-cause.js';
 
@@ -286,7 +286,7 @@ export class Ledgers {
     const store = this.options.store;
     const changes = this.book.bookedChanges();
     for (const chunk of changes.write) store.set(ledgerFillsKey(LEDGER_STATE_KEY, chunk.n), chunk.ids);
-    store.set(LEDGER_STATE_KEY, encodeLedgerState(this.book.record()));
+    store.set(LEDGER_STATE_KEY, ledgerStateValue(this.book.record()));
     for (const n of changes.drop) store.delete(ledgerFillsKey(LEDGER_STATE_KEY, n));
   }
 }
