@@ -44,31 +44,6 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
-  // 2: `seq` without AUTOINCREMENT. Every order's commit wrote the table's row in sqlite_sequence too:
-  // one more page in the write-ahead log (4 frames per command's commit instead of 3, each two
-  // write(2)s). `seq` only orders the rows there are (append order, the newest of a key), which the
-  // rowid's max + 1 keeps; a value of purged rows may come again, which nothing reads.
-  `
-  CREATE TABLE journal_v2 (
-    seq INTEGER PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    strategy_id TEXT NOT NULL,
-    intent_key TEXT,
-    symbol TEXT NOT NULL,
-    command TEXT NOT NULL,
-    state TEXT NOT NULL,
-    exchange_order_id TEXT,
-    detail TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  INSERT INTO journal_v2 (seq, id, strategy_id, intent_key, symbol, command, state, exchange_order_id, detail, created_at, updated_at)
-    SELECT seq, id, strategy_id, intent_key, symbol, command, state, exchange_order_id, detail, created_at, updated_at FROM journal ORDER BY seq;
-  DROP TABLE journal;
-  ALTER TABLE journal_v2 RENAME TO journal;
-  CREATE INDEX journal_by_key ON journal (strategy_id, intent_key) WHERE intent_key IS NOT NULL;
-  CREATE INDEX journal_by_state ON journal (state, updated_at);
-  `,
 ];
 
 /** Schema version of this build. */

@@ -2,8 +2,6 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { InvariantError } from '../../src/core/errors.js';
 import { unwrap } from '../../src/core/result.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
-import { encodeCommand } from '../../src/store/command-codec.js';
 import { STATE_FILE, StateStore } from '../../src/store/state-file/state-store.js';
 import { describeJournalContract, place, T } from './journal-contract.js';
 import { tmpStateDir } from './tmp-state-dir.js';
@@ -23,7 +21,7 @@ describe('StateStore file', () => {
   it('creates the directory and stratd.db in WAL mode with synchronous=FULL at the current schema version', () => {
     const dir = join(tmp.dir, 'nested', 'state');
     const store = unwrap(StateStore.open(dir));
-    expect(store.describe()).toEqual({ path: join(dir, STATE_FILE), journalMode: 'wal', synchronous: 'FULL', lockingMode: 'exclusive', fsync: 'commit', pageCacheKiB: 2048, schemaVersion: 2 });
+    expect(store.describe()).toEqual({ path: join(dir, STATE_FILE), journalMode: 'wal', synchronous: 'FULL', lockingMode: 'exclusive', fsync: 'commit', pageCacheKiB: 2048, schemaVersion: 1 });
     store.close();
   });
 
@@ -66,36 +64,6 @@ describe('StateStore file', () => {
     const next = unwrap(StateStore.open(tmp.dir));
     expect(next.journal().get('x')?.state).toBe('pending');
     next.close();
-  });
-
-  it('opens a state file of schema version 1: entries, their order, keys and sequences kept; commits no longer write sqlite_sequence', () => {
-    const path = join(tmp.dir, STATE_FILE);
-    const v1 = new Database(path);
-    v1.exec(MIGRATIONS[0] ?? '');
-    v1.pragma('user_version = 1');
-    const row = v1.prepare('INSERT INTO journal (id, strategy_id, intent_key, symbol, command, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    row.run('grid-1', 'grid', 'level-1', 'BTC-SWAP-USDT', encodeCommand(place('grid-1')), 'rejected', T, T);
-    row.run('grid-2', 'grid', 'level-1', 'BTC-SWAP-USDT', encodeCommand(place('grid-2')), 'sent', T + 1, T + 1);
-    row.run('grid-3', 'grid', null, 'BTC-SWAP-USDT', encodeCommand(place('grid-3')), 'accepted', T + 2, T + 2);
-    v1.prepare("INSERT INTO journal_sequence (strategy_id, value) VALUES ('grid', 3)").run();
-    v1.close();
-
-    const store = unwrap(StateStore.open(tmp.dir));
-    expect(store.describe().schemaVersion).toBe(2);
-    const journal = store.journal();
-    expect(journal.unsettled().map((e) => e.id)).toEqual(['grid-2', 'grid-3']);
-    expect(journal.findByKey('grid', 'level-1')?.id).toBe('grid-2');
-    expect(journal.get('grid-1')).toMatchObject({ state: 'rejected', intentKey: 'level-1', command: place('grid-1') });
-    expect(journal.nextSequence('grid')).toBe(4);
-    journal.append({ id: 'grid-4', strategyId: 'grid', intentKey: 'level-1', command: place('grid-4'), time: T + 3, state: 'sent' });
-    expect(journal.findByKey('grid', 'level-1')?.id).toBe('grid-4');
-    expect(journal.unsettled().map((e) => e.id)).toEqual(['grid-2', 'grid-3', 'grid-4']);
-    store.close();
-
-    const raw = new Database(path, { readonly: true });
-    expect(raw.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE sql LIKE '%AUTOINCREMENT%'").get()).toEqual({ n: 0 });
-    expect(raw.prepare('SELECT COUNT(*) AS n FROM sqlite_sequence').get()).toEqual({ n: 0 });
-    raw.close();
   });
 
   it('refuses a file written by a newer schema', () => {
