@@ -36,7 +36,6 @@ export interface OrderRecords {
   readonly journalHealth: { readonly unavailable: string | undefined };
 }
 
-/** A strategy's side of its checks: the same at every check (the moment's state is read through it). */
 /**
  * The strategies' own ledger holdings, read through a method (the kernel passes one object of a class:
  * the same function in every backtest a sweep runs, not a closure each).
@@ -49,6 +48,7 @@ export interface OwnHoldings {
   heldBy(strategyId: string, symbol: string, positionSide: PositionSide): Decimal | undefined;
 }
 
+/** A strategy's side of its checks: the same at every check (the moment's state is read through it). */
 export interface RiskContextParts {
   readonly strategyId: string;
   readonly strategy: StrategyRisk;

@@ -122,12 +122,12 @@ export class MarketWsSession {
     return this.status;
   }
 
-  /** Connects (failures retry with backoff); resolves once the first attempt opened or failed. */
   /** `events$` to a plain listener (none after `stop`); the answer removes it. */
   listen(listener: (arrived: SocketMarketEvent) => void): () => void {
     return this.bus.listen(listener);
   }
 
+  /** Connects (failures retry with backoff); resolves once the first attempt opened or failed. */
   start(): Promise<void> {
     if (this.status !== 'idle') return Promise.resolve();
     this.scheduleStaleCheck();
