@@ -90,6 +90,9 @@ const commandSchema = z.discriminatedUnion('type', [c['place-order'], c['modify-
  * commit on the order path.
  */
 export function encodeCommand(command: ExchangeCommand): string {
+  // A cancel holds only strings: JSON's own pass gives the same text without a call into the replacer
+  // per member (a tick's cancel is journaled once per poll, cold).
+  if (command.type === 'cancel-order' || command.type === 'cancel-algo' || command.type === 'cancel-all') return JSON.stringify(command);
   return JSON.stringify(command, plainDecimals);
 }
 

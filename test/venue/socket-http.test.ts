@@ -71,6 +71,39 @@ describe('the socket transport keeps one idle timer per connection', () => {
 });
 
 describe('an idle socket transport holds no process up', () => {
+  test('a request in flight holds the process up by its deadline timer, never by its connection', async () => {
+    const sockets: Socket[] = [];
+    let asked: () => void = () => undefined;
+    const received = new Promise<void>((resolve) => (asked = resolve));
+    // A server that reads the request and never answers, holding nothing up itself.
+    const server = createTcpServer((socket) => {
+      socket.unref();
+      sockets.push(socket);
+      socket.on('data', () => asked());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const http = createSocketHttp();
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/never`;
+      let reply: Promise<unknown> = Promise.resolve();
+      const made = await handlesMadeWhile(['Timeout', 'TCPWRAP'], async () => {
+        reply = http.send({ method: 'GET', url, headers: {}, timeoutMs: 600_000 }).catch((error: unknown) => error);
+        await received;
+      });
+      // The request is on the wire, unanswered: its deadline's timer holds the process, neither socket does.
+      expect(made.filter((h) => h.type === 'TCPWRAP')).toHaveLength(2);
+      expect(made.filter((h) => h.type === 'TCPWRAP' && holds(h)).map((h) => h.type)).toEqual([]);
+      expect(made.filter((h) => h.type === 'Timeout' && holds(h))).toHaveLength(1);
+      http.close();
+      for (const socket of sockets) socket.destroy();
+      expect(await reply).toBeInstanceOf(HttpTransportError);
+    } finally {
+      http.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   test('after a reply, neither the kept connection nor the deadline timer keeps the process up; a deadline still fires later', async () => {
     const sockets: Socket[] = [];
     const server = createTcpServer((socket) => {

@@ -70,6 +70,16 @@ function candidateOf(draft: OrderDraft): Candidate {
 }
 
 function commandOf(draft: OrderDraft, clientOrderId: string): PlaceOrderCommand | PlaceAlgoCommand {
+  if (!draft.algo && draft.takeProfit === undefined && draft.stopLoss === undefined) {
+    // A plain order (every one a tick places): one literal of a fixed shape instead of three spreads, its
+    // keys in the order the spreads below give them (so the journal's text of it is the same).
+    const { orderType, quantity, timeInForce, price } = draft;
+    const { symbol } = draft.instrument;
+    const { side, positionSide } = draft.direction;
+    return price === undefined
+      ? { type: 'place-order', clientOrderId, symbol, side, positionSide, orderType, quantity, timeInForce }
+      : { type: 'place-order', clientOrderId, symbol, side, positionSide, orderType, quantity, timeInForce, price };
+  }
   const optional = {
     ...(draft.price === undefined ? {} : { price: draft.price }),
     ...(draft.takeProfit === undefined ? {} : { takeProfit: draft.takeProfit }),

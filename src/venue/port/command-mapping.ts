@@ -10,7 +10,13 @@ import { categoryOf } from './category.js';
 
 /** POST /api/v2/futures/order, with attached TP/SL. */
 export function placeOrderRequest(command: PlaceOrderCommand): PlaceOrderV2 {
-  return { ...batchLegRequest(command), ...attachedStops(command), category: categoryOf(command.symbol) };
+  if (hasAttachedStops(command)) return { ...batchLegRequest(command), ...attachedStops(command), category: categoryOf(command.symbol) };
+  // An order without TP/SL (every one a tick places): one literal of a fixed shape, no spread of temporaries.
+  const { symbol, side, positionSide, orderType: type, clientOrderId: newClientOrderId, quantity, timeInForce } = command;
+  const category = categoryOf(symbol);
+  return type === 'LIMIT' && command.price !== undefined
+    ? { symbol, side, positionSide, type, newClientOrderId, quantity, price: command.price, timeInForce, category }
+    : { symbol, side, positionSide, type, newClientOrderId, quantity, timeInForce, category };
 }
 
 /** One leg of POST /api/v2/futures/batch-orders (legs carry no TP/SL). */

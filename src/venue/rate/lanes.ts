@@ -35,23 +35,49 @@ export function laneOf(endpoint: EndpointDef, params: LaneParams): RateLane {
 /**
  * Whether every order in the parameters only reduces a position: `reduceOnly`/`closePosition` true, a
  * v1 `…_CLOSE` side, or a v2 side against its `positionSide` (SELL of LONG, BUY of SHORT). A batch counts only when every leg does.
+ * Read field by field, without closures or arrays of legs: a place runs this once per order, cold.
  */
 function onlyReduces(params: LaneParams): boolean {
-  if (params.json !== undefined) {
-    const legs = Array.isArray(params.json) ? (params.json as readonly unknown[]) : [params.json];
-    const inner = legs.length === 1 && isRecord(legs[0]) && Array.isArray(legs[0]['orders']) ? (legs[0]['orders'] as readonly unknown[]) : legs;
-    return inner.length > 0 && inner.every((leg) => isRecord(leg) && reduces((name) => textOf(leg[name])));
+  const { json } = params;
+  if (json !== undefined) {
+    if (!Array.isArray(json)) {
+      if (!isRecord(json)) return false;
+      const orders = json['orders'];
+      return Array.isArray(orders) ? everyLegReduces(orders as readonly unknown[]) : legReduces(json);
+    }
+    const legs = json as readonly unknown[];
+    const only = legs.length === 1 ? legs[0] : undefined;
+    if (isRecord(only) && Array.isArray(only['orders'])) return everyLegReduces(only['orders'] as readonly unknown[]);
+    return everyLegReduces(legs);
   }
-  const pairs = [...(params.query ?? []), ...(params.form ?? [])];
-  return reduces((name) => pairs.find(([key]) => key === name)?.[1]);
+  return reduces(paramOf(params, 'reduceOnly'), paramOf(params, 'closePosition'), paramOf(params, 'side'), paramOf(params, 'positionSide'));
 }
 
-function reduces(value: (name: string) => string | undefined): boolean {
-  if (value('reduceOnly')?.toLowerCase() === 'true' || value('closePosition')?.toLowerCase() === 'true') return true;
-  const side = value('side')?.toUpperCase();
+function everyLegReduces(legs: readonly unknown[]): boolean {
+  if (legs.length === 0) return false;
+  for (const leg of legs) if (!isRecord(leg) || !legReduces(leg)) return false;
+  return true;
+}
+
+function legReduces(leg: Readonly<Record<string, unknown>>): boolean {
+  return reduces(textOf(leg['reduceOnly']), textOf(leg['closePosition']), textOf(leg['side']), textOf(leg['positionSide']));
+}
+
+/** A query's or form's first value of `name` (the query first). */
+function paramOf(params: LaneParams, name: string): string | undefined {
+  for (const pairs of [params.query, params.form]) {
+    if (pairs === undefined) continue;
+    for (const [key, value] of pairs) if (key === name) return value;
+  }
+  return undefined;
+}
+
+function reduces(reduceOnly: string | undefined, closePosition: string | undefined, sideText: string | undefined, positionSideText: string | undefined): boolean {
+  if (reduceOnly?.toLowerCase() === 'true' || closePosition?.toLowerCase() === 'true') return true;
+  const side = sideText?.toUpperCase();
   if (side?.endsWith('_CLOSE') === true) return true;
   // v2 (hedge mode): selling the long side or buying the short side closes.
-  const positionSide = value('positionSide')?.toUpperCase();
+  const positionSide = positionSideText?.toUpperCase();
   return (side === 'SELL' && positionSide === 'LONG') || (side === 'BUY' && positionSide === 'SHORT');
 }
 
