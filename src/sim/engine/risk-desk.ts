@@ -70,10 +70,11 @@ export class RiskDesk {
       const m = mathOf(this.s, p);
       const markTicks = book.markTicks > 0 ? book.markTicks : book.lastTicks;
       const perUnit = m.size.adverseMove;
-      // How far this position's price may move against it before its share of the cushion is used up.
-      // A whole cushion over one position is the excess itself (a difference, already at the precision: ÷ 1 gives it back).
-      const share = p.marginType === 'ISOLATED' ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : cross === 1 ? excess : excess.div(cross);
-      const room = share.isZero() || share.isNegative() || perUnit.isZero() ? 0 : roomTicks(share, perUnit, decimalOfText(book.price.step));
+      // How far this position's price may move against it before its share of the cushion is used up:
+      // its own margin's excess when isolated, an equal part of the cross excess when cross.
+      const isolated = p.marginType === 'ISOLATED';
+      const cushion = isolated ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : excess;
+      const room = cushion.isZero() || cushion.isNegative() || perUnit.isZero() ? 0 : roomTicks(cushion, isolated ? 1 : cross, perUnit, decimalOfText(book.price.step));
       const band = out.get(p.symbol) ?? { lo: 0, hi: Number.MAX_SAFE_INTEGER };
       if (p.side === 'LONG') band.lo = Math.max(band.lo, markTicks - room);
       else band.hi = Math.min(band.hi, markTicks + room);
@@ -159,10 +160,10 @@ export class RiskDesk {
 }
 
 /**
- * Whole price ticks of `step` that `share` covers at `perUnit` per unit of move: estimated, never more
- * than the decimal quotient's floor (a band one tick short only checks the account sooner); the
- * decimals divide only where the estimate cannot tell.
+ * Whole price ticks of `step` that a `parts`th of `cushion` covers at `perUnit` per unit of move:
+ * estimated, never more than the decimal quotient's floor (a band one tick short only checks the
+ * account sooner); the decimals divide only where the estimate cannot tell.
  */
-function roomTicks(share: Decimal, perUnit: Decimal, step: Decimal): number {
-  return quotientFloorAtMost(share, perUnit, step) ?? Math.floor(share.div(perUnit).div(step).toNumber());
+function roomTicks(cushion: Decimal, parts: number, perUnit: Decimal, step: Decimal): number {
+  return quotientFloorAtMost(cushion, parts, perUnit, step) ?? Math.floor((parts === 1 ? cushion : cushion.div(parts)).div(perUnit).div(step).toNumber());
 }
