@@ -271,7 +271,7 @@ export class SimExchange implements SimVenue {
   placeOrderMoment(ref: AccountRef, command: PlaceOrderCommand): SimResult<OrderMoment> {
     const account = this.s.account(ref);
     if (account === undefined) return err(reject.userNotFound());
-    const placed = this.desk.submit(account, { ...command, marketBand: command.generation === 'v1' && command.priceType === 'MARKET' ? 'v1' : 'v2' });
+    const placed = this.desk.submit(account, command, command.generation === 'v1' && command.priceType === 'MARKET' ? 'v1' : 'v2');
     if (!placed.ok) return placed;
     const moment = orderMoment(this.s, placed.value);
     // v1 create answers PENDING_NEW while the order is still working (API-NOTES §5.7).
@@ -661,7 +661,6 @@ export class SimExchange implements SimVenue {
       priceType: 'MARKET',
       timeInForce: 'IOC',
       clientOrderId: this.s.ids.clientOrder.next(),
-      marketBand: 'v2',
       forced: true,
     });
     return placed.ok ? ok(orderView(this.s, placed.value)) : placed;
@@ -686,7 +685,6 @@ export class SimExchange implements SimVenue {
       priceType: 'MARKET',
       timeInForce: 'IOC',
       clientOrderId: this.s.ids.clientOrder.next(),
-      marketBand: 'v2',
     });
     return opened.ok ? ok([closed.value, orderView(this.s, opened.value)]) : opened;
   }
