@@ -288,7 +288,7 @@ export class BacktestRun {
     if (event.userId !== this.options.account.userId) return;
     if (event.type === 'trade') {
       const view = event.trade;
-      const fill: FillRecord = { ...fillOf(view), strategy: this.ownerOf(view.clientOrderId), isClose: view.isClose };
+      const fill: FillRecord = { ...fillOf(view, event.amounts), strategy: this.ownerOf(view.clientOrderId), isClose: view.isClose };
       this.fills.push(fill);
       this.ledger.onFill(fill, decimalOfText(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
     } else if (event.type === 'order') {

@@ -16,7 +16,7 @@ import type { Fill, SymbolBook } from './symbol-book.js';
 import type { AttachedStop, PositionSide, PriceType, Side, SimReject, TimeInForce } from './types.js';
 import { BalanceEvent, OrderEvent, PositionEvent } from './account-event-objects.js';
 import { orderMoment, positionMoment } from './account-moments.js';
-import { money } from './views.js';
+import { money, moneyValue } from './views.js';
 
 const ZERO = dec(0);
 
@@ -293,7 +293,7 @@ export class TradingDesk {
     order.status = done ? 'FILLED' : 'PARTIALLY_FILLED';
     if (done) this.close(order, book, account);
     s.emit(new OrderEvent(s.time, orderMoment(s, order), { qty: qtyText, price: priceText, fee, isMaker: fill.isMaker }));
-    s.emit({ type: 'trade', time: s.time, userId: account.userId, category: account.category, trade });
+    s.emit({ type: 'trade', time: s.time, userId: account.userId, category: account.category, trade, amounts: { commission: moneyValue(fee), realizedPnl: moneyValue(realized) } });
     this.emitPosition(account, position);
     this.emitBalance(account);
     this.hooks.afterFill(order, account, position);
