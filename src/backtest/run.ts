@@ -10,6 +10,7 @@ import type { BusEvent } from '../model/bus-events.js';
 import type { Category } from '../model/instrument.js';
 import { SimExchange } from '../sim/engine/sim-exchange.js';
 import type { EquityParts } from '../sim/engine/sim-exchange.js';
+import type { BookPrices } from '../sim/engine/symbol-book.js';
 import type { AccountEvent as SimAccountEvent } from '../sim/engine/types.js';
 import type { MarketEvent as SimMarketEvent } from '../sim/market-stream/events.js';
 import type { SimInstrument } from '../sim/market-stream/instruments.js';
@@ -150,7 +151,7 @@ export class BacktestRun {
     });
     this.port.accountEvents$.subscribe((event) => this.kernel.ingest(event));
     this.kernel.onEvent((event) => this.onKernelEvent(event));
-    this.engine.onMarketEvent((event) => this.onMarketEvent(event));
+    this.engine.onMarketEvent((event, book) => this.onMarketEvent(event, book));
     this.engine.onAccountEvent((event) => this.onAccountEvent(event));
   }
 
@@ -234,7 +235,7 @@ export class BacktestRun {
 
   // ---------------------------------------------------------------- sources
 
-  private onMarketEvent(event: SimMarketEvent): void {
+  private onMarketEvent(event: SimMarketEvent, book: BookPrices | undefined): void {
     if (event.type === 'funding') {
       this.fundingCoverage.onFunding(event);
       const instrument = this.instruments.get(event.symbol);
@@ -262,7 +263,7 @@ export class BacktestRun {
       if (event.source === 'contract') this.klines.bar(event);
       return;
     }
-    const model = modelMarketEvent(event);
+    const model = modelMarketEvent(event, book);
     if (model === undefined) return;
     this.kernel.ingest(model);
     if (event.type === 'trade' && !this.bars) this.klines.trade(event);

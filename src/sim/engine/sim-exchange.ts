@@ -18,7 +18,7 @@ import { checkPrice, resolveLots } from './order-checks.js';
 import { maxLeverageOf, tierFor } from './position-record.js';
 import { reject } from './rejects.js';
 import { RiskDesk } from './risk-desk.js';
-import type { SymbolBook } from './symbol-book.js';
+import type { BookPrices, SymbolBook } from './symbol-book.js';
 import type { SimVenue } from './sim-venue.js';
 import { TradingDesk } from './trading-desk.js';
 import { transferDesk } from './transfer/desk.js';
@@ -205,7 +205,7 @@ export class SimExchange implements SimVenue {
     return this.s.onAccountEvent(listener);
   }
 
-  onMarketEvent(listener: (event: MarketEvent) => void): () => void {
+  onMarketEvent(listener: (event: MarketEvent, book: BookPrices | undefined) => void): () => void {
     return this.s.onMarketEvent(listener);
   }
 
@@ -248,7 +248,7 @@ export class SimExchange implements SimVenue {
       }
     }
     if (s.time >= s.nextAgePurge) this.purgeHistory();
-    s.publishMarket(event);
+    s.publishMarket(event, book);
   }
 
   lastPrice(symbol: string): string | undefined {

@@ -21,6 +21,12 @@ export interface Fill {
 }
 
 /**
+ * A book's prices in ticks with the decimals of its price grid: what a market event's reader takes, just
+ * after the engine applied the event, instead of parsing the event's price text again.
+ */
+export type BookPrices = Pick<SymbolBook, 'bestBidTicks' | 'bestAskTicks' | 'lastTicks' | 'markTicks' | 'indexTicks' | 'priceDecimals'>;
+
+/**
  * One symbol's market as the account's orders see it, and the account orders resting on it.
  *
  * Fill model (DESIGN.md): a marketable order sweeps the visible depth level by level; liquidity it took
