@@ -66,7 +66,8 @@ export class SymbolBook {
     const grids = instrumentGrids(instrument);
     this.price = grids.price;
     this.qty = grids.quantity;
-    this.priceDecimals = new GridDecimals(grids.price);
+    // Market events' prices read through it too (every best bid and ask, trade and mark): as many as the shared text cache holds.
+    this.priceDecimals = new GridDecimals(grids.price, 100_000);
     this.qtyDecimals = new GridDecimals(grids.quantity);
     this.multiplier = scaledText(instrument.contractMultiplier);
   }
