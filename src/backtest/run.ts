@@ -289,7 +289,25 @@ export class BacktestRun {
     if (event.userId !== this.options.account.userId) return;
     if (event.type === 'trade') {
       const view = event.trade;
-      const fill: FillRecord = { ...fillOf(view, event.amounts), strategy: this.ownerOf(view.clientOrderId), isClose: view.isClose };
+      const f = fillOf(view, event.amounts);
+      // The record's fields by name: a spread of the fill was most of this listener's time (one per fill).
+      const fill: FillRecord = {
+        time: f.time,
+        strategy: this.ownerOf(view.clientOrderId),
+        symbol: f.symbol,
+        clientOrderId: f.clientOrderId,
+        orderId: f.orderId,
+        tradeId: f.tradeId,
+        side: f.side,
+        positionSide: f.positionSide,
+        isClose: view.isClose,
+        isMaker: f.isMaker,
+        price: f.price,
+        qty: f.qty,
+        fee: f.fee,
+        feeAsset: f.feeAsset,
+        realizedPnl: f.realizedPnl,
+      };
       this.fills.push(fill);
       this.ledger.onFill(fill, decimalOfText(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
     } else if (event.type === 'order') {
