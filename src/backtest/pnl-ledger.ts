@@ -23,7 +23,8 @@ export class PnlLedger {
   }
 
   onFill(fill: FillRecord, multiplier: Decimal): void {
-    const share: FillShare = { ...fill, multiplier };
+    // The share's own fields, not a spread of the whole fill record (one per fill).
+    const share: FillShare = { time: fill.time, symbol: fill.symbol, positionSide: fill.positionSide, isClose: fill.isClose, isMaker: fill.isMaker, price: fill.price, qty: fill.qty, fee: fill.fee, realizedPnl: fill.realizedPnl, multiplier };
     this.total.apply(share);
     const owner = this.books.get(fill.strategy);
     if (owner !== undefined) {

@@ -1,6 +1,6 @@
 import type { Decimal } from '../core/decimal.js';
 import { aboveZero, compareDecimals, dec } from '../core/decimal.js';
-import { weightedAverageExact } from '../core/exact-decimal.js';
+import { minusExact, plusExact, timesExact, weightedAverageExact } from '../core/exact-decimal.js';
 import type { PositionSide } from '../model/instrument.js';
 
 const ZERO = dec(0);
@@ -53,7 +53,7 @@ export class PositionBook {
       this.holdings.set(key, holding);
     }
     if (share.isClose) {
-      holding.qty = holding.qty.sub(share.qty);
+      holding.qty = minusExact(holding.qty, share.qty);
       if (!aboveZero(holding.qty)) {
         holding.qty = ZERO;
         holding.avgPrice = ZERO;
@@ -61,15 +61,15 @@ export class PositionBook {
       this.closingFills++;
       if (compareDecimals(share.realizedPnl, share.fee) > 0) this.winningFills++;
     } else {
-      const qty = holding.qty.add(share.qty);
+      const qty = plusExact(holding.qty, share.qty);
       holding.avgPrice = weightedAverageExact(holding.avgPrice, holding.qty, share.price, share.qty);
       holding.qty = qty;
     }
     this.fills++;
     // An opening fill realizes nothing: adding its zero would give the same value, a new decimal.
-    if (!share.realizedPnl.isZero()) this.realizedPnl = this.realizedPnl.add(share.realizedPnl);
-    if (!share.fee.isZero()) this.fees = this.fees.add(share.fee);
-    this.volume = this.volume.add(share.price.mul(share.qty).mul(share.multiplier));
+    if (!share.realizedPnl.isZero()) this.realizedPnl = plusExact(this.realizedPnl, share.realizedPnl);
+    if (!share.fee.isZero()) this.fees = plusExact(this.fees, share.fee);
+    this.volume = plusExact(this.volume, timesExact(timesExact(share.price, share.qty), share.multiplier));
     this.trackExposure(share.time);
   }
 

@@ -10,6 +10,7 @@ import type { BusEvent } from '../model/bus-events.js';
 import type { Category } from '../model/instrument.js';
 import { SimExchange } from '../sim/engine/sim-exchange.js';
 import type { EquityParts } from '../sim/engine/sim-exchange.js';
+import type { BookPrices } from '../sim/engine/symbol-book.js';
 import type { AccountEvent as SimAccountEvent } from '../sim/engine/types.js';
 import type { MarketEvent as SimMarketEvent } from '../sim/market-stream/events.js';
 import type { SimInstrument } from '../sim/market-stream/instruments.js';
@@ -150,7 +151,7 @@ export class BacktestRun {
     });
     this.port.accountEvents$.subscribe((event) => this.kernel.ingest(event));
     this.kernel.onEvent((event) => this.onKernelEvent(event));
-    this.engine.onMarketEvent((event) => this.onMarketEvent(event));
+    this.engine.onMarketEvent((event, book) => this.onMarketEvent(event, book));
     this.engine.onAccountEvent((event) => this.onAccountEvent(event));
   }
 
@@ -234,7 +235,7 @@ export class BacktestRun {
 
   // ---------------------------------------------------------------- sources
 
-  private onMarketEvent(event: SimMarketEvent): void {
+  private onMarketEvent(event: SimMarketEvent, book: BookPrices | undefined): void {
     if (event.type === 'funding') {
       this.fundingCoverage.onFunding(event);
       const instrument = this.instruments.get(event.symbol);
@@ -262,7 +263,7 @@ export class BacktestRun {
       if (event.source === 'contract') this.klines.bar(event);
       return;
     }
-    const model = modelMarketEvent(event);
+    const model = modelMarketEvent(event, book);
     if (model === undefined) return;
     this.kernel.ingest(model);
     if (event.type === 'trade' && !this.bars) this.klines.trade(event);
@@ -288,7 +289,25 @@ export class BacktestRun {
     if (event.userId !== this.options.account.userId) return;
     if (event.type === 'trade') {
       const view = event.trade;
-      const fill: FillRecord = { ...fillOf(view), strategy: this.ownerOf(view.clientOrderId), isClose: view.isClose };
+      const f = fillOf(view, event.amounts);
+      // The record's fields by name: a spread of the fill was most of this listener's time (one per fill).
+      const fill: FillRecord = {
+        time: f.time,
+        strategy: this.ownerOf(view.clientOrderId),
+        symbol: f.symbol,
+        clientOrderId: f.clientOrderId,
+        orderId: f.orderId,
+        tradeId: f.tradeId,
+        side: f.side,
+        positionSide: f.positionSide,
+        isClose: view.isClose,
+        isMaker: f.isMaker,
+        price: f.price,
+        qty: f.qty,
+        fee: f.fee,
+        feeAsset: f.feeAsset,
+        realizedPnl: f.realizedPnl,
+      };
       this.fills.push(fill);
       this.ledger.onFill(fill, decimalOfText(this.instruments.get(fill.symbol)?.contractMultiplier ?? '1'));
     } else if (event.type === 'order') {

@@ -66,3 +66,16 @@ export function productSign(a: Decimal, b: Decimal, c: Decimal | undefined, boun
   if (product < limit - margin) return -1;
   return undefined;
 }
+
+/**
+ * A whole number no larger than `⌊a / parts / b / c⌋` as decimal.js's 20-digit steps give it (all
+ * positive; `parts` a whole number, left out when 1), from a double estimate taken 1e-9 short of
+ * itself: one less where the quotient is that close to a whole number, and a billionth short of a
+ * large one. Undefined when the estimate cannot tell (the caller divides the decimals). For bounds
+ * that must not overshoot.
+ */
+export function quotientFloorAtMost(a: Decimal, parts: number, b: Decimal, c: Decimal): number | undefined {
+  const quotient = approximately(a) / parts / approximately(b) / approximately(c);
+  if (!(quotient >= 0 && quotient < Number.MAX_SAFE_INTEGER)) return undefined;
+  return Math.floor(quotient * (1 - ESTIMATE_MARGIN));
+}

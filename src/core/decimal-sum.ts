@@ -15,10 +15,14 @@ interface Term {
  * the terms' largest number of places, the sum is that integer: each partial then has at most 16 digits,
  * which decimal.js's 20-digit steps give exactly, so the integer is their value. A term that is itself a
  * sum is one step (its value, not its terms), as when its decimal is added. Otherwise the decimal steps
- * are made, once, when read.
+ * are made, once, when read: from the integer's value of the terms before the first one it could not
+ * take (the same value those steps give), then each term from that one on, the only terms kept.
  */
 export class DecimalSum {
-  private readonly terms: Term[] = [];
+  /** Terms the integer took (their steps are its value). */
+  private exactTerms = 0;
+  /** The terms from the first one the integer could not take; undefined while it took them all. */
+  private rest: Term[] | undefined;
   private units = 0;
   private scale = 0;
   private exact = true;
@@ -38,9 +42,15 @@ export class DecimalSum {
   }
 
   private push(x: Decimal | DecimalSum, negated: boolean): this {
-    this.terms.push({ x, negated });
     this.value = undefined;
-    if (this.exact && !this.addUnits(x, negated)) this.exact = false;
+    if (this.exact) {
+      if (this.addUnits(x, negated)) {
+        this.exactTerms++;
+        return this;
+      }
+      this.exact = false;
+    }
+    (this.rest ??= []).push({ x, negated });
     return this;
   }
 
@@ -62,10 +72,13 @@ export class DecimalSum {
     return true;
   }
 
-  /** decimal.js's steps: `0 + t1` is t1 itself within the precision (a zero unsigned), then each term added or subtracted. */
+  /**
+   * decimal.js's steps: `0 + t1` is t1 itself within the precision (a zero unsigned), then each term
+   * added or subtracted; the terms the integer took give its value (each of their steps was exact).
+   */
   private stepped(): Decimal {
-    let sum: Decimal | undefined;
-    for (const { x, negated } of this.terms) {
+    let sum: Decimal | undefined = this.exactTerms === 0 ? undefined : this.units === 0 ? ZERO : decimalOfScaled(this.units, this.scale);
+    for (const { x, negated } of this.rest ?? []) {
       const term = x instanceof DecimalSum ? x.decimal : x;
       if (sum !== undefined) sum = negated ? sum.sub(term) : sum.add(term);
       else sum = negated ? ZERO.sub(term) : term.isZero() ? ZERO : term.sd() <= Decimal.precision ? term : ZERO.add(term);

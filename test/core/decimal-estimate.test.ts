@@ -1,6 +1,6 @@
 import type { Decimal } from '../../src/core/decimal.js';
 import { dec } from '../../src/core/decimal.js';
-import { distanceAbove, productSign } from '../../src/core/decimal-estimate.js';
+import { distanceAbove, productSign, quotientFloorAtMost } from '../../src/core/decimal-estimate.js';
 import { decimalTextSamples } from '../support/decimal-text-samples.js';
 
 describe('decimal estimates', () => {
@@ -49,6 +49,32 @@ describe('decimal estimates', () => {
         const exact = factor === undefined ? a.mul(b) : a.mul(b).mul(factor);
         check(a, b, factor, values[(i + 1) % values.length]!);
         for (const nudge of ['0', '1e-8', '-1e-8', '1e-12', '-1e-12', '1e-18', '-1e-18']) check(a, b, factor, exact.add(exact.abs().mul(nudge)));
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+    expect(told).toBeGreaterThan(values.length);
+  });
+
+  test('quotientFloorAtMost never exceeds ⌊a / parts / b / c⌋ in decimal.js and falls short of it by at most one and a billionth, whole quotients and a digit either side too', () => {
+    const values = decimalTextSamples().slice(0, 700).map((t) => dec(t)).filter((x) => x.isFinite() && x.gt(0));
+    const wrong: string[] = [];
+    let told = 0;
+    const check = (a: Decimal, parts: number, b: Decimal, c: Decimal): void => {
+      const want = (parts === 1 ? a : a.div(parts)).div(b).div(c).floor().toNumber();
+      const got = quotientFloorAtMost(a, parts, b, c);
+      if (got === undefined) return;
+      told++;
+      if (got > want || got < want - 1 - Math.ceil(want * 2e-9)) wrong.push(`⌊${a.toString()} / ${parts} / ${b.toString()} / ${c.toString()}⌋ = ${want}: ${got}`);
+    };
+    for (let i = 0; i < values.length; i++) {
+      const b = values[(i * 7 + 3) % values.length]!;
+      const c = values[(i * 13 + 5) % values.length]!;
+      for (const parts of [1, 3]) {
+        check(values[i]!, parts, b, c);
+        for (const whole of ['1', '7', '1000', '123456789']) {
+          const exact = b.mul(c).mul(whole).mul(parts);
+          for (const nudge of ['0', '1e-12', '-1e-12', '1e-19', '-1e-19']) check(exact.add(exact.mul(nudge)), parts, b, c);
+        }
       }
     }
     expect(wrong.slice(0, 10)).toEqual([]);

@@ -7,34 +7,35 @@ import type { OrderRecord } from './order-record.js';
  * engine's order map iterates in.
  */
 export class ClientIdIndex {
-  private readonly lists = new Map<string, OrderRecord[]>();
+  /** Per account, per client id (two lookups: no key text made per order placed and ended). */
+  private readonly accounts = new Map<string, Map<string, OrderRecord[]>>();
 
   /** A new order (created after every order indexed so far). */
   add(order: OrderRecord): void {
-    const key = keyOf(order.accountId, order.clientOrderId);
-    const list = this.lists.get(key);
-    if (list === undefined) this.lists.set(key, [order]);
+    const lists = this.listsOf(order.accountId);
+    const list = lists.get(order.clientOrderId);
+    if (list === undefined) lists.set(order.clientOrderId, [order]);
     else list.push(order);
   }
 
   /** The order left the engine's history. */
   remove(order: OrderRecord): void {
-    const key = keyOf(order.accountId, order.clientOrderId);
-    const list = this.lists.get(key);
-    if (list === undefined) return;
+    const lists = this.accounts.get(order.accountId);
+    const list = lists?.get(order.clientOrderId);
+    if (lists === undefined || list === undefined) return;
     const at = list.indexOf(order);
     if (at >= 0) list.splice(at, 1);
-    if (list.length === 0) this.lists.delete(key);
+    if (list.length === 0) lists.delete(order.clientOrderId);
   }
 
   /** Gives `order` a new client id, moving it to that id's list at its place in creation order. */
   rename(order: OrderRecord, clientOrderId: string): void {
     this.remove(order);
     order.clientOrderId = clientOrderId;
-    const key = keyOf(order.accountId, clientOrderId);
-    const list = this.lists.get(key);
+    const lists = this.listsOf(order.accountId);
+    const list = lists.get(clientOrderId);
     if (list === undefined) {
-      this.lists.set(key, [order]);
+      lists.set(clientOrderId, [order]);
       return;
     }
     let at = list.length;
@@ -47,7 +48,7 @@ export class ClientIdIndex {
    * else the newest kept in history; undefined when none.
    */
   find(accountId: string, clientOrderId: string, isOpen: (order: OrderRecord) => boolean): OrderRecord | undefined {
-    const list = this.lists.get(keyOf(accountId, clientOrderId));
+    const list = this.accounts.get(accountId)?.get(clientOrderId);
     if (list === undefined) return undefined;
     for (let i = list.length - 1; i >= 0; i--) {
       const order = list[i];
@@ -55,8 +56,13 @@ export class ClientIdIndex {
     }
     return list.at(-1);
   }
-}
 
-function keyOf(accountId: string, clientOrderId: string): string {
-  return `${accountId}\n${clientOrderId}`;
+  private listsOf(accountId: string): Map<string, OrderRecord[]> {
+    let lists = this.accounts.get(accountId);
+    if (lists === undefined) {
+      lists = new Map();
+      this.accounts.set(accountId, lists);
+    }
+    return lists;
+  }
 }

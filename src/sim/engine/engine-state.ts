@@ -7,6 +7,7 @@ import type { FuturesAccount, UserRecord } from './ledger.js';
 import { FlowBook } from './ledger.js';
 import type { OrderRecord } from './order-record.js';
 import { reject } from './rejects.js';
+import type { BookPrices } from './symbol-book.js';
 import { SymbolBook } from './symbol-book.js';
 import type { AccountEvent, AccountRef, Category, SimReject, UserTradeView } from './types.js';
 
@@ -42,7 +43,7 @@ export class EngineState {
   readonly holders = new Map<string, Set<FuturesAccount>>();
   time: number;
   private readonly accountListeners: Array<(event: AccountEvent) => void> = [];
-  private readonly marketListeners: Array<(event: MarketEvent) => void> = [];
+  private readonly marketListeners: Array<(event: MarketEvent, book: BookPrices | undefined) => void> = [];
   /** Finished orders in the order they finished (from `finishedHead` on), with the time they did. */
   private finished: Array<{ readonly order: OrderRecord; readonly at: number } | undefined> = [];
   private finishedHead = 0;
@@ -135,7 +136,7 @@ export class EngineState {
     };
   }
 
-  onMarketEvent(listener: (event: MarketEvent) => void): () => void {
+  onMarketEvent(listener: (event: MarketEvent, book: BookPrices | undefined) => void): () => void {
     this.marketListeners.push(listener);
     return () => {
       const at = this.marketListeners.indexOf(listener);
@@ -147,9 +148,10 @@ export class EngineState {
     for (const listener of this.accountListeners) listener(event);
   }
 
-  publishMarket(event: MarketEvent): void {
+  /** `book`: the event's symbol's book, the event applied (undefined for a symbol the engine does not list). */
+  publishMarket(event: MarketEvent, book: BookPrices | undefined): void {
     const listeners = this.marketListeners;
-    for (let i = 0; i < listeners.length; i++) listeners[i]?.(event);
+    for (let i = 0; i < listeners.length; i++) listeners[i]?.(event, book);
   }
 
   account(ref: AccountRef): FuturesAccount | undefined {

@@ -119,11 +119,65 @@ export class UserRecord {
   }
 }
 
+/** One balance change as `FlowBook.record` got it. */
+interface FlowEntry {
+  readonly userId: string;
+  readonly accountId: string;
+  readonly accountType: AccountType;
+  readonly category?: Category;
+  readonly coin: string;
+  readonly kind: FlowKind;
+  readonly symbol?: string;
+  readonly change: Decimal;
+  readonly total: Decimal;
+  readonly time: number;
+}
+
+/** A recorded balance change; its view (the amounts' text) is made when a query first hands it out: a backtest books two per fill and reads almost none. */
+class FlowRow {
+  private shown: BalanceFlowView | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly entry: FlowEntry,
+  ) {}
+
+  get kind(): FlowKind {
+    return this.entry.kind;
+  }
+
+  get created(): number {
+    return this.entry.time;
+  }
+
+  get view(): BalanceFlowView {
+    if (this.shown !== undefined) return this.shown;
+    const e = this.entry;
+    const t = FLOW_TYPES[e.kind];
+    this.shown = {
+      id: this.id,
+      accountId: e.accountId,
+      accountType: e.accountType,
+      userId: e.userId,
+      coin: e.coin,
+      kind: e.kind,
+      flowTypeValue: t.value,
+      flowType: t.type,
+      flowName: t.name,
+      symbol: e.symbol ?? '',
+      change: decText(e.change),
+      total: decText(e.total),
+      created: e.time,
+    };
+    return this.shown;
+  }
+}
+
 /** Every balance change, as the balance-flow endpoints show them (newest first on query). */
 export class FlowBook {
-  private readonly rows: BalanceFlowView[] = [];
+  private readonly rows: FlowRow[] = [];
   /** The same rows split by kind, in the same order: a query of one kind (funding) reads only its own. */
-  private readonly byKind = new Map<FlowKind, BalanceFlowView[]>();
+  private readonly byKind = new Map<FlowKind, FlowRow[]>();
 
   constructor(
     private readonly ids: IdSequence,
@@ -131,24 +185,10 @@ export class FlowBook {
     private readonly maxRows = Infinity,
   ) {}
 
-  record(entry: { userId: string; accountId: string; accountType: AccountType; category?: Category; coin: string; kind: FlowKind; symbol?: string; change: Decimal; total: Decimal; time: number }): void {
+  /** Books `entry` (kept as it is: its decimals are immutable). */
+  record(entry: FlowEntry): void {
     if (entry.change.isZero()) return;
-    const t = FLOW_TYPES[entry.kind];
-    const row: BalanceFlowView = {
-      id: this.ids.next(),
-      accountId: entry.accountId,
-      accountType: entry.accountType,
-      userId: entry.userId,
-      coin: entry.coin,
-      kind: entry.kind,
-      flowTypeValue: t.value,
-      flowType: t.type,
-      flowName: t.name,
-      symbol: entry.symbol ?? '',
-      change: decText(entry.change),
-      total: decText(entry.total),
-      created: entry.time,
-    };
+    const row = new FlowRow(this.ids.next(), entry);
     this.rows.push(row);
     let ofKind = this.byKind.get(entry.kind);
     if (ofKind === undefined) {
@@ -182,18 +222,20 @@ export class FlowBook {
     const out: BalanceFlowView[] = [];
     const rows = q.kind === undefined ? this.rows : (this.byKind.get(q.kind) ?? []);
     for (let i = rows.length - 1; i >= 0 && out.length < q.limit; i--) {
-      const r = rows[i];
-      if (r === undefined || r.userId !== q.userId) continue;
+      const row = rows[i];
+      if (row === undefined) continue;
+      const r = row.entry;
+      if (r.userId !== q.userId) continue;
       if (q.accountType !== undefined && r.accountType !== q.accountType) continue;
       if (q.category !== undefined && r.accountType === 'FUTURES' && r.coin !== q.category) continue;
       if (q.coin !== undefined && q.coin !== '' && r.coin !== q.coin) continue;
       if (q.kind !== undefined && r.kind !== q.kind) continue;
-      if (q.fromId !== undefined && BigInt(r.id) < BigInt(q.fromId)) continue;
-      if (q.endId !== undefined && BigInt(r.id) > BigInt(q.endId)) continue;
+      if (q.fromId !== undefined && BigInt(row.id) < BigInt(q.fromId)) continue;
+      if (q.endId !== undefined && BigInt(row.id) > BigInt(q.endId)) continue;
       // Rows are kept in time order: everything further back is older still.
-      if (q.startTime !== undefined && r.created < q.startTime) break;
-      if (q.endTime !== undefined && r.created > q.endTime) continue;
-      out.push(r);
+      if (q.startTime !== undefined && r.time < q.startTime) break;
+      if (q.endTime !== undefined && r.time > q.endTime) continue;
+      out.push(row.view);
     }
     return out;
   }

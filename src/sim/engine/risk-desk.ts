@@ -1,5 +1,6 @@
 import { dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
+import { quotientFloorAtMost } from '../../core/decimal-estimate.js';
 import { minusExact } from '../../core/exact-decimal.js';
 import type { Decimal } from '../../core/decimal.js';
 import { accountFigures, mathOf } from './account-math.js';
@@ -59,7 +60,8 @@ export class RiskDesk {
   private safeBands(account: FuturesAccount): Map<string, { lo: number; hi: number }> {
     const out = new Map<string, { lo: number; hi: number }>();
     const f = accountFigures(this.s, account);
-    const cross = [...account.positions.values()].filter((p) => p.lots > 0 && p.marginType === 'CROSS');
+    let cross = 0;
+    for (const p of account.positions.values()) if (p.lots > 0 && p.marginType === 'CROSS') cross++;
     const excess = minusExact(f.crossEquity, f.crossMaintMargin);
     for (const p of account.positions.values()) {
       if (p.lots === 0) continue;
@@ -68,10 +70,11 @@ export class RiskDesk {
       const m = mathOf(this.s, p);
       const markTicks = book.markTicks > 0 ? book.markTicks : book.lastTicks;
       const perUnit = m.size.adverseMove;
-      // How far this position's price may move against it before its share of the cushion is used up.
-      // A whole cushion over one position is the excess itself (a difference, already at the precision: ÷ 1 gives it back).
-      const share = p.marginType === 'ISOLATED' ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : cross.length === 1 ? excess : excess.div(cross.length);
-      const room = share.isZero() || share.isNegative() || perUnit.isZero() ? 0 : Math.floor(share.div(perUnit).div(decimalOfText(book.price.step)).toNumber());
+      // How far this position's price may move against it before its share of the cushion is used up:
+      // its own margin's excess when isolated, an equal part of the cross excess when cross.
+      const isolated = p.marginType === 'ISOLATED';
+      const cushion = isolated ? p.margin.add(m.unrealizedPnl).sub(m.maintMargin) : excess;
+      const room = cushion.isZero() || cushion.isNegative() || perUnit.isZero() ? 0 : roomTicks(cushion, isolated ? 1 : cross, perUnit, decimalOfText(book.price.step));
       const band = out.get(p.symbol) ?? { lo: 0, hi: Number.MAX_SAFE_INTEGER };
       if (p.side === 'LONG') band.lo = Math.max(band.lo, markTicks - room);
       else band.hi = Math.min(band.hi, markTicks + room);
@@ -154,4 +157,13 @@ export class RiskDesk {
       this.desk.emitBalance(account);
     }
   }
+}
+
+/**
+ * Whole price ticks of `step` that a `parts`th of `cushion` covers at `perUnit` per unit of move:
+ * estimated, never more than the decimal quotient's floor (a band one tick short only checks the
+ * account sooner); the decimals divide only where the estimate cannot tell.
+ */
+function roomTicks(cushion: Decimal, parts: number, perUnit: Decimal, step: Decimal): number {
+  return quotientFloorAtMost(cushion, parts, perUnit, step) ?? Math.floor((parts === 1 ? cushion : cushion.div(parts)).div(perUnit).div(step).toNumber());
 }

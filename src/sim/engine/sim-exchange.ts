@@ -18,7 +18,7 @@ import { checkPrice, resolveLots } from './order-checks.js';
 import { maxLeverageOf, tierFor } from './position-record.js';
 import { reject } from './rejects.js';
 import { RiskDesk } from './risk-desk.js';
-import type { SymbolBook } from './symbol-book.js';
+import type { BookPrices, SymbolBook } from './symbol-book.js';
 import type { SimVenue } from './sim-venue.js';
 import { TradingDesk } from './trading-desk.js';
 import { transferDesk } from './transfer/desk.js';
@@ -205,7 +205,7 @@ export class SimExchange implements SimVenue {
     return this.s.onAccountEvent(listener);
   }
 
-  onMarketEvent(listener: (event: MarketEvent) => void): () => void {
+  onMarketEvent(listener: (event: MarketEvent, book: BookPrices | undefined) => void): () => void {
     return this.s.onMarketEvent(listener);
   }
 
@@ -248,7 +248,7 @@ export class SimExchange implements SimVenue {
       }
     }
     if (s.time >= s.nextAgePurge) this.purgeHistory();
-    s.publishMarket(event);
+    s.publishMarket(event, book);
   }
 
   lastPrice(symbol: string): string | undefined {
@@ -271,7 +271,7 @@ export class SimExchange implements SimVenue {
   placeOrderMoment(ref: AccountRef, command: PlaceOrderCommand): SimResult<OrderMoment> {
     const account = this.s.account(ref);
     if (account === undefined) return err(reject.userNotFound());
-    const placed = this.desk.submit(account, { ...command, marketBand: command.generation === 'v1' && command.priceType === 'MARKET' ? 'v1' : 'v2' });
+    const placed = this.desk.submit(account, command, command.generation === 'v1' && command.priceType === 'MARKET' ? 'v1' : 'v2');
     if (!placed.ok) return placed;
     const moment = orderMoment(this.s, placed.value);
     // v1 create answers PENDING_NEW while the order is still working (API-NOTES §5.7).
@@ -661,7 +661,6 @@ export class SimExchange implements SimVenue {
       priceType: 'MARKET',
       timeInForce: 'IOC',
       clientOrderId: this.s.ids.clientOrder.next(),
-      marketBand: 'v2',
       forced: true,
     });
     return placed.ok ? ok(orderView(this.s, placed.value)) : placed;
@@ -686,7 +685,6 @@ export class SimExchange implements SimVenue {
       priceType: 'MARKET',
       timeInForce: 'IOC',
       clientOrderId: this.s.ids.clientOrder.next(),
-      marketBand: 'v2',
     });
     return opened.ok ? ok([closed.value, orderView(this.s, opened.value)]) : opened;
   }

@@ -4,6 +4,7 @@ import type { MarketEvent } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
 import type { VoucherStatus, VoucherView } from '../wallet/voucher-book.js';
 import type { ClosedPositionQuery, ClosedPositionView } from './position-history.js';
+import type { BookPrices } from './symbol-book.js';
 import type { BalanceFigures } from './views.js';
 import type { DepositAddressView, DepositView, WalletHistoryQuery, WithdrawalView, WithdrawCommand } from '../wallet/wallet-desk.js';
 import type {
@@ -52,7 +53,7 @@ export interface SimVenue {
   /** The engine's current time (the last `advanceTo`). */
   now(): number;
   onAccountEvent(listener: (event: AccountEvent) => void): () => void;
-  onMarketEvent(listener: (event: MarketEvent) => void): () => void;
+  onMarketEvent(listener: (event: MarketEvent, book: BookPrices | undefined) => void): () => void;
 
   /** Latest trade and mark prices as decimal text, or undefined before the first one. */
   lastPrice(symbol: string): string | undefined;

@@ -21,6 +21,12 @@ export interface Fill {
 }
 
 /**
+ * A book's prices in ticks with the decimals of its price grid: what a market event's reader takes, just
+ * after the engine applied the event, instead of parsing the event's price text again.
+ */
+export type BookPrices = Pick<SymbolBook, 'bestBidTicks' | 'bestAskTicks' | 'lastTicks' | 'markTicks' | 'indexTicks' | 'priceDecimals'>;
+
+/**
  * One symbol's market as the account's orders see it, and the account orders resting on it.
  *
  * Fill model (DESIGN.md): a marketable order sweeps the visible depth level by level; liquidity it took
@@ -60,7 +66,8 @@ export class SymbolBook {
     const grids = instrumentGrids(instrument);
     this.price = grids.price;
     this.qty = grids.quantity;
-    this.priceDecimals = new GridDecimals(grids.price);
+    // Market events' prices read through it too (every best bid and ask, trade and mark): as many as the shared text cache holds.
+    this.priceDecimals = new GridDecimals(grids.price, 100_000);
     this.qtyDecimals = new GridDecimals(grids.quantity);
     this.multiplier = scaledText(instrument.contractMultiplier);
   }

@@ -16,7 +16,7 @@ import type { Fill, SymbolBook } from './symbol-book.js';
 import type { AttachedStop, PositionSide, PriceType, Side, SimReject, TimeInForce } from './types.js';
 import { BalanceEvent, OrderEvent, PositionEvent } from './account-event-objects.js';
 import { orderMoment, positionMoment } from './account-moments.js';
-import { money } from './views.js';
+import { money, moneyValue } from './views.js';
 
 const ZERO = dec(0);
 
@@ -34,8 +34,6 @@ export interface OrderSpec {
   readonly clientOrderId: string;
   readonly takeProfit?: AttachedStop;
   readonly stopLoss?: AttachedStop;
-  /** Protective band of a market order: v1 priceType MARKET uses ±5 %, v2 MARKET the MARKET_TRADING band. */
-  readonly marketBand: 'v1' | 'v2';
   readonly sourceAlgoOrderId?: string;
   /** Liquidation and flash close may exceed the open-order filters. */
   readonly forced?: boolean;
@@ -54,8 +52,12 @@ export class TradingDesk {
     private readonly hooks: DeskHooks,
   ) {}
 
-  /** Admits, matches and (if it remains) rests an order; answers the order or the exchange's refusal. */
-  submit(account: FuturesAccount, spec: OrderSpec): Result<OrderRecord, SimReject> {
+  /**
+   * Admits, matches and (if it remains) rests an order; answers the order or the exchange's refusal.
+   * `marketBand`: the protective band of a market order, v1 priceType MARKET ±5 %, v2 MARKET the
+   * MARKET_TRADING band (an argument, so a place command is read as it is, not copied with it).
+   */
+  submit(account: FuturesAccount, spec: OrderSpec, marketBand: 'v1' | 'v2' = 'v2'): Result<OrderRecord, SimReject> {
     const bookOrReject = this.s.book(spec.symbol, account.category);
     if (!('instrument' in bookOrReject)) return err(bookOrReject);
     const book = bookOrReject;
@@ -66,7 +68,7 @@ export class TradingDesk {
     let priceTicks: number;
     let timeInForce = spec.timeInForce;
     if (spec.type === 'MARKET') {
-      const rate = spec.marketBand === 'v1' ? book.filters.marketPriceRate : buying ? book.filters.marketTrading.buyPriceUpRate : book.filters.marketTrading.sellPriceDownRate;
+      const rate = marketBand === 'v1' ? book.filters.marketPriceRate : buying ? book.filters.marketTrading.buyPriceUpRate : book.filters.marketTrading.sellPriceDownRate;
       const band = book.bandTicks(buying, rate);
       if (band === undefined || book.depth === undefined) return err(reject.noDepth(spec.symbol));
       priceTicks = band;
@@ -128,7 +130,7 @@ export class TradingDesk {
       settings.leverage,
       settings.marginType,
       this.s.time,
-      { ...(spec.takeProfit === undefined ? {} : { takeProfit: spec.takeProfit }), ...(spec.stopLoss === undefined ? {} : { stopLoss: spec.stopLoss }) },
+      attachedStops(spec),
       spec.sourceAlgoOrderId,
     );
     order.marginLocked = marginLocked;
@@ -291,7 +293,7 @@ export class TradingDesk {
     order.status = done ? 'FILLED' : 'PARTIALLY_FILLED';
     if (done) this.close(order, book, account);
     s.emit(new OrderEvent(s.time, orderMoment(s, order), { qty: qtyText, price: priceText, fee, isMaker: fill.isMaker }));
-    s.emit({ type: 'trade', time: s.time, userId: account.userId, category: account.category, trade });
+    s.emit({ type: 'trade', time: s.time, userId: account.userId, category: account.category, trade, amounts: { commission: moneyValue(fee), realizedPnl: moneyValue(realized) } });
     this.emitPosition(account, position);
     this.emitBalance(account);
     this.hooks.afterFill(order, account, position);
@@ -377,4 +379,13 @@ export class TradingDesk {
 
 function hasAnyPosition(account: FuturesAccount, symbol: string): boolean {
   return (account.existingPosition(symbol, 'LONG')?.lots ?? 0) > 0 || (account.existingPosition(symbol, 'SHORT')?.lots ?? 0) > 0;
+}
+
+const NO_STOPS: OrderRecord['attached'] = Object.freeze({});
+
+/** The take-profit and stop-loss an order carries to its fills, the shared empty one when it has neither (no spread per order placed). */
+function attachedStops(spec: OrderSpec): OrderRecord['attached'] {
+  const { takeProfit, stopLoss } = spec;
+  if (takeProfit === undefined) return stopLoss === undefined ? NO_STOPS : { stopLoss };
+  return stopLoss === undefined ? { takeProfit } : { takeProfit, stopLoss };
 }

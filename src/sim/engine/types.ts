@@ -412,6 +412,8 @@ export interface OrderUpdated extends EventBase {
 export interface TradeExecuted extends EventBase {
   readonly type: 'trade';
   readonly trade: UserTradeView;
+  /** The trade's commission and realized PnL as the values their text parses to (`moneyValue`), when the engine made them: an in-process reader takes these instead of parsing the text back. */
+  readonly amounts?: { readonly commission: Decimal; readonly realizedPnl: Decimal };
 }
 
 export interface PlanUpdated extends EventBase {

@@ -74,6 +74,8 @@ export function scaledText(text: string): { readonly units: number; readonly dec
  */
 export function compareDecimalText(a: string, b: string): number {
   if (a === b) return 0;
+  // Digits in the same places (same length, the point at the same index): their text order is their value's.
+  if (a.length === b.length && a.indexOf('.') === b.indexOf('.')) return a < b ? -1 : 1;
   let ai = 0;
   let bi = 0;
   while (ai < a.length - 1 && a.charCodeAt(ai) === 48 && a.charCodeAt(ai + 1) !== 46) ai++;

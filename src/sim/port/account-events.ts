@@ -18,7 +18,7 @@ export function streamEventOf(event: SimAccountEvent, venue: SimVenue): AccountE
     case 'plan':
       return { type: 'account.algo', ...base, order: algoSnapshotOf(event.plan, event.time) };
     case 'trade':
-      return { type: 'account.fill', ...base, fill: fillOf(event.trade) };
+      return { type: 'account.fill', ...base, fill: fillOf(event.trade, event.amounts) };
     case 'position':
       return { type: 'account.position', ...base, position: positionOfEvent(event) };
     case 'balance':

@@ -177,7 +177,7 @@ export class SimExchangePort implements ExchangePort {
         symbol,
         (ref) => ok(this.engine.userTrades(ref, { symbol, startTime: fromTime, limit: LIST_LIMIT })),
         // Newest first from the engine; the port answers oldest first.
-        (views) => [...views].reverse().map(fillOf),
+        (views) => [...views].reverse().map((view) => fillOf(view)),
       ),
     );
   }

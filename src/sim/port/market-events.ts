@@ -6,6 +6,16 @@ import type { Side } from '../../model/instrument.js';
 import type { BookLevel, BookSnapshot, IndexPriceUpdated, MarketEvent, MarkPriceUpdated, TradePrinted } from '../../model/market-events.js';
 import type { DepthEvent, IndexPriceEvent, MarketEvent as SimMarketEvent, MarkPriceEvent, PriceLevel, TradeEvent } from '../market-stream/events.js';
 import { bestAskPrice as bestAskText, bestBidPrice as bestBidText } from '../market-stream/events.js';
+import type { GridDecimals } from '../engine/grid-decimals.js';
+import type { BookPrices } from '../engine/symbol-book.js';
+
+/**
+ * The decimal of a price of an event: from the engine's decimals of its grid when the engine took the
+ * price's ticks from this event (`ticks` > 0, exact: the same value as the text), else from the text.
+ */
+function priceOf(text: string, ticks: number, grid: GridDecimals | undefined): Decimal {
+  return grid !== undefined && ticks > 0 ? grid.of(ticks) : decimalOf(text);
+}
 
 /**
  * One level whose price and quantity become decimals when first read: a strategy asking for the mid
@@ -56,16 +66,23 @@ class LazyBook implements BookSnapshot {
   readonly symbol: string;
   readonly time: number;
   readonly #depth: DepthEvent;
+  readonly #grid: GridDecimals | undefined;
+  /** The best prices' ticks as the engine took them from this event (0: not known). */
+  readonly #bidTicks: number;
+  readonly #askTicks: number;
   #bids: readonly BookLevel[] | undefined;
   #asks: readonly BookLevel[] | undefined;
   /** null: not read yet (undefined is an empty side's). */
   #bestBid: Decimal | undefined | null;
   #bestAsk: Decimal | undefined | null;
 
-  constructor(depth: DepthEvent) {
+  constructor(depth: DepthEvent, book: BookPrices | undefined) {
     this.symbol = depth.symbol;
     this.time = depth.ts;
     this.#depth = depth;
+    this.#grid = book?.priceDecimals;
+    this.#bidTicks = book === undefined ? 0 : book.bestBidTicks;
+    this.#askTicks = book === undefined ? 0 : book.bestAskTicks;
     this.#bids = undefined;
     this.#asks = undefined;
     this.#bestBid = null;
@@ -84,7 +101,7 @@ class LazyBook implements BookSnapshot {
   get bestBidPrice(): Decimal | undefined {
     if (this.#bestBid === null) {
       const text = bestBidText(this.#depth);
-      this.#bestBid = text === undefined ? undefined : decimalOf(text);
+      this.#bestBid = text === undefined ? undefined : priceOf(text, this.#bidTicks, this.#grid);
     }
     return this.#bestBid;
   }
@@ -92,7 +109,7 @@ class LazyBook implements BookSnapshot {
   get bestAskPrice(): Decimal | undefined {
     if (this.#bestAsk === null) {
       const text = bestAskText(this.#depth);
-      this.#bestAsk = text === undefined ? undefined : decimalOf(text);
+      this.#bestAsk = text === undefined ? undefined : priceOf(text, this.#askTicks, this.#grid);
     }
     return this.#bestAsk;
   }
@@ -109,15 +126,19 @@ class LazyTrade implements TradePrinted {
   readonly time: number;
   readonly takerSide: Side;
   readonly #trade: TradeEvent;
+  readonly #grid: GridDecimals | undefined;
+  readonly #ticks: number;
   #price: Decimal | undefined;
   #qty: Decimal | undefined;
 
-  constructor(trade: TradeEvent) {
+  constructor(trade: TradeEvent, book: BookPrices | undefined) {
     this.symbol = trade.symbol;
     this.time = trade.ts;
     // The buyer was the maker: the taker sold.
     this.takerSide = trade.buyerIsMaker ? 'SELL' : 'BUY';
     this.#trade = trade;
+    this.#grid = book?.priceDecimals;
+    this.#ticks = book === undefined ? 0 : book.lastTicks;
     this.#price = undefined;
     this.#qty = undefined;
   }
@@ -128,7 +149,7 @@ class LazyTrade implements TradePrinted {
   }
 
   get price(): Decimal {
-    return (this.#price ??= decimalOf(this.#trade.price));
+    return (this.#price ??= priceOf(this.#trade.price, this.#ticks, this.#grid));
   }
 
   get qty(): Decimal {
@@ -146,18 +167,22 @@ class LazyPrice<K extends MarkPriceUpdated['type'] | IndexPriceUpdated['type']> 
   readonly symbol: string;
   readonly time: number;
   readonly #text: string;
+  readonly #grid: GridDecimals | undefined;
+  readonly #ticks: number;
   #price: Decimal | undefined;
 
-  constructor(type: K, event: MarkPriceEvent | IndexPriceEvent) {
+  constructor(type: K, event: MarkPriceEvent | IndexPriceEvent, grid: GridDecimals | undefined, ticks: number) {
     this.type = type;
     this.symbol = event.symbol;
     this.time = event.ts;
     this.#text = event.price;
+    this.#grid = grid;
+    this.#ticks = ticks;
     this.#price = undefined;
   }
 
   get price(): Decimal {
-    return (this.#price ??= decimalOf(this.#text));
+    return (this.#price ??= priceOf(this.#text, this.#ticks, this.#grid));
   }
 
   toJSON(): { readonly type: K; readonly symbol: string; readonly time: number; readonly price: Decimal } {
@@ -171,18 +196,19 @@ class LazyPrice<K extends MarkPriceUpdated['type'] | IndexPriceUpdated['type']> 
  * funding → market.fundingRate. Quantities stay contracts on both sides. A bar (a downloaded history)
  * has no model event of its own: undefined (the backtest builds klines from bars). This is the one
  * place a replayed event's decimal text becomes decimal.js values: a book's levels, a trade's price and
- * quantity, and mark and index prices when first read; a funding rate at once.
+ * quantity, and mark and index prices when first read; a funding rate at once. `book`: the engine's
+ * book of the symbol just after it applied `event` (its prices' decimals are the engine's, by ticks).
  */
-export function modelMarketEvent(event: SimMarketEvent): MarketEvent | undefined {
+export function modelMarketEvent(event: SimMarketEvent, book?: BookPrices): MarketEvent | undefined {
   switch (event.type) {
     case 'depth':
-      return new LazyBook(event);
+      return new LazyBook(event, book);
     case 'trade':
-      return new LazyTrade(event);
+      return new LazyTrade(event, book);
     case 'mark':
-      return new LazyPrice('market.markPrice', event);
+      return new LazyPrice('market.markPrice', event, book?.priceDecimals, book === undefined ? 0 : book.markTicks);
     case 'index':
-      return new LazyPrice('market.indexPrice', event);
+      return new LazyPrice('market.indexPrice', event, book?.priceDecimals, book === undefined ? 0 : book.indexTicks);
     case 'funding':
       return { type: 'market.fundingRate', symbol: event.symbol, time: event.ts, rate: decimalOf(event.rate), nextFundingTime: event.nextFundingTime };
     case 'bar':

@@ -8,7 +8,7 @@ import type { OrderMoment, PositionMoment } from '../engine/account-moments.js';
 import { orderAvgPrice, positionAvgPrice, positionLiquidationPrice, positionMarkTicks } from '../engine/account-moments.js';
 import type { BalanceFigures } from '../engine/views.js';
 import { moneyValue } from '../engine/views.js';
-import type { AlgoOrderView, BalanceFlowView, FuturesBalanceView, OrderUpdated, OrderView, PositionChanged, PositionView, UserTradeView } from '../engine/types.js';
+import type { AlgoOrderView, BalanceFlowView, FuturesBalanceView, OrderUpdated, OrderView, PositionChanged, PositionView, TradeExecuted, UserTradeView } from '../engine/types.js';
 
 /**
  * Engine views (exact decimal text, string ids) as the kernel's snapshots. One mapping for REST-like
@@ -240,14 +240,14 @@ export function balanceOfLaterFigures(coin: string, figures: () => BalanceFigure
 }
 
 /** The trade id is the exchange's `ticketId`: the one id both the user stream (`T`) and userTrades carry. */
-export function fillOf(view: UserTradeView): Fill {
+export function fillOf(view: UserTradeView, amounts?: TradeExecuted['amounts']): Fill {
   if (lastFill !== undefined && lastFill.view === view) return lastFill.fill;
-  const fill = fillOfView(view);
+  const fill = fillOfView(view, amounts);
   lastFill = { view, fill };
   return fill;
 }
 
-function fillOfView(view: UserTradeView): Fill {
+function fillOfView(view: UserTradeView, amounts: TradeExecuted['amounts']): Fill {
   return {
     symbol: view.symbol,
     tradeId: view.ticketId,
@@ -257,10 +257,10 @@ function fillOfView(view: UserTradeView): Fill {
     positionSide: view.positionSide,
     price: decimalOfText(view.price),
     qty: decimalOfText(view.qty),
-    fee: dec(view.commission),
+    fee: amounts?.commission ?? dec(view.commission),
     feeAsset: view.commissionAsset,
     isMaker: view.isMaker,
-    realizedPnl: dec(view.realizedPnl),
+    realizedPnl: amounts?.realizedPnl ?? dec(view.realizedPnl),
     time: view.time,
   };
 }

@@ -228,7 +228,6 @@ export class AlgoDesk {
       clientOrderId: this.s.ids.clientOrder.next(),
       ...(row.attached.takeProfit === undefined ? {} : { takeProfit: row.attached.takeProfit }),
       ...(row.attached.stopLoss === undefined ? {} : { stopLoss: row.attached.stopLoss }),
-      marketBand: 'v2',
       sourceAlgoOrderId: row.orderId,
       forced: row.family === 'TPSL',
     });
