@@ -57,6 +57,28 @@ export class RiskDesk {
 
   private readonly pending: FuturesAccount[] = [];
 
+  /**
+   * After a fill of `account`: its bands made now, at the current prices, so that the next price change
+   * inside them needs no full check (a fill changes the account, which otherwise makes the next price
+   * change of any symbol it holds check it in full). Made only when no position of the account is at
+   * liquidation now: one that is stays for the next price change's full check, as before.
+   */
+  refreshBands(account: FuturesAccount): void {
+    if (this.anyAtLiquidation(account)) return;
+    this.bands.set(account, { version: account.version, bySymbol: this.safeBands(account) });
+  }
+
+  /** Whether `checkAccount` of any symbol would act on the account at the current prices (an isolated position or the cross book at liquidation). */
+  private anyAtLiquidation(account: FuturesAccount): boolean {
+    for (const p of account.positions.values()) {
+      if (p.lots === 0 || p.marginType !== 'ISOLATED') continue;
+      const m = mathOf(this.s, p);
+      if (!p.margin.add(m.unrealizedPnl).gt(m.maintMargin)) return true;
+    }
+    const f = accountFigures(this.s, account);
+    return f.crossMaintMargin.gt(0) && f.crossEquity.lte(f.crossMaintMargin);
+  }
+
   private safeBands(account: FuturesAccount): Map<string, { lo: number; hi: number }> {
     const out = new Map<string, { lo: number; hi: number }>();
     const f = accountFigures(this.s, account);
