@@ -3,10 +3,11 @@ import { decimalOfText } from '../../core/decimal-cache.js';
 import { quotientFloorAtMost } from '../../core/decimal-estimate.js';
 import { minusExact } from '../../core/exact-decimal.js';
 import type { Decimal } from '../../core/decimal.js';
+import type { AccountFigures } from './account-math.js';
 import { accountFigures, mathOf } from './account-math.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
-import type { PositionRecord } from './position-record.js';
+import type { PositionMath, PositionRecord } from './position-record.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { TradingDesk } from './trading-desk.js';
 
@@ -57,6 +58,26 @@ export class RiskDesk {
 
   private readonly pending: FuturesAccount[] = [];
 
+  /**
+   * After a fill of `account`: its bands made now, at the current prices, so that the next price change
+   * inside them needs no full check (a fill changes the account, which otherwise makes the next price
+   * change of any symbol it holds check it in full). Made only when no position of the account is at
+   * liquidation now: one that is stays for the next price change's full check, as before.
+   */
+  refreshBands(account: FuturesAccount): void {
+    if (this.anyAtLiquidation(account)) return;
+    this.bands.set(account, { version: account.version, bySymbol: this.safeBands(account) });
+  }
+
+  /** Whether `checkAccount` of any symbol would act on the account at the current prices (an isolated position or the cross book at liquidation). */
+  private anyAtLiquidation(account: FuturesAccount): boolean {
+    for (const p of account.positions.values()) {
+      if (p.lots === 0 || p.marginType !== 'ISOLATED') continue;
+      if (isolatedAtLiquidation(p, mathOf(this.s, p))) return true;
+    }
+    return crossAtLiquidation(accountFigures(this.s, account));
+  }
+
   private safeBands(account: FuturesAccount): Map<string, { lo: number; hi: number }> {
     const out = new Map<string, { lo: number; hi: number }>();
     const f = accountFigures(this.s, account);
@@ -88,12 +109,11 @@ export class RiskDesk {
       const p = account.existingPosition(symbol, side);
       if (p === undefined || p.lots === 0 || p.marginType !== 'ISOLATED') continue;
       let m = mathOf(this.s, p);
-      if (p.margin.add(m.unrealizedPnl).gt(m.maintMargin)) continue;
+      if (!isolatedAtLiquidation(p, m)) continue;
       if (account.autoAddMargin.has(`${symbol}|${side}`) && this.topUp(account, p)) m = mathOf(this.s, p);
-      if (p.margin.add(m.unrealizedPnl).lte(m.maintMargin)) this.liquidate(account, [p]);
+      if (isolatedAtLiquidation(p, m)) this.liquidate(account, [p]);
     }
-    const f = accountFigures(this.s, account);
-    if (f.crossMaintMargin.gt(0) && f.crossEquity.lte(f.crossMaintMargin)) {
+    if (crossAtLiquidation(accountFigures(this.s, account))) {
       const cross = [...account.positions.values()].filter((p) => p.lots > 0 && p.marginType === 'CROSS');
       this.liquidate(account, cross);
     }
@@ -157,6 +177,16 @@ export class RiskDesk {
       this.desk.emitBalance(account);
     }
   }
+}
+
+/** An isolated position at liquidation: its margin plus unrealized PnL at `m` no longer above its maintenance margin. */
+function isolatedAtLiquidation(p: PositionRecord, m: PositionMath): boolean {
+  return !p.margin.add(m.unrealizedPnl).gt(m.maintMargin);
+}
+
+/** The cross book at liquidation: a maintenance margin that the cross equity no longer exceeds. */
+function crossAtLiquidation(f: AccountFigures): boolean {
+  return f.crossMaintMargin.gt(0) && f.crossEquity.lte(f.crossMaintMargin);
 }
 
 /**

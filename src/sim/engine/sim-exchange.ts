@@ -138,7 +138,10 @@ export class SimExchange implements SimVenue {
     this.s = new EngineState(this.instruments, engineIds(), options.startTime, { ...DEFAULT_HISTORY_RETENTION, ...options.history });
     this.closedPositions = new PositionHistory(this.s.retention.maxRecords);
     this.desk = new TradingDesk(this.s, {
-      afterFill: (order, account) => this.algos.afterFill(order, account),
+      afterFill: (order, account) => {
+        this.algos.afterFill(order, account);
+        this.risk.refreshBands(account);
+      },
       positionClosed: (account, position) => {
         const book = this.s.books.get(position.symbol);
         if (book !== undefined) this.closedPositions.record(account, position, book, this.s.time);
