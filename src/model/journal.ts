@@ -42,11 +42,6 @@ export interface OrderJournal {
    * row written instead of a row and its update). Throws if the id exists (a broken invariant).
    */
   append(entry: NewJournalEntry): void;
-  /**
-   * Appends as `append` does unless an entry has the id, or the strategy has an entry with the intent
-   * key: then it writes nothing and answers false (the admission of a new order, one statement).
-   */
-  appendUnlessKnown(entry: NewJournalEntry): boolean;
   get(id: string): JournalEntry | undefined;
   findByKey(strategyId: string, intentKey: string): JournalEntry | undefined;
   update(id: string, change: { state: JournalState; time: number; exchangeOrderId?: string; detail?: string }): void;

@@ -59,13 +59,6 @@ export class MemoryJournal implements OrderJournal {
     });
   }
 
-  appendUnlessKnown(entry: NewJournalEntry): boolean {
-    if (this.entries.has(entry.id)) return false;
-    if (entry.intentKey !== undefined && this.byKey.has(keyOf(entry.strategyId, entry.intentKey))) return false;
-    this.append(entry);
-    return true;
-  }
-
   get(id: string): JournalEntry | undefined {
     return this.entries.get(id)?.entry;
   }

@@ -27,7 +27,6 @@ const COLUMNS = 'id, strategy_id, intent_key, symbol, command, state, exchange_o
  */
 export class SqliteJournal implements OrderJournal {
   private readonly insert: Statement<[string, string, string | null, string, string, string, number, number]>;
-  private readonly insertUnlessKnown: Statement<[string, string, string | null, string, string, string, number, number, string, string | null]>;
   private readonly byId: Statement<[string], JournalRow>;
   private readonly byKey: Statement<[string, string], JournalRow>;
   private readonly change: Statement<[string, number, string | null, string | null, string]>;
@@ -43,11 +42,6 @@ export class SqliteJournal implements OrderJournal {
   ) {
     this.insert = db.prepare(
       `INSERT INTO journal (id, strategy_id, intent_key, symbol, command, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    // `intent_key = ?` is never true of NULL: an entry without a key is checked by its id alone.
-    this.insertUnlessKnown = db.prepare(
-      `INSERT INTO journal (id, strategy_id, intent_key, symbol, command, state, created_at, updated_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?
-       WHERE NOT EXISTS (SELECT 1 FROM journal WHERE strategy_id = ? AND intent_key = ?) ON CONFLICT (id) DO NOTHING`,
     );
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE id = ?`);
     this.byKey = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE strategy_id = ? AND intent_key = ? ORDER BY seq DESC LIMIT 1`);
@@ -89,15 +83,6 @@ export class SqliteJournal implements OrderJournal {
       throw error;
     }
     this.wrote();
-  }
-
-  appendUnlessKnown(entry: NewJournalEntry): boolean {
-    const { id, strategyId, command, time } = entry;
-    const intentKey = entry.intentKey ?? null;
-    const { changes } = this.insertUnlessKnown.run(id, strategyId, intentKey, command.symbol, encodeCommand(command), entry.state ?? 'pending', time, time, strategyId, intentKey);
-    if (changes === 0) return false;
-    this.wrote();
-    return true;
   }
 
   get(id: string): JournalEntry | undefined {

@@ -51,23 +51,6 @@ export function describeJournalContract(name: string, open: () => { readonly jou
       expect(journal.get('a-1')?.strategyId).toBe('grid');
     });
 
-    it('appends unless known: a new id and key is written; a known id, or a known key of the same strategy, writes nothing', () => {
-      expect(journal.appendUnlessKnown({ id: 'k-1', strategyId: 'grid', intentKey: 'level-1', command: place('k-1'), time: T, state: 'sent' })).toBe(true);
-      expect(journal.get('k-1')).toMatchObject({ intentKey: 'level-1', state: 'sent', createdAt: T, updatedAt: T });
-      expect(journal.appendUnlessKnown({ id: 'k-1', strategyId: 'other', intentKey: 'level-9', command: place('k-1', 'ETH-SWAP-USDT'), time: T + 1 })).toBe(false);
-      expect(journal.appendUnlessKnown({ id: 'k-2', strategyId: 'grid', intentKey: 'level-1', command: place('k-2'), time: T + 1 })).toBe(false);
-      journal.update('k-1', { state: 'done', time: T + 2 });
-      expect(journal.appendUnlessKnown({ id: 'k-3', strategyId: 'grid', intentKey: 'level-1', command: place('k-3'), time: T + 3 })).toBe(false);
-      expect(journal.get('k-2')).toBeUndefined();
-      expect(journal.get('k-3')).toBeUndefined();
-      expect(journal.get('k-1')?.strategyId).toBe('grid');
-      expect(journal.appendUnlessKnown({ id: 'k-4', strategyId: 'other', intentKey: 'level-1', command: place('k-4'), time: T + 4 })).toBe(true);
-      expect(journal.appendUnlessKnown({ id: 'k-5', strategyId: 'grid', command: place('k-5'), time: T + 5 })).toBe(true);
-      expect(journal.appendUnlessKnown({ id: 'k-5', strategyId: 'grid', command: place('k-5'), time: T + 6 })).toBe(false);
-      expect(journal.get('k-5')).toMatchObject({ state: 'pending', createdAt: T + 5 });
-      expect(journal.get('k-5') !== undefined && 'intentKey' in journal.get('k-5')!).toBe(false);
-    });
-
     it('updates state and time; exchangeOrderId and detail stay until replaced', () => {
       journal.append({ id: 'a-1', strategyId: 'grid', command: place('a-1'), time: T });
       journal.update('a-1', { state: 'sent', time: T + 1 });

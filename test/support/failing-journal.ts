@@ -35,11 +35,6 @@ export class FailingJournal implements OrderJournal {
     this.inner.append(entry);
   }
 
-  appendUnlessKnown(entry: Parameters<OrderJournal['appendUnlessKnown']>[0]): boolean {
-    this.check();
-    return this.inner.appendUnlessKnown(entry);
-  }
-
   private checkRead(): void {
     if (this.failReadsWith !== undefined) throw new StorageError(this.failReadsWith, 'database disk image is malformed');
   }

@@ -262,14 +262,13 @@ export class Executor {
       return { id };
     }
     const id = command.clientOrderId;
-    // A new id and key (nearly every place): written by the one statement that checks both.
-    if (journal.appendUnlessKnown(sentEntry(id, strategyId, intentKey, command, time))) {
+    const existing = journal.get(id) ?? (intentKey === undefined ? undefined : journal.findByKey(strategyId, intentKey));
+    if (existing === undefined) {
+      journal.append(sentEntry(id, strategyId, intentKey, command, time));
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
       remembered.push(id);
       return { id };
     }
-    const existing = journal.get(id) ?? (intentKey === undefined ? undefined : journal.findByKey(strategyId, intentKey));
-    if (existing === undefined) throw new InvariantError('JOURNAL_ADMISSION', `journal refused ${id} but holds neither its id nor its key`);
     if (isLive(existing.state)) {
       this.log.info({ strategy: strategyId, clientOrderId: id, state: existing.state }, 'duplicate submission ignored: already live');
       return 'ignored';
