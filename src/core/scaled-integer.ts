@@ -127,11 +127,12 @@ export type GridRounding = typeof Decimal.ROUND_FLOOR | typeof Decimal.ROUND_CEI
 /**
  * `x.toNearest(step, rounding)`, the same decimal with one made instead of five: for a positive `x`
  * and `step` on a common grid of safe integers, the multiple found by integer remainder (exact) and
- * built from its units. Anything else goes through decimal.js.
+ * built from its units. Anything else goes through decimal.js. `places`, when the caller has them:
+ * the larger of `x`'s and `step`'s decimal places.
  */
-export function onGrid(x: Decimal, step: Decimal, rounding: GridRounding): Decimal {
+export function onGrid(x: Decimal, step: Decimal, rounding: GridRounding, places?: number): Decimal {
   if (x.isFinite() && step.isFinite() && x.s > 0 && step.s > 0 && !step.isZero()) {
-    const scale = Math.max(x.decimalPlaces(), step.decimalPlaces());
+    const scale = places ?? Math.max(x.decimalPlaces(), step.decimalPlaces());
     const units = scale <= MAX_EXACT_SCALE ? scaledInteger(x, scale) : undefined;
     const stepUnits = units === undefined ? undefined : scaledInteger(step, scale);
     if (stepUnits !== undefined) {

@@ -46,14 +46,17 @@ export function writeWireJson(value: JsonWireValue, decimals: DecimalStyle = 'st
     if (typeof finite === 'function' && !finite.call(value)) {
       throw new RangeError(`not a finite decimal: ${value.toFixed()}`);
     }
-    return decimals === 'number' ? value.toFixed() : JSON.stringify(value.toFixed());
+    // A decimal's fixed text is digits, a point and a sign: nothing JSON escapes.
+    return decimals === 'number' ? value.toFixed() : `"${value.toFixed()}"`;
   }
-  const parts: string[] = [];
-  for (const [key, v] of Object.entries(value as { readonly [key: string]: JsonWireValue })) {
+  const record = value as { readonly [key: string]: JsonWireValue };
+  let text = '{';
+  for (const key of Object.keys(record)) {
+    const v = record[key];
     if (v === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${writeWireJson(v, decimals)}`);
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${writeWireJson(v, decimals)}`;
   }
-  return `{${parts.join(',')}}`;
+  return `${text}}`;
 }
 
 function isDecimalLike(value: object): value is { toFixed(): string } {

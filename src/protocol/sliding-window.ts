@@ -61,6 +61,8 @@ export class SlidingWindow {
 export class EpochWindows {
   private readonly amounts = new Map<number, number>();
   private readonly spills = new Map<number, number>();
+  /** No window before this one is kept: the last `add`'s first window (the server clock may step back). */
+  private keptFrom = -Infinity;
 
   constructor(readonly windowMs: number) {
     if (!(Number.isInteger(windowMs) && windowMs > 0)) throw new RangeError(`window must be a positive integer of ms, got ${windowMs}`);
@@ -82,14 +84,18 @@ export class EpochWindows {
    */
   add(at: number, from: number, to: number, amount: number): void {
     const first = this.indexOf(from);
-    for (const index of this.amounts.keys()) {
-      if (index >= first) continue;
-      this.amounts.delete(index);
-      this.spills.delete(index);
+    if (first > this.keptFrom) {
+      for (const index of this.amounts.keys()) {
+        if (index >= first) continue;
+        this.amounts.delete(index);
+        this.spills.delete(index);
+      }
     }
+    this.keptFrom = first;
     if (amount <= 0) return;
     const home = this.indexOf(at);
-    for (let i = first; i <= this.indexOf(to); i++) {
+    const end = this.indexOf(to);
+    for (let i = first; i <= end; i++) {
       this.amounts.set(i, (this.amounts.get(i) ?? 0) + amount);
       if (i > home) this.spills.set(i, (this.spills.get(i) ?? 0) + amount);
     }

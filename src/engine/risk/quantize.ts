@@ -1,5 +1,6 @@
 import { compareDecimals, Decimal, dec } from '../../core/decimal.js';
 import { ok } from '../../core/result.js';
+import type { GridRounding } from '../../core/scaled-integer.js';
 import { onGrid } from '../../core/scaled-integer.js';
 import type { Side } from '../../model/instrument.js';
 import type { Checked } from './denial.js';
@@ -31,25 +32,32 @@ export function numberProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Whether `value` is already a multiple of `step` that `toNearest` gives back as it is, read from the
- * digits without a decimal: the step a power of ten no larger than 1 (0.1, 0.001, 1: every tick and lot
- * step of the venue), the value with no more decimal places than the step, and within the precision
- * `toNearest` rounds its answer to. Most quantities a strategy asks for (its configured size) and many prices are.
- */
-function onPowerOfTenGrid(value: Decimal, step: Decimal): boolean {
+/** Whether `step` is a power of ten no larger than 1 (0.1, 0.001, 1: every tick and lot step of the venue), read from its digits. */
+function isPowerOfTenStep(step: Decimal): boolean {
   const digits = step.d;
   if (digits.length !== 1 || step.e > 0) return false;
   const word = digits[0]!;
-  if (word !== 1 && word !== 10 && word !== 100 && word !== 1_000 && word !== 10_000 && word !== 100_000 && word !== 1_000_000) return false;
-  return value.decimalPlaces() <= step.decimalPlaces() && value.precision() <= Decimal.precision;
+  return word === 1 || word === 10 || word === 100 || word === 1_000 || word === 10_000 || word === 100_000 || word === 1_000_000;
+}
+
+/**
+ * `value` on the grid of a positive `step`, rounded as asked; `value` itself, without a decimal made,
+ * when it is already a multiple that `toNearest` gives back as it is: the step a power of ten, the value
+ * with no more decimal places than the step, and within the precision `toNearest` rounds its answer to.
+ * Most quantities a strategy asks for (its configured size) and many prices are. Each one's decimal
+ * places are read once, for both questions.
+ */
+function onStepGrid(value: Decimal, step: Decimal, rounding: GridRounding): Decimal {
+  const places = value.decimalPlaces();
+  const stepPlaces = step.decimalPlaces();
+  if (places <= stepPlaces && isPowerOfTenStep(step) && value.precision() <= Decimal.precision) return value;
+  return onGrid(value, step, rounding, places > stepPlaces ? places : stepPlaces);
 }
 
 /** A limit price on the tick grid, never more aggressive than asked: BUY rounds down, SELL rounds up. */
 export function quantizePrice(price: Decimal, tick: Decimal, side: Side): Decimal {
   if (notPositive(tick)) return price;
-  if (onPowerOfTenGrid(price, tick)) return price;
-  return onGrid(price, tick, side === 'BUY' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
+  return onStepGrid(price, tick, side === 'BUY' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
 }
 
 /** A trigger price has no aggressive side: it goes to the nearest tick. */
@@ -61,8 +69,7 @@ export function quantizeTrigger(price: Decimal, tick: Decimal): Decimal {
 /** Contracts round down to the step. */
 export function quantizeQty(qty: Decimal, step: Decimal): Decimal {
   if (notPositive(step)) return qty;
-  if (onPowerOfTenGrid(qty, step)) return qty;
-  return onGrid(qty, step, Decimal.ROUND_DOWN);
+  return onStepGrid(qty, step, Decimal.ROUND_DOWN);
 }
 
 /** Validates a limit price and puts it on the grid (INVALID_PRICE when unusable or below one tick). */
