@@ -238,8 +238,10 @@ export function refQuery(ref: OrderRef): ReturnType<typeof orderedParams> {
   return orderedParams({ orderId: ref.orderId, origClientOrderId: ref.origClientOrderId, category: ref.category });
 }
 
-/** Get or cancel one v2 row by orderId or origClientOrderId (exactly one of them). */
-/** Not async: it hands on `callParsed`'s promise (a cancel's way to the socket, one promise fewer). */
+/**
+ * Get or cancel one v2 row by orderId or origClientOrderId (exactly one of them). Not async: it hands
+ * on `callParsed`'s promise (a cancel's way to the socket, one promise fewer).
+ */
 export function callByRef(rest: RestCaller, e: EndpointDef, ref: OrderRef): Promise<Result<OrderV2, VenueError>> {
   const problem = exactlyOneId(e, ref);
   if (problem !== undefined) return Promise.resolve(err(problem));
