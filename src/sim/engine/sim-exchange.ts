@@ -212,8 +212,10 @@ export class SimExchange implements SimVenue {
     return this.s.onMarketEvent(listener);
   }
 
-  /** One market event: moves the market, fills resting orders, fires triggers, settles and liquidates. */
-  /** One market event; `units`: the feed it was just taken from, when that feed tells its prices as units (`lastPriceUnits`). */
+  /**
+   * One market event: moves the market, fills resting orders, fires triggers, settles and liquidates.
+   * `units`: the feed it was just taken from, when that feed tells its prices as units (`lastPriceUnits`).
+   */
   applyMarketEvent(event: MarketEvent, units?: MarketFeed): void {
     const s = this.s;
     if (event.ts > s.time) s.time = event.ts;

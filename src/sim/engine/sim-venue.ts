@@ -122,10 +122,10 @@ export interface SimVenue {
   depositAddress(userId: string, coin: string, chainType: string): SimResult<DepositAddressView>;
   /** Withdraws from the spot account within the chain's limits; the same clientOrderId answers the first withdrawal. */
   withdraw(userId: string, command: WithdrawCommand): SimResult<WithdrawalView>;
-  /** Trial vouchers of a user in `token`, optionally of one status. */
   /** The user's withdrawals and the deposits credited to it, newest first. */
   withdrawals(userId: string, query: WalletHistoryQuery): readonly WithdrawalView[];
   deposits(userId: string, query: WalletHistoryQuery): readonly DepositView[];
+  /** Trial vouchers of a user in `token`, optionally of one status. */
   vouchers(userId: string, token: string, status?: VoucherStatus): readonly VoucherView[];
   receiveVoucher(userId: string, relationId: string): SimResult<VoucherView>;
   /** Credits a futures account directly (sim seeding and admin use; recorded as a transfer flow). */
