@@ -2,10 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PreparedRecording } from '../src/recording/prepared/index.js';
 import { CONFIG, SAMPLE } from './backtest-replay.bench.js';
 import type { BenchResult } from './bench-result.js';
 import { parallelFloor } from './parallel-floor.js';
 import { median, positiveIntegerSetting } from './bench-settings.js';
+import { writeRepeatedRecording } from './repeated-recording.js';
 
 /** 4 combinations of the example quoter's params. */
 const GRID = 'strategies:\n  quoter-btc:\n    params:\n      halfSpreadBps: [2, 5]\n      requoteBps: [2, 4]\n';
@@ -37,10 +39,10 @@ interface SweepRun {
 }
 
 /** `stratd sweep` (the built CLI) over the 4-combination grid with `workers` worker threads. */
-function sweep(workers: number, grid: string, out: string): SweepRun {
+function sweep(workers: number, grid: string, out: string, data = SAMPLE): SweepRun {
   const load = loadavg()[0] ?? 0;
   const started = performance.now();
-  const run = spawnSync(process.execPath, ['bin/stratd.js', 'sweep', '--config', CONFIG, '--data', SAMPLE, '--grid', grid, '--workers', String(workers), '--out', out], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['bin/stratd.js', 'sweep', '--config', CONFIG, '--data', data, '--grid', grid, '--workers', String(workers), '--out', out], { encoding: 'utf8' });
   const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`stratd sweep --workers ${workers} failed: ${run.stderr}`);
   const lines = run.stderr.split('\n');
@@ -73,6 +75,39 @@ const round = (value: number, digits: number): number => Number(value.toFixed(di
 /** `BENCH_SWEEP_ROUNDS`: pairs of sweeps (1 worker, then 2), interleaved (default 2). */
 function rounds(): number {
   return positiveIntegerSetting('BENCH_SWEEP_ROUNDS', 2);
+}
+
+/** `BENCH_SWEEP_COPIES`: how many times the sample is repeated for the long sweep (default 4; 1 skips it). */
+function longCopies(): number {
+  return positiveIntegerSetting('BENCH_SWEEP_COPIES', 4);
+}
+
+/**
+ * The same grid over the sample repeated `copies` times (writeRepeatedRecording), its prepared form built
+ * beforehand: one pair of sweeps (1 worker, then 2). Each worker's set-up and warm-up are paid once per
+ * sweep whatever the recording's length, so beside the sample's figure this one shows how far the
+ * steady replay itself scales.
+ */
+async function longSweep(dir: string, grid: string, copies: number): Promise<Record<string, number>> {
+  const data = join(dir, 'repeated-market.jsonl.gz');
+  const events = await writeRepeatedRecording(SAMPLE, data, copies);
+  await PreparedRecording.load([data], undefined, {});
+  const one = sweep(1, grid, join(dir, 'long-one'), data);
+  const two = sweep(2, grid, join(dir, 'long-two'), data);
+  return {
+    'long.copies': copies,
+    'long.events': events,
+    'long.speedUp': round(one.seconds / two.seconds, 2),
+    'long.oneWorkerSeconds': round(one.seconds, 2),
+    'long.twoWorkersSeconds': round(two.seconds, 2),
+    'long.oneWorkerCpuSeconds': one.cpuSeconds,
+    'long.twoWorkersCpuSeconds': two.cpuSeconds,
+    'long.oneWorker.load': round(one.load, 2),
+    'long.twoWorkers.load': round(two.load, 2),
+    'long.oneWorkerEventsPerSecond': one.workers[0]?.eventsPerSecond ?? 0,
+    'long.twoWorkers.worker1EventsPerSecond': two.workers[0]?.eventsPerSecond ?? 0,
+    'long.twoWorkers.worker2EventsPerSecond': two.workers[1]?.eventsPerSecond ?? 0,
+  };
 }
 
 /**
@@ -139,6 +174,8 @@ export async function benchSweep(): Promise<BenchResult> {
     [0, 1].forEach((i) => {
       figures[`twoWorkers.worker${i + 1}EventsPerSecond`] = median(twos.map((r) => r.workers[i]?.eventsPerSecond ?? 0));
     });
+    const copies = longCopies();
+    if (copies > 1) Object.assign(figures, await longSweep(dir, grid, copies));
     return { name: 'sweep: 4 combinations, 2 workers vs 1', figures, target: 'speed-up ≥ 1.8' };
   } finally {
     rmSync(dir, { recursive: true, force: true });
