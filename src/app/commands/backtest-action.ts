@@ -8,7 +8,8 @@ import { systemTime } from '../../core/system-time.js';
 import type { BacktestAccount, BacktestResult } from '../../backtest/runner.js';
 import { parseRecordings, runBacktest } from '../../backtest/runner.js';
 import { writeBacktestOutputs } from '../../report/outputs.js';
-import { priceSeriesOf, priceSeriesOfReplay } from '../../report/prices.js';
+import { PriceSeriesCollector, priceSeriesOf, priceSeriesOfReplay } from '../../report/prices.js';
+import { hasBars } from '../../backtest/bar-fill-model.js';
 import { ProgressDisplay } from '../../backtest/progress-display.js';
 import { lastEventTimeOf } from '../../recording/span.js';
 import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
@@ -98,6 +99,11 @@ export async function backtestAction(flags: BacktestFlags, deps: BacktestCommand
     wallClock,
     ...(endTime === undefined ? {} : { endTime }),
   });
+  // The report's price charts: each symbol's candles, built from the recorded trades (or bars). From the
+  // prepared form they gather as the replay applies its events (no second pass over them); a recording of
+  // bars replays the bar model's path, so its candles come from a replay of the recording afterwards.
+  const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+  const candles = recording === undefined || hasBars(recording.headers) ? undefined : new PriceSeriesCollector(range);
   const result = await runBacktest({
     strategies,
     risk: config.risk,
@@ -115,6 +121,7 @@ export async function backtestAction(flags: BacktestFlags, deps: BacktestCommand
     ...(recording === undefined ? {} : { recording }),
     ...(slippageBps === undefined ? {} : { barModel: { slippageBps } }),
     ...(dataQuality === undefined ? {} : { dataQuality }),
+    ...(candles === undefined ? {} : { onRecordedEvent: (event) => void candles.add(event) }),
   });
   display.stop();
   if (!result.ok) {
@@ -123,9 +130,7 @@ export async function backtestAction(flags: BacktestFlags, deps: BacktestCommand
     deps.setExitCode(1);
     return;
   }
-  // The report's price charts: each symbol's candles, built from the recorded trades (or bars).
-  const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
-  const prices = recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range);
+  const prices = candles?.series() ?? (recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range));
   const written = writeBacktestOutputs(flags.out, result.value, { prices });
   for (const series of Object.values(result.value.summary.fundingSeries)) if (series.warning !== undefined) deps.err(`stratd backtest: WARNING: ${series.warning}\n`);
   deps.out(report(result.value, written));
