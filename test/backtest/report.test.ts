@@ -108,6 +108,14 @@ test("the candles gathered from a replay's own events as it runs are those of a 
   const afterwards = priceSeriesOfReplay(parsed.value, range);
   expect(afterwards.map((p) => p.candles.length)).toEqual([5, 5]);
   expect(during.series()).toEqual(afterwards);
+
+  // One JSONL recording read as the replay runs (`--no-cache`): the candles of reading the file again.
+  const fromFile = new PriceSeriesCollector(range);
+  const jsonl = await runBacktest({ strategies: examples(), risk: { maxOrdersPerMinute: 120 }, recordings: [second], account: ACCOUNT, ...range, onRecordedEvent: (event) => void fromFile.add(event) });
+  if (!jsonl.ok) throw jsonl.error;
+  const reread = await priceSeriesOf([second], range);
+  expect(reread.map((p) => p.candles.length)).toEqual([5, 5]);
+  expect(fromFile.series()).toEqual(reread);
 });
 
 test('a long run is drawn in a longer interval: candles merge into the shortest interval that gives at most the maximum', () => {

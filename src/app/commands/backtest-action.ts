@@ -9,7 +9,6 @@ import type { BacktestAccount, BacktestResult } from '../../backtest/runner.js';
 import { parseRecordings, runBacktest } from '../../backtest/runner.js';
 import { writeBacktestOutputs } from '../../report/outputs.js';
 import { PriceSeriesCollector, priceSeriesOf, priceSeriesOfReplay } from '../../report/prices.js';
-import { hasBars } from '../../backtest/bar-fill-model.js';
 import { ProgressDisplay } from '../../backtest/progress-display.js';
 import { lastEventTimeOf } from '../../recording/span.js';
 import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
@@ -99,11 +98,11 @@ export async function backtestAction(flags: BacktestFlags, deps: BacktestCommand
     wallClock,
     ...(endTime === undefined ? {} : { endTime }),
   });
-  // The report's price charts: each symbol's candles, built from the recorded trades (or bars). From the
-  // prepared form they gather as the replay applies its events (no second pass over them); a recording of
-  // bars replays the bar model's path, so its candles come from a replay of the recording afterwards.
+  // The report's price charts: each symbol's candles, built from the recorded trades (or bars). They gather
+  // as the replay applies the recorded events (no second pass over the recording), from the prepared form
+  // or from one JSONL recording (several are read below one after another, not merged as the replay merges them).
   const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
-  const candles = recording === undefined || hasBars(recording.headers) ? undefined : new PriceSeriesCollector(range);
+  const candles = recording !== undefined || recordings.length === 1 ? new PriceSeriesCollector(range) : undefined;
   const result = await runBacktest({
     strategies,
     risk: config.risk,
@@ -130,7 +129,9 @@ export async function backtestAction(flags: BacktestFlags, deps: BacktestCommand
     deps.setExitCode(1);
     return;
   }
-  const prices = candles?.series() ?? (recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range));
+  // A recording of bars (its summary names the fill model) replays the bar model's path, not its events: its candles come from the recording.
+  const gathered = candles === undefined || result.value.summary.fillModel !== undefined ? undefined : candles.series();
+  const prices = gathered ?? (recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range));
   const written = writeBacktestOutputs(flags.out, result.value, { prices });
   for (const series of Object.values(result.value.summary.fundingSeries)) if (series.warning !== undefined) deps.err(`stratd backtest: WARNING: ${series.warning}\n`);
   deps.out(report(result.value, written));
