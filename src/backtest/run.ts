@@ -78,6 +78,8 @@ export class BacktestRun {
   private warming = true;
   /** The recordings hold bars: klines are built from them, not from the (synthetic or sparse) trades. */
   private readonly bars: boolean;
+  /** `options.onRecordedEvent`, unless the engine replays bars (their path is not the recorded events). */
+  private readonly onRecordedEvent: ((event: SimMarketEvent) => void) | undefined;
   private events = 0;
   private lastEventTime: number | undefined;
   /**
@@ -102,6 +104,7 @@ export class BacktestRun {
     // A daemon's view has the klines its poller read: none are built from trades then.
     this.klines = new KlineBuilder(options.marketView === undefined ? (options.klines ?? []) : []);
     this.bars = feed instanceof BarFeed;
+    this.onRecordedEvent = this.bars ? undefined : options.onRecordedEvent;
     this.intervalMs = options.equityIntervalMs ?? DEFAULT_EQUITY_INTERVAL_MS;
     this.instruments = new Map(feed.instruments.map((i) => [i.symbol, i]));
     this.strategyIds = options.strategies.map((s) => s.id).sort();
@@ -236,6 +239,7 @@ export class BacktestRun {
   // ---------------------------------------------------------------- sources
 
   private onMarketEvent(event: SimMarketEvent, book: BookPrices | undefined): void {
+    this.onRecordedEvent?.(event);
     if (event.type === 'funding') {
       this.fundingCoverage.onFunding(event);
       const instrument = this.instruments.get(event.symbol);

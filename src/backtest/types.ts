@@ -8,6 +8,7 @@ import type { Category, PositionSide, Side } from '../model/instrument.js';
 import type { MarketEvent } from '../model/market-events.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../model/orders.js';
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
+import type { MarketEvent as RecordedEvent } from '../sim/market-stream/events.js';
 import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
 import type { LatencyModel } from '../sim/port/port-latency.js';
 import type { PreparedCacheOptions } from '../recording/prepared/cache.js';
@@ -78,6 +79,12 @@ export interface BacktestOptions {
   readonly onProgress?: (progress: BacktestProgress) => void;
   /** Something skipped in a recording (a torn last line). */
   readonly onWarning?: (warning: MarketStreamWarning) => void;
+  /**
+   * Every recorded event as the replay applies it, warm-up included, in the recordings' time order (the
+   * events a replay of `recording` hands out, up to `to`). Not called for a recording of bars: the engine
+   * then replays the bar model's path through each bar, not the recorded events.
+   */
+  readonly onRecordedEvent?: (event: RecordedEvent) => void;
   /** Records the strategies' intents and indicator values as they run (stratd check-strategy). */
   readonly strategyRecorder?: StrategyRecorder;
 }

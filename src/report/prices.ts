@@ -22,28 +22,49 @@ export interface PriceSeriesOptions {
  * interval when there would be more than `maxCandles`. Symbols sorted.
  */
 export async function priceSeriesOf(recordings: readonly string[], options: PriceSeriesOptions = {}): Promise<PriceSeries[]> {
-  const to = options.to ?? Number.POSITIVE_INFINITY;
-  const collector = new CandleCollector(options.from ?? Number.NEGATIVE_INFINITY);
+  const collector = new PriceSeriesCollector(options);
   for (const path of recordings) {
     for await (const event of readMarketStream(path)) {
-      if (event.ts > to) break;
-      collector.add(event);
+      if (!collector.add(event)) break;
     }
   }
-  return collector.series(options.maxCandles ?? MAX_CANDLES);
+  return collector.series();
 }
 
 /** The same series from recordings already in memory (a replay of them, cut at their `to`), without reading the files again. */
 export function priceSeriesOfReplay(recording: RecordingReplay, options: PriceSeriesOptions = {}): PriceSeries[] {
-  const to = options.to ?? Number.POSITIVE_INFINITY;
-  const collector = new CandleCollector(options.from ?? Number.NEGATIVE_INFINITY);
+  const collector = new PriceSeriesCollector(options);
   const feed = recording.replay();
   while (feed.peekTime() !== undefined) {
-    const event = feed.next();
-    if (event.ts > to) break;
-    collector.add(event);
+    if (!collector.add(feed.next())) break;
   }
-  return collector.series(options.maxCandles ?? MAX_CANDLES);
+  return collector.series();
+}
+
+/**
+ * `priceSeriesOf`'s series from recorded events handed over one at a time, in the recordings' time order:
+ * a backtest's replay hands it the events it applies (`BacktestOptions.onRecordedEvent`), so the report
+ * needs no second pass over the recording.
+ */
+export class PriceSeriesCollector {
+  private readonly to: number;
+  private readonly candles: CandleCollector;
+
+  constructor(private readonly options: PriceSeriesOptions = {}) {
+    this.to = options.to ?? Number.POSITIVE_INFINITY;
+    this.candles = new CandleCollector(options.from ?? Number.NEGATIVE_INFINITY);
+  }
+
+  /** False for an event after `to` (left out, as every later one would be). */
+  add(event: MarketEvent): boolean {
+    if (event.ts > this.to) return false;
+    this.candles.add(event);
+    return true;
+  }
+
+  series(): PriceSeries[] {
+    return this.candles.series(this.options.maxCandles ?? MAX_CANDLES);
+  }
 }
 
 const MINUTE = 60_000;

@@ -1,16 +1,16 @@
 import { dec } from '../../src/core/decimal.js';
 import type { BacktestResult } from '../../src/backtest/runner.js';
-import { runBacktest } from '../../src/backtest/runner.js';
+import { parseRecordings, runBacktest } from '../../src/backtest/runner.js';
 import { fillsCsv } from '../../src/report/csv.js';
 import type { PriceSeries } from '../../src/report/data.js';
 import type { AlgoRow } from '../../src/backtest/types.js';
 import { fillOwner, MAX_CANDLES, reportPageData, thin } from '../../src/report/data.js';
 import { escapeHtml, MAX_TABLE_ROWS, reportHtml, scriptJson } from '../../src/report/html.js';
-import { coarsened, priceSeriesOf } from '../../src/report/prices.js';
+import { coarsened, PriceSeriesCollector, priceSeriesOf, priceSeriesOfReplay } from '../../src/report/prices.js';
 import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
 import breakout from '../../strategies/breakout/index.js';
 import quoter from '../../strategies/spread-quoter/index.js';
-import { ACCOUNT, tempDir, writeGenerated } from './backtest-support.js';
+import { ACCOUNT, T0, tempDir, writeGenerated } from './backtest-support.js';
 
 /** report.html: deterministic, escaped, bounded; report-browser.test.ts draws it in a real headless Chromium. */
 
@@ -81,6 +81,41 @@ test('price series: 1-minute candles per symbol built from the recorded trades, 
       expect(low).toBeLessThanOrEqual(Math.min(open, close));
     }
   }
+});
+
+test("the candles gathered from a replay's own events as it runs are those of a second pass over the recordings", async () => {
+  // Two recordings merged in time, cut at both ends: warm-up events before `from` and events after `to`.
+  const second = await writeGenerated(tmp.path('second.jsonl'), 9, 6);
+  const range = { from: T0 + 90_000, to: T0 + 5 * 60_000 + 30_000 };
+  const parsed = await parseRecordings([tmp.path('market.jsonl'), second], range.to);
+  if (!parsed.ok) throw parsed.error;
+  const during = new PriceSeriesCollector(range);
+  let handed = 0;
+  const run = await runBacktest({
+    strategies: examples(),
+    risk: { maxOrdersPerMinute: 120 },
+    recordings: [],
+    recording: parsed.value,
+    account: ACCOUNT,
+    ...range,
+    onRecordedEvent: (event) => {
+      handed++;
+      during.add(event);
+    },
+  });
+  if (!run.ok) throw run.error;
+  expect(handed).toBe(parsed.value.size);
+  const afterwards = priceSeriesOfReplay(parsed.value, range);
+  expect(afterwards.map((p) => p.candles.length)).toEqual([5, 5]);
+  expect(during.series()).toEqual(afterwards);
+
+  // One JSONL recording read as the replay runs (`--no-cache`): the candles of reading the file again.
+  const fromFile = new PriceSeriesCollector(range);
+  const jsonl = await runBacktest({ strategies: examples(), risk: { maxOrdersPerMinute: 120 }, recordings: [second], account: ACCOUNT, ...range, onRecordedEvent: (event) => void fromFile.add(event) });
+  if (!jsonl.ok) throw jsonl.error;
+  const reread = await priceSeriesOf([second], range);
+  expect(reread.map((p) => p.candles.length)).toEqual([5, 5]);
+  expect(fromFile.series()).toEqual(reread);
 });
 
 test('a long run is drawn in a longer interval: candles merge into the shortest interval that gives at most the maximum', () => {

@@ -8,7 +8,7 @@ import { systemTime } from '../../core/system-time.js';
 import type { BacktestAccount, BacktestResult } from '../../backtest/runner.js';
 import { parseRecordings, runBacktest } from '../../backtest/runner.js';
 import { writeBacktestOutputs } from '../../report/outputs.js';
-import { priceSeriesOf, priceSeriesOfReplay } from '../../report/prices.js';
+import { PriceSeriesCollector, priceSeriesOf, priceSeriesOfReplay } from '../../report/prices.js';
 import { ProgressDisplay } from '../../backtest/progress-display.js';
 import { lastEventTimeOf } from '../../recording/span.js';
 import type { DaemonConfig } from '../../settings/daemon-config/daemon-config.js';
@@ -98,6 +98,11 @@ export async function backtestAction(flags: BacktestFlags, deps: BacktestCommand
     wallClock,
     ...(endTime === undefined ? {} : { endTime }),
   });
+  // The report's price charts: each symbol's candles, built from the recorded trades (or bars). They gather
+  // as the replay applies the recorded events (no second pass over the recording), from the prepared form
+  // or from one JSONL recording (several are read below one after another, not merged as the replay merges them).
+  const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+  const candles = recording !== undefined || recordings.length === 1 ? new PriceSeriesCollector(range) : undefined;
   const result = await runBacktest({
     strategies,
     risk: config.risk,
@@ -115,6 +120,7 @@ export async function backtestAction(flags: BacktestFlags, deps: BacktestCommand
     ...(recording === undefined ? {} : { recording }),
     ...(slippageBps === undefined ? {} : { barModel: { slippageBps } }),
     ...(dataQuality === undefined ? {} : { dataQuality }),
+    ...(candles === undefined ? {} : { onRecordedEvent: (event) => void candles.add(event) }),
   });
   display.stop();
   if (!result.ok) {
@@ -123,9 +129,9 @@ export async function backtestAction(flags: BacktestFlags, deps: BacktestCommand
     deps.setExitCode(1);
     return;
   }
-  // The report's price charts: each symbol's candles, built from the recorded trades (or bars).
-  const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
-  const prices = recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range);
+  // A recording of bars (its summary names the fill model) replays the bar model's path, not its events: its candles come from the recording.
+  const gathered = candles === undefined || result.value.summary.fillModel !== undefined ? undefined : candles.series();
+  const prices = gathered ?? (recording === undefined ? await priceSeriesOf(recordings, range) : priceSeriesOfReplay(recording, range));
   const written = writeBacktestOutputs(flags.out, result.value, { prices });
   for (const series of Object.values(result.value.summary.fundingSeries)) if (series.warning !== undefined) deps.err(`stratd backtest: WARNING: ${series.warning}\n`);
   deps.out(report(result.value, written));
