@@ -229,10 +229,10 @@ function figuresOf(inputs: FigureInputs): AccountFigures {
 export function liquidationOf(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): { readonly liquidationPrice: Decimal; readonly math: PositionMath } {
   const math = mathOf(state, position);
   if (position.lots === 0) return { liquidationPrice: ZERO, math };
-  if (position.marginType === 'ISOLATED') return { liquidationPrice: liquidationPrice(position, math.coins, position.margin, math.maintRate), math };
+  if (position.marginType === 'ISOLATED') return { liquidationPrice: liquidationPrice(position, math.size, position.margin), math };
   // Everything else backing the cross book stays as it is; this position's own PnL moves with the price.
   const cushion = minusExact(minusExact(figures.crossEquity, math.unrealizedPnl), minusExact(figures.crossMaintMargin, math.maintMargin));
-  return { liquidationPrice: liquidationPrice(position, math.coins, cushion, math.maintRate), math };
+  return { liquidationPrice: liquidationPrice(position, math.size, cushion), math };
 }
 
 /**

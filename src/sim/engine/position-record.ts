@@ -76,6 +76,7 @@ export interface ScaledDigits {
  */
 export class PositionSize {
   private adverse: Decimal | undefined;
+  private longDivisor: Decimal | undefined;
 
   constructor(
     readonly coins: Decimal,
@@ -87,6 +88,11 @@ export class PositionSize {
   /** coins × (1 + maintenance rate): the margin one unit of adverse price move uses up at most. */
   get adverseMove(): Decimal {
     return (this.adverse ??= this.coins.mul(ONE.add(this.maintRate)));
+  }
+
+  /** The divisor of a liquidation price: coins × (1 − maintenance rate) for a long, coins × (1 + maintenance rate) (`adverseMove`) for a short. */
+  liquidationDivisor(side: PositionSide): Decimal {
+    return side === 'LONG' ? (this.longDivisor ??= this.coins.mul(ONE.sub(this.maintRate))) : this.adverseMove;
   }
 }
 
@@ -174,9 +180,10 @@ export function positionMath(position: PositionRecord, size: PositionSize, mark:
  * The mark price at which `cushion` (margin available to this position beyond its own unrealized PnL)
  * no longer covers maintenance: long p = (avg·Q − cushion) / (Q·(1 − mmr)), short p = (avg·Q + cushion) / (Q·(1 + mmr)).
  */
-export function liquidationPrice(position: PositionRecord, coins: Decimal, cushion: Decimal, maintRate: Decimal): Decimal {
+export function liquidationPrice(position: PositionRecord, size: PositionSize, cushion: Decimal): Decimal {
+  const coins = size.coins;
   if (coins.isZero()) return ZERO;
   const entry = position.avgPrice.mul(coins);
-  const price = position.side === 'LONG' ? entry.sub(cushion).div(coins.mul(dec(1).sub(maintRate))) : entry.add(cushion).div(coins.mul(dec(1).add(maintRate)));
+  const price = (position.side === 'LONG' ? entry.sub(cushion) : entry.add(cushion)).div(size.liquidationDivisor(position.side));
   return price.isNegative() ? ZERO : price;
 }

@@ -233,8 +233,10 @@ export class TradingDesk {
       s.markHolder(account, order.symbol, true);
     } else {
       const closing = Math.min(lots, position.lots);
-      const coins = dec(book.qty.toText(closing)).mul(book.instrument.contractMultiplier);
-      realized = price.sub(position.avgPrice).mul(coins).mul(position.direction);
+      // The decimals of the lots and the multiplier the text would parse to; × −1 as a negation (the same digits and sign, zero's included).
+      const coins = book.qtyDecimals.of(closing).mul(decimalOfText(book.instrument.contractMultiplier));
+      const move = price.sub(position.avgPrice).mul(coins);
+      realized = position.direction === 1 ? move : move.neg();
       if (position.marginType === 'ISOLATED' && realized.neg().gt(position.margin)) realized = position.margin.neg();
       const released = position.lots === 0 ? ZERO : timesRatioExact(position.margin, closing, position.lots);
       if (position.life !== undefined) {
