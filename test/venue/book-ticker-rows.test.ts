@@ -73,6 +73,21 @@ describe('book ticker rows read in one plain pass (the market poll on the way to
     }
   });
 
+  it('a field read with the wire value it had last time answers the same Decimal; a changed value is read afresh', () => {
+    const first = readBookTickers([{ ...ROW, b: '111700.1', bq: 7 }])?.[0];
+    const again = readBookTickers([{ ...ROW, b: '111700.1', bq: 7 }])?.[0];
+    expect(again?.bidPrice).toBe(first?.bidPrice);
+    expect(again?.bidQty).toBe(first?.bidQty);
+    const moved = readBookTickers([{ ...ROW, b: '111700.2', bq: '7' }])?.[0];
+    expect(moved?.bidPrice.toString()).toBe('111700.2');
+    expect(moved?.bidQty).not.toBe(first?.bidQty);
+    expect(moved?.bidQty.toString()).toBe('7');
+    // A bad value stays bad when it comes again, and the good one before it is not handed out for it.
+    expect(readBookTickers([{ ...ROW, a: '1,5' }])).toBeUndefined();
+    expect(readBookTickers([{ ...ROW, a: '1,5' }])).toBeUndefined();
+    expect(readBookTickerRow({ ...ROW, a: '111631.9' })?.askPrice.toString()).toBe('111631.9');
+  });
+
   it('the client still skips and reports a bad row of a book ticker reply, and keeps the good ones', async () => {
     const venue = await FixtureVenue.start();
     try {

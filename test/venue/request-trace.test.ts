@@ -126,4 +126,22 @@ describe('request traces over got: the write of a request and the arrival of its
     expect(arrived.arrivedAt).toBeLessThanOrEqual(request?.resolvedAt ?? 0);
     client.stop();
   });
+
+  test('a traced request\'s answer is reported on the transport\'s exchanges after the reactions to its payload, an untraced one before its caller resumes', async () => {
+    venue.always('GET /quote/v1/contract/ticker/bookTicker', { body: [{ t: 1757452337074, s: BTC, b: '111631.8', bq: '120', a: '111631.9', aq: '75' }] });
+    const client = clientFor(venue);
+    const reported: string[] = [];
+    client.rest.exchanges.listen((exchange) => reported.push(`${exchange.endpoint} ${exchange.status}`));
+    const route = 'GET /quote/v1/contract/ticker/bookTicker';
+    expect((await client.market.contractBookTicker(BTC)).ok).toBe(true);
+    expect(reported).toEqual([`${route} 200`]);
+    // Traced (a poll on its way to the kernel): the caller's continuation, and the promise reactions after it, run first.
+    const polled = await client.market.traced({ answered: () => undefined }).contractBookTicker(BTC);
+    await Promise.resolve();
+    expect(polled.ok).toBe(true);
+    expect(reported).toEqual([`${route} 200`]);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(reported).toEqual([`${route} 200`, `${route} 200`]);
+    client.stop();
+  });
 });

@@ -1,5 +1,5 @@
 import type { Bad } from '../wire/plain.js';
-import { BAD, isRecord, plainDecimal, plainEpochMs, plainRows } from '../wire/plain.js';
+import { BAD, isRecord, plainEpochMs, plainRows, RepeatedDecimal } from '../wire/plain.js';
 import type { BookTicker } from './market.js';
 
 /**
@@ -25,13 +25,19 @@ export function readBookTickerRow(payload: unknown): BookTicker | undefined {
   return row === BAD ? undefined : row;
 }
 
+/** Each field's last wire value and its Decimal: a book ticker's prices repeat from one poll (or frame) to the next. */
+const bids = new RepeatedDecimal();
+const bidQtys = new RepeatedDecimal();
+const asks = new RepeatedDecimal();
+const askQtys = new RepeatedDecimal();
+
 function readBookTicker(row: Record<string, unknown>): BookTicker | Bad {
   const time = plainEpochMs(row['t']);
   const symbol = row['s'];
-  const bidPrice = plainDecimal(row['b']);
-  const bidQty = plainDecimal(row['bq']);
-  const askPrice = plainDecimal(row['a']);
-  const askQty = plainDecimal(row['aq']);
+  const bidPrice = bids.read(row['b']);
+  const bidQty = bidQtys.read(row['bq']);
+  const askPrice = asks.read(row['a']);
+  const askQty = askQtys.read(row['aq']);
   if (time === BAD || typeof symbol !== 'string' || bidPrice === BAD || bidQty === BAD || askPrice === BAD || askQty === BAD) return BAD;
   return { time, symbol, bidPrice, bidQty, askPrice, askQty };
 }
