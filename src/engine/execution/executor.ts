@@ -271,13 +271,13 @@ export class Executor {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     const id = `${strategyId}/${command.type}/${session ?? UNJOURNALED_SESSION}.${++this.commandCount}`;
-    const time = this.options.time.clock.now();
     const tracked = this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
+    // The row waits from here and is committed after the send's synchronous way to the socket (an event
+    // handled on that way, as an in-process exchange raises them, commits it first).
     if (session === undefined) tracked.unjournaled = true;
+    else this.afterSend.add(sentEntry(id, strategyId, intentKey, command, this.options.time.clock.now()), tracked);
     const admitted = trigger === undefined ? undefined : journaledTrigger(trigger, this.stopwatch.now());
-    const outcome = this.track(this.dispatch(id, strategyId, command, admitted));
-    if (session !== undefined) this.afterSend.add(sentEntry(id, strategyId, intentKey, command, time), tracked);
-    return outcome;
+    return this.track(this.exchange(id, strategyId, command, admitted).then(() => tracked.phase));
   }
 
   /** This session's number, drawn at its first command that places nothing; undefined while the journal cannot be written. */
