@@ -9,7 +9,7 @@ import { err, ok } from '../../core/result.js';
  * Crash points, for crash testing the exactly-once path (issue 8's crash suite): the process kills
  * itself with SIGKILL — no clean-up, exactly as `kill -9` — at a named moment of an order's life:
  *
- * - `journaled`: right after a command was written to the journal, before it is sent;
+ * - `journaled`: right after a command was written to the journal, before it is sent (a cancel: after);
  * - `written`: right after a write request (POST/PUT/DELETE) was handed to the socket, before its reply;
  * - `unsynced`: the same moment, when the journal commits that cleared it are not yet fsynced (with
  *   `journal.durability: disk`, the fsync runs beside the send: store/group-commit.ts);

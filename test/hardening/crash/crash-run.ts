@@ -16,7 +16,7 @@ import { freePort } from '../../support/free-port.js';
 /**
  * Issue 8's crash suite: `stratd run` as a real process, trading every example strategy against a
  * simulator of the test's own on the wall clock, killed with SIGKILL again and again — at random
- * moments, right after a command was journaled (before its send), right after an order request
+ * moments, right after a command was journaled (before its send; a cancel's after), right after an order request
  * was written (before its reply), right after one was written while the journal commits that
  * cleared it were not yet fsynced (`journal.durability: disk` fsyncs beside the send), and right
  * after a cancel was sent, before its journal row (a cancel goes out first), through the daemon's
