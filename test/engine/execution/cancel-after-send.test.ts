@@ -21,6 +21,15 @@ function watchSends(r: Rig, id: string): Array<[string, JournalState | undefined
   return seen;
 }
 
+/** A rig whose journal fails on demand (`journal.failWith`). */
+function failingRig(): { r: Rig; journal: FailingJournal } {
+  const base = rig();
+  base.disconnectStream();
+  base.executor.close();
+  const journal = new FailingJournal(base.journal);
+  return { r: new Rig(base.clock, base.ex, base.port, journal), journal };
+}
+
 describe('Executor: a cancel goes out before its journal row', () => {
   test('the cancel is on the wire before its row exists; the row is in before its stream event or its reply is handled', async () => {
     const r = rig();
@@ -68,11 +77,7 @@ describe('Executor: a cancel goes out before its journal row', () => {
   });
 
   test('with a journal that cannot be written a cancel is still sent (tracked in memory, the journal unhealthy) and a place is not', async () => {
-    const base = rig();
-    base.disconnectStream();
-    base.executor.close();
-    const journal = new FailingJournal(base.journal);
-    const r = new Rig(base.clock, base.ex, base.port, journal);
+    const { r, journal } = failingRig();
     const [a, b, c] = ['a', 'b', 'c'].map((key) => r.executor.clientOrderId('alpha', key)) as [string, string, string];
     await r.executor.submit('alpha', limit(a, 'BUY', '99000'), 'a');
     await r.executor.submit('alpha', limit(b, 'BUY', '98000'), 'b');
@@ -98,11 +103,7 @@ describe('Executor: a cancel goes out before its journal row', () => {
   });
 
   test('with no session drawn yet and the journal failing, a cancel goes under a memory-only id', async () => {
-    const base = rig();
-    base.disconnectStream();
-    base.executor.close();
-    const journal = new FailingJournal(base.journal);
-    const r = new Rig(base.clock, base.ex, base.port, journal);
+    const { r, journal } = failingRig();
     const a = r.executor.clientOrderId('alpha', 'a');
     await r.executor.submit('alpha', limit(a, 'BUY', '99000'), 'a');
     journal.failWith = 'SQLITE_IOERR';
