@@ -16,7 +16,7 @@ export interface Trigger {
   readonly emittedAt?: number;
   /** The risk engine approved it. */
   readonly approvedAt?: number;
-  /** The command was committed to the journal. */
+  /** The command was committed to the journal (a cancel: admitted; its row is committed after its send). */
   readonly journaledAt?: number;
 }
 
@@ -58,7 +58,7 @@ export interface TickStamps extends Trigger {
  * The stages of tick-to-order, each from the previous reading to its own:
  * `parse` arrival → kernel (reply body read, JSON parse, validation, the market event built);
  * `kernel` → intent (cache, metrics, routing, the strategy's handler until it emits);
- * `risk` → approved; `journal` → committed; `call` → the signed request handed to the HTTP client
+ * `risk` → approved; `journal` → committed (a cancel: tracked, its row comes after its send); `call` → the signed request handed to the HTTP client
  * (executor, port, API, rate governor, signing); `write` → on the socket (the HTTP client).
  */
 export const TICK_STAGES = ['parse', 'kernel', 'risk', 'journal', 'call', 'write'] as const;

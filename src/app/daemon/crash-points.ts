@@ -1,3 +1,4 @@
+import { isCancel } from '../../engine/execution/order-tracker.js';
 import type { OrderJournal } from '../../model/journal.js';
 import type { HttpPort } from '../../venue/http-port.js';
 import { ConfigError } from '../../settings/config-error.js';
@@ -8,17 +9,19 @@ import { err, ok } from '../../core/result.js';
  * Crash points, for crash testing the exactly-once path (issue 8's crash suite): the process kills
  * itself with SIGKILL — no clean-up, exactly as `kill -9` — at a named moment of an order's life:
  *
- * - `journaled`: right after a command was written to the journal, before it is sent;
+ * - `journaled`: right after a command was written to the journal, before it is sent (a cancel: after);
  * - `written`: right after a write request (POST/PUT/DELETE) was handed to the socket, before its reply;
  * - `unsynced`: the same moment, when the journal commits that cleared it are not yet fsynced (with
- *   `journal.durability: disk`, the fsync runs beside the send: store/group-commit.ts).
+ *   `journal.durability: disk`, the fsync runs beside the send: store/group-commit.ts);
+ * - `cancelSent`: right before a cancel's journal row is written, which is after the cancel was sent
+ *   (a cancel goes out first: engine/execution/executor.ts), so it dies sent and unjournaled.
  *
  * Armed only by `STRATD_CRASH_POINTS`, e.g. `journaled=0.2,written=0.1`: at each pass, the point fires
  * with that probability. Unset (always, outside crash tests): nothing is wrapped.
  */
-export type CrashPointName = 'journaled' | 'written' | 'unsynced';
+export type CrashPointName = 'journaled' | 'written' | 'unsynced' | 'cancelSent';
 
-const NAMES: readonly CrashPointName[] = ['journaled', 'written', 'unsynced'];
+const NAMES: readonly CrashPointName[] = ['journaled', 'written', 'unsynced', 'cancelSent'];
 export const CRASH_POINTS_VARIABLE = 'STRATD_CRASH_POINTS';
 
 export interface CrashPoints {
@@ -53,12 +56,13 @@ function killNow(): void {
 
 /**
  * The journal with the `journaled` point after every append that is committed: at once, or, inside
- * `atomically`, once the outermost batch committed.
+ * `atomically`, once the outermost batch committed; and the `cancelSent` point before a cancel's append.
  */
 export function journalWithCrashPoint(journal: OrderJournal, points: CrashPoints): OrderJournal {
   let depth = 0;
   let appended = false;
   const append: OrderJournal['append'] = (entry) => {
+    if (isCancel(entry.command)) points.pass('cancelSent');
     journal.append(entry);
     if (depth > 0) appended = true;
     else points.pass('journaled');

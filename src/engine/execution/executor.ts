@@ -8,6 +8,7 @@ import type { ExchangeCommand } from '../../model/commands.js';
 import type { CallTrace, ExchangeFailure, ExchangePort } from '../../model/exchange-port.js';
 import type { JournalState, NewJournalEntry, OrderJournal } from '../../model/journal.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
+import { AfterSendRows } from './after-send-rows.js';
 import { ClientOrderIds } from './client-order-ids.js';
 import type { CallResult } from './exchange-calls.js';
 import { send } from './exchange-calls.js';
@@ -18,7 +19,7 @@ import type { JournalHealthState } from './journal-health.js';
 import { isStorageFailure, JournalHealth } from './journal-health.js';
 import { isAwaitingAnswer, isLive } from './order-phase.js';
 import type { LinkedChild, OrderKind, Tracked } from './order-tracker.js';
-import { isPlacing, OrderTracker } from './order-tracker.js';
+import { isCancel, isPlacing, OrderTracker } from './order-tracker.js';
 import type { SettleContext, SettleResult } from './settlement.js';
 import { applyReply, settle } from './settlement.js';
 import type { TickStamps, Trigger } from '../tick-to-order.js';
@@ -38,6 +39,9 @@ export type SubmitOutcome = JournalState | 'ignored' | 'duplicate' | 'unjournale
  * `:` is in no strategy id, so this sequence is nobody's client order ids.
  */
 export const COMMAND_SESSION_ID = 'stratd:command-session';
+
+/** The session part of a cancel's id when no session could be drawn (the journal failing): such a cancel is never journaled. */
+const UNJOURNALED_SESSION = 'unjournaled';
 
 /** What admission decided: send under this journal id, ignore (already live), or fail as a duplicate. */
 type Admission = { readonly id: string } | 'ignored' | { readonly duplicate: ExchangeFailure };
@@ -66,7 +70,8 @@ export interface ExecutorOptions {
 }
 
 /**
- * The order management system: every command is journaled before it is sent, its outcome is driven
+ * The order management system: every command but a cancel is journaled before it is sent (a cancel
+ * right after: `sendThenJournal`), its outcome is driven
  * by REST replies and stream events together, and an unknown outcome (timeout, network, 5xx) is settled
  * by querying the client order id, never by sending again.
  *
@@ -81,6 +86,7 @@ export class Executor {
   /** Whether the journal can be written; opening orders wait while it cannot (journal-health.ts). */
   readonly journalHealth: JournalHealth;
   private readonly tracker: OrderTracker;
+  private readonly afterSend: AfterSendRows;
   private readonly ids: ClientOrderIds;
   private readonly events: ExecutionEvents;
   private readonly log: Logger;
@@ -101,6 +107,7 @@ export class Executor {
     this.ids = new ClientOrderIds(options.journal, options.idNamespace);
     this.journalHealth = new JournalHealth(options.journal, options.time, this.log, options.onJournalHealth);
     this.tracker = new OrderTracker(options.journal, options.time.clock, this.log, this.journalHealth);
+    this.afterSend = new AfterSendRows(options.journal, this.journalHealth, this.log);
     this.events = new ExecutionEvents(options.time.clock, options.publish);
     this.settleAfterMs = options.settleAfterMs ?? 1000;
     this.maxSettleAttempts = options.maxSettleAttempts ?? 10;
@@ -109,7 +116,7 @@ export class Executor {
   }
 
   /**
-   * Journals, sends and follows one approved command. Resolves once the first reply is handled.
+   * Journals, sends and follows one approved command (a cancel: sends, then journals). Resolves once the first reply is handled.
    * `trigger`: the market event the command answers (its write is then timed: tick-to-order).
    */
   submit(strategyId: string, command: ExchangeCommand, intentKey?: string, trigger?: Trigger): Promise<void> {
@@ -118,6 +125,7 @@ export class Executor {
 
   /** `submit`, answering the submission's journal state after the first reply (or why it was not sent). */
   execute(strategyId: string, command: ExchangeCommand, intentKey?: string, trigger?: Trigger): Promise<SubmitOutcome> {
+    if (isCancel(command)) return this.sendThenJournal(strategyId, command, intentKey, trigger);
     let admitted: Admission;
     const remembered: string[] = [];
     try {
@@ -146,6 +154,7 @@ export class Executor {
 
   /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
   onEvent(event: BusEvent): void {
+    this.afterSend.commit();
     if (event.type === 'account.order') this.onSnapshot(event.order.clientOrderId, () => this.tracker.applyOrder(event.order));
     else if (event.type === 'account.algo') this.onSnapshot(event.order.clientOrderId, () => this.tracker.applyAlgo(event.order));
   }
@@ -187,11 +196,13 @@ export class Executor {
 
   /** Waits for every submission and settling query in progress (shutdown). */
   async flush(): Promise<void> {
+    this.afterSend.commit();
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   /** Stops scheduling: pending settlement retries are dropped (reconciliation picks them up). */
   close(): void {
+    this.afterSend.commit();
     this.closed = true;
     this.journalHealth.close();
     for (const timer of this.timers.values()) timer.unsubscribe();
@@ -243,6 +254,45 @@ export class Executor {
   }
 
   // ---------------------------------------------------------------- internals
+
+  /**
+   * A cancel goes out before its journal row: it opens no exposure and sending it again is harmless, so
+   * exactly-once needs no row first (a crash before the row leaves the order it targets journaled, and
+   * the restart's reconciliation finds it cancelled or open). The row is committed after the send,
+   * before the cancel's reply or any event is handled (after-send-rows.ts), so neither the cancel nor
+   * the tick's next request waits for it. A journal that cannot be written does not hold a cancel back:
+   * it is sent and tracked in memory, and the journal's health turns unhealthy as on any failed write.
+   */
+  private sendThenJournal(strategyId: string, command: ExchangeCommand, intentKey: string | undefined, trigger: Trigger | undefined): Promise<SubmitOutcome> {
+    let session: number | undefined;
+    try {
+      session = this.commandSessionNumber();
+    } catch (error: unknown) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    const id = `${strategyId}/${command.type}/${session ?? UNJOURNALED_SESSION}.${++this.commandCount}`;
+    const tracked = this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
+    // The row waits from here and is committed after the send's synchronous way to the socket (an event
+    // handled on that way, as an in-process exchange raises them, commits it first).
+    if (session === undefined) tracked.unjournaled = true;
+    else this.afterSend.add(sentEntry(id, strategyId, intentKey, command, this.options.time.clock.now()), tracked);
+    const admitted = trigger === undefined ? undefined : journaledTrigger(trigger, this.stopwatch.now());
+    return this.track(this.exchange(id, strategyId, command, admitted).then(() => tracked.phase));
+  }
+
+  /** This session's number, drawn at its first command that places nothing; undefined while the journal cannot be written. */
+  private commandSessionNumber(): number | undefined {
+    if (this.commandSession !== undefined) return this.commandSession;
+    try {
+      this.commandSession = this.options.journal.nextSequence(COMMAND_SESSION_ID);
+    } catch (error: unknown) {
+      if (!isStorageFailure(error)) throw error;
+      this.journalHealth.failed(error);
+      return undefined;
+    }
+    this.journalHealth.wrote();
+    return this.commandSession;
+  }
 
   /**
    * The journal id of a new submission, written in phase `sent` (it goes out right after the commit), or
@@ -297,6 +347,8 @@ export class Executor {
     } finally {
       this.busy.delete(id);
     }
+    // A cancel's row is in before its reply is handled.
+    this.afterSend.commit();
     const tracked = this.tracker.get(id);
     // The order's fields on each line that is written: no child logger per reply (its bindings are serialized at creation).
     const about = (fields: object): object => ({ strategy: strategyId, clientOrderId: id, symbol: command.symbol, ...fields });

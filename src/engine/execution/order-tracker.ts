@@ -39,11 +39,21 @@ export interface Tracked {
   /** The newest state of a placed order as the exchange reported it. */
   order?: OrderSnapshot;
   algo?: AlgoOrderSnapshot;
+  /** A sent cancel whose journal row could not be written (after-send-rows.ts): its phases live in memory only. */
+  unjournaled?: boolean;
 }
 
 /** Commands that create an order under their own client order id. */
 export function isPlacing(command: ExchangeCommand): command is Extract<ExchangeCommand, { type: 'place-order' | 'place-algo' }> {
   return command.type === 'place-order' || command.type === 'place-algo';
+}
+
+/**
+ * Commands that only take orders away: they open no exposure and sending one again is harmless, so
+ * each goes out before its journal row (executor.ts).
+ */
+export function isCancel(command: ExchangeCommand): command is Extract<ExchangeCommand, { type: 'cancel-order' | 'cancel-all' | 'cancel-algo' }> {
+  return command.type === 'cancel-order' || command.type === 'cancel-all' || command.type === 'cancel-algo';
 }
 
 export function kindOf(command: ExchangeCommand): OrderKind {
@@ -141,14 +151,17 @@ export class OrderTracker {
     if (phase === tracked.phase) return phase;
     tracked.phase = phase;
     const exchangeOrderId = tracked.order?.orderId ?? tracked.algo?.orderId;
-    this.write(() =>
-      this.journal.update(id, {
-        state: phase,
-        time: this.clock.now(),
-        ...(exchangeOrderId === undefined ? {} : { exchangeOrderId }),
-        ...(detail === undefined ? {} : { detail }),
-      }),
-    );
+    // A cancel the journal missed (after-send-rows.ts) has no row to update.
+    if (tracked.unjournaled !== true) {
+      this.write(() =>
+        this.journal.update(id, {
+          state: phase,
+          time: this.clock.now(),
+          ...(exchangeOrderId === undefined ? {} : { exchangeOrderId }),
+          ...(detail === undefined ? {} : { detail }),
+        }),
+      );
+    }
     if (!isLive(phase)) this.live.delete(id);
     return phase;
   }

@@ -16,20 +16,21 @@ import { freePort } from '../../support/free-port.js';
 /**
  * Issue 8's crash suite: `stratd run` as a real process, trading every example strategy against a
  * simulator of the test's own on the wall clock, killed with SIGKILL again and again — at random
- * moments, right after a command was journaled (before its send), right after an order request
- * was written (before its reply), and right after one was written while the journal commits that
- * cleared it were not yet fsynced (`journal.durability: disk` fsyncs beside the send), through the
- * daemon's crash points. After each death and each
- * restart the exchange, the journal and the daemon's own view are checked.
+ * moments, right after a command was journaled (before its send; a cancel's after), right after an order request
+ * was written (before its reply), right after one was written while the journal commits that
+ * cleared it were not yet fsynced (`journal.durability: disk` fsyncs beside the send), and right
+ * after a cancel was sent, before its journal row (a cancel goes out first), through the daemon's
+ * crash points. After each death and each restart the exchange, the journal and the daemon's own
+ * view are checked.
  */
 const BIN = join(process.cwd(), 'bin', 'stratd.js');
 
-export type KillKind = 'random' | 'journaled' | 'written' | 'unsynced';
+export type KillKind = 'random' | 'journaled' | 'written' | 'unsynced' | 'cancelSent';
 
-const KINDS: readonly KillKind[] = ['random', 'journaled', 'written', 'unsynced'];
+const KINDS: readonly KillKind[] = ['random', 'journaled', 'written', 'unsynced', 'cancelSent'];
 
 export interface CrashOptions {
-  /** SIGKILLs to deliver (a quarter of each kind). */
+  /** SIGKILLs to deliver (a fifth of each kind). */
   readonly kills: number;
   readonly seed: number;
   readonly dir: string;
@@ -47,8 +48,13 @@ export interface CrashReport {
   readonly unjournaled: readonly string[];
   /** Journal entries whose settled state contradicts the exchange. */
   readonly contradictions: readonly string[];
-  /** Entries a crash left unsettled that a restart, once ready, did not settle. */
+  /**
+   * Entries a crash left unsettled that a restart, once ready, did not settle: pending, sent or unknown,
+   * or accepted while the exchange had finished the order (a cancel sent and never journaled leaves those).
+   */
   readonly leftUnsettled: readonly string[];
+  /** Over the `cancelSent` deaths: orders the journal held accepted that the exchange had cancelled (the cancel the death left unjournaled, or one whose reply was not handled yet). */
+  readonly cancelledUnderAcceptedAtDeath: number;
   /** Restarts after which the daemon's positions did not equal the exchange's. */
   readonly positionMismatches: ReadonlyArray<{ readonly life: number; readonly local: readonly string[]; readonly exchange: readonly string[] }>;
   /** Restarts whose crash point killed them before their positions agreed: no verdict on those. */
@@ -167,12 +173,26 @@ async function positionsAgree(url: string, truth: ExchangeTruth, life: Life): Pr
   return last.verdict === 'died' ? { ...last, verdict: 'different' } : last;
 }
 
+/** What a death left for the restart to settle: entries without an outcome, and accepted ones the exchange had finished. */
+interface Unsettled {
+  /** Pending, sent or unknown. */
+  readonly ids: readonly string[];
+  /** Accepted in the journal, finished on the exchange. */
+  readonly stale: readonly string[];
+  /** Accepted in the journal, finished on the exchange: how many of those the exchange had cancelled. */
+  readonly cancelledUnderAccepted: number;
+}
+
+const FINISHED: ReadonlySet<string> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
+
 /**
  * Opens the dead daemon's state store and checks the journal against the exchange: every order placed
  * on the exchange (not one it made from a triggered plan or TP/SL row) is journaled (journal before send), no settled state contradicts the exchange, and
- * entries a previous crash left unsettled were settled by the restart (when it got ready).
+ * entries a previous crash left unsettled were settled by the restart (when it got ready). Cancels are
+ * not journaled before their send, so a death can leave an order accepted in the journal that the
+ * exchange cancelled: that is unsettled too, and the restart's reconciliation must settle it.
  */
-function auditJournal(stateDir: string, truth: ExchangeTruth, previouslyUnsettled: readonly string[], report: { unjournaled: Set<string>; contradictions: Set<string>; leftUnsettled: Set<string> }): string[] {
+function auditJournal(stateDir: string, truth: ExchangeTruth, previouslyUnsettled: readonly string[], report: { unjournaled: Set<string>; contradictions: Set<string>; leftUnsettled: Set<string> }): Unsettled {
   const opened = StateStore.open(stateDir);
   if (!opened.ok) throw new Error(`cannot open the dead daemon's state: ${opened.error.message}`);
   const store = opened.value;
@@ -180,10 +200,16 @@ function auditJournal(stateDir: string, truth: ExchangeTruth, previouslyUnsettle
     const journal = store.journal();
     const onExchange = new Map(truth.placedOrders().map((o) => [o.clientOrderId, o]));
     for (const id of onExchange.keys()) if (journal.get(id) === undefined) report.unjournaled.add(id);
+    const finishedOn = (id: string): string | undefined => {
+      const status = onExchange.get(id)?.status;
+      return status !== undefined && FINISHED.has(status) ? status : undefined;
+    };
     for (const id of previouslyUnsettled) {
       const entry = journal.get(id);
       if (entry === undefined || !isPlacing(entry.command)) continue;
       if (entry.state === 'pending' || entry.state === 'sent' || entry.state === 'unknown') report.leftUnsettled.add(`${id} ${entry.state}`);
+      const finished = finishedOn(id);
+      if (entry.state === 'accepted' && finished !== undefined) report.leftUnsettled.add(`${id} accepted, ${finished} on the exchange`);
     }
     for (const order of onExchange.values()) {
       const entry = journal.get(order.clientOrderId);
@@ -193,7 +219,12 @@ function auditJournal(stateDir: string, truth: ExchangeTruth, previouslyUnsettle
     for (const entry of unsettled) {
       if (entry.state === 'accepted' && isPlacing(entry.command) && entry.command.type === 'place-order' && !onExchange.has(entry.id)) report.contradictions.add(`${entry.id}: journal says accepted, the exchange never had it`);
     }
-    return unsettled.filter((e) => e.state !== 'accepted').map((e) => e.id);
+    const stale = unsettled.filter((e) => e.state === 'accepted' && isPlacing(e.command) && finishedOn(e.id) !== undefined);
+    return {
+      ids: unsettled.filter((e) => e.state !== 'accepted').map((e) => e.id),
+      stale: stale.map((e) => e.id),
+      cancelledUnderAccepted: stale.filter((e) => finishedOn(e.id) === 'CANCELED').length,
+    };
   } finally {
     store.close();
   }
@@ -220,13 +251,14 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
     STRATD_HEALTH_TOKEN: CONTROL_TOKEN,
   };
 
-  const kills: Record<KillKind, number> = { random: 0, journaled: 0, written: 0, unsynced: 0 };
+  const kills: Record<KillKind, number> = { random: 0, journaled: 0, written: 0, unsynced: 0, cancelSent: 0 };
   const audit = { unjournaled: new Set<string>(), contradictions: new Set<string>(), leftUnsettled: new Set<string>() };
   const positionMismatches: Array<{ life: number; local: string[]; exchange: string[] }> = [];
   const unexpectedExits: string[] = [];
   let fallbacks = 0;
   let uncheckedLives = 0;
   let unsettledAtDeath: string[] = [];
+  let cancelledUnderAcceptedAtDeath = 0;
   let current: Life | undefined;
   try {
     // A kind whose crash point was not reached in its life (the test killed it) is tried again next life,
@@ -262,7 +294,9 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
       if (exit.signal !== 'SIGKILL') unexpectedExits.push(`life ${life} (${kind}): code ${String(exit.code)} signal ${String(exit.signal)} ${running.stderr().slice(-600)}`);
       // Settlement is only owed by a restart that got ready (its start-up reconciliation ran).
       const owed = gotReady ? unsettledAtDeath : [];
-      unsettledAtDeath = [...auditJournal(stateDir, truth, owed, audit), ...(gotReady ? [] : unsettledAtDeath)];
+      const left = auditJournal(stateDir, truth, owed, audit);
+      unsettledAtDeath = [...left.ids, ...left.stale, ...(gotReady ? [] : unsettledAtDeath)];
+      if (kind === 'cancelSent' && !killedByTest) cancelledUnderAcceptedAtDeath += left.cancelledUnderAccepted;
       options.progress?.(`crash: life ${life + 1}/${options.kills} ${kind}${killedByTest ? ' (killed by the test)' : ''}, ${truth.allOrders().length} orders on the exchange, ${Math.round((Date.now() - wallStart) / 100) / 10} s`);
     }
     // A last, clean life: it settles what the last crash left, then stops on SIGTERM with exit 0.
@@ -278,7 +312,7 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
     last.child.kill('SIGTERM');
     const finalExit = await last.exited;
     const leftover = auditJournal(stateDir, truth, unsettledAtDeath, audit);
-    for (const id of leftover) audit.leftUnsettled.add(`${id} (after the clean stop)`);
+    for (const id of leftover.ids) audit.leftUnsettled.add(`${id} (after the clean stop)`);
     return {
       kills,
       fallbacks,
@@ -288,6 +322,7 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
       unjournaled: [...audit.unjournaled],
       contradictions: [...audit.contradictions],
       leftUnsettled: [...audit.leftUnsettled],
+      cancelledUnderAcceptedAtDeath,
       positionMismatches,
       uncheckedLives,
       unexpectedExits,
