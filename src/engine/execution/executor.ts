@@ -21,7 +21,7 @@ import { isAwaitingAnswer, isLive } from './order-phase.js';
 import type { LinkedChild, OrderKind, Tracked } from './order-tracker.js';
 import { isCancel, isPlacing, OrderTracker } from './order-tracker.js';
 import type { SettleContext, SettleResult } from './settlement.js';
-import { applyReply, settle } from './settlement.js';
+import { applyReply, refreshRefusedTarget, settle } from './settlement.js';
 import type { TickStamps, Trigger } from '../tick-to-order.js';
 import { journaledTrigger } from '../tick-to-order.js';
 
@@ -91,6 +91,10 @@ export class Executor {
   private readonly events: ExecutionEvents;
   private readonly log: Logger;
   private readonly busy = new Set<string>();
+  /** Ids whose send is on the wire (a subset of `busy`, which settling queries hold too). */
+  private readonly sending = new Set<string>();
+  /** Ids a reconciliation could not settle because their send was on the wire: asked again after its reply (`recheckAfterReply`). */
+  private readonly recheck = new Set<string>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly timers = new Map<string, Subscription>();
   private readonly settleAfterMs: number;
@@ -220,6 +224,10 @@ export class Executor {
   settleNow(clientOrderId: string, known?: Reply): Promise<SettleResult> {
     const tracked = this.tracker.get(clientOrderId);
     if (tracked === undefined) return Promise.resolve(this.options.journal.get(clientOrderId)?.state ?? 'unresolved');
+    if (this.sending.has(clientOrderId)) {
+      this.recheck.add(clientOrderId);
+      return Promise.resolve('busy');
+    }
     return this.track(settle(this.context(), tracked, known));
   }
 
@@ -341,11 +349,13 @@ export class Executor {
   /** Sends an admitted command (already `sent` in the journal) and applies the reply. */
   private async exchange(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined): Promise<void> {
     this.busy.add(id);
+    this.sending.add(id);
     let result: CallResult<Reply>;
     try {
       result = await send(this.options.port, command, this.traceOf(command, trigger));
     } finally {
       this.busy.delete(id);
+      this.sending.delete(id);
     }
     // A cancel's row is in before its reply is handled.
     this.afterSend.commit();
@@ -358,8 +368,10 @@ export class Executor {
       if (!isPlacing(command)) this.tracker.advance(id, { kind: 'exists', finished: true });
       this.events.submitted(strategyId, command);
       this.events.reply(result.value);
+      this.recheckAfterReply(id);
       return;
     }
+    this.recheck.delete(id);
     const failure = result.error;
     if (failure.kind === 'unknown') {
       this.tracker.advance(id, { kind: 'lost' }, `${failure.code} ${failure.message}`);
@@ -372,6 +384,21 @@ export class Executor {
     this.tracker.advance(id, { kind: 'refused' }, `${failure.code} ${failure.message}`);
     this.log.info(about({ failure }), 'command refused');
     this.events.failed(strategyId, command, failure);
+    if ((command.type === 'cancel-order' || command.type === 'cancel-algo') && (failure.kind === 'rejected' || failure.kind === 'not-found') && !this.closed) {
+      void this.track(refreshRefusedTarget(this.context(), command));
+    }
+  }
+
+  /**
+   * A reconciliation ran while this place was on the wire and could not settle it: its reply was made
+   * before that reconciliation's account snapshot, which may have shown the order filled or cancelled
+   * since (while the stream was down). A reply that shows it open is then checked by a query, as the
+   * reconciliation would have done, so a stale "NEW" does not keep a finished order open here.
+   */
+  private recheckAfterReply(id: string): void {
+    if (!this.recheck.delete(id)) return;
+    const tracked = this.tracker.get(id);
+    if (tracked !== undefined && tracked.phase === 'accepted' && isPlacing(tracked.command)) void this.track(settle(this.context(), tracked));
   }
 
   /** Times the first write of a command caused by market data (a retried request is not timed again). */
