@@ -21,7 +21,7 @@ import { isAwaitingAnswer, isLive } from './order-phase.js';
 import type { LinkedChild, OrderKind, Tracked } from './order-tracker.js';
 import { isCancel, isPlacing, OrderTracker } from './order-tracker.js';
 import type { SettleContext, SettleResult } from './settlement.js';
-import { applyReply, refreshRefusedTarget, settle } from './settlement.js';
+import { applyReply, settle } from './settlement.js';
 import type { TickStamps, Trigger } from '../tick-to-order.js';
 import { journaledTrigger } from '../tick-to-order.js';
 
@@ -384,9 +384,9 @@ export class Executor {
     this.tracker.advance(id, { kind: 'refused' }, `${failure.code} ${failure.message}`);
     this.log.info(about({ failure }), 'command refused');
     this.events.failed(strategyId, command, failure);
-    if ((command.type === 'cancel-order' || command.type === 'cancel-algo') && (failure.kind === 'rejected' || failure.kind === 'not-found') && !this.closed) {
-      void this.track(refreshRefusedTarget(this.context(), command));
-    }
+    // Refused while its order is open here: this side may have missed what the order became (a fill or
+    // cancel while the stream was down); the refusal's code is not read, any refusal asks.
+    if ((command.type === 'cancel-order' || command.type === 'cancel-algo') && (failure.kind === 'rejected' || failure.kind === 'not-found')) this.askAgain(command.clientOrderId);
   }
 
   /**
@@ -396,9 +396,13 @@ export class Executor {
    * reconciliation would have done, so a stale "NEW" does not keep a finished order open here.
    */
   private recheckAfterReply(id: string): void {
-    if (!this.recheck.delete(id)) return;
+    if (this.recheck.delete(id)) this.askAgain(id);
+  }
+
+  /** Queries an order open here (accepted) and applies and publishes what the exchange shows, as settling does. */
+  private askAgain(id: string): void {
     const tracked = this.tracker.get(id);
-    if (tracked !== undefined && tracked.phase === 'accepted' && isPlacing(tracked.command)) void this.track(settle(this.context(), tracked));
+    if (tracked !== undefined && tracked.phase === 'accepted' && isPlacing(tracked.command) && !this.closed) void this.track(settle(this.context(), tracked));
   }
 
   /** Times the first write of a command caused by market data (a retried request is not timed again). */

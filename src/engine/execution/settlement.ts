@@ -1,7 +1,6 @@
 import type { Logger } from '../../core/logger.js';
 import type { ExchangePort } from '../../model/exchange-port.js';
 import type { JournalState } from '../../model/journal.js';
-import type { CancelAlgoCommand, CancelOrderCommand } from '../../model/commands.js';
 import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
 import type { CallResult } from './exchange-calls.js';
 import { query } from './exchange-calls.js';
@@ -134,21 +133,3 @@ async function settleCommand(ctx: SettleContext, tracked: Tracked): Promise<Sett
   return 'done';
 }
 
-/**
- * A cancel the exchange refused while its order is open here (accepted): this side missed what the
- * order became (a fill or a cancel while the user stream was down, then a late place reply that showed
- * it open again), so the order is queried and what the exchange shows is applied and published, as a
- * settling query does. The exchange's refusal codes are not read: any refusal of such a cancel asks.
- */
-export async function refreshRefusedTarget(ctx: SettleContext, command: CancelOrderCommand | CancelAlgoCommand): Promise<void> {
-  const target = ctx.tracker.get(command.clientOrderId);
-  if (target === undefined || target.phase !== 'accepted' || ctx.busy.has(target.id)) return;
-  const result = await whileBusy(ctx, target.id, () => query(ctx.port, kindOf(command), command.symbol, command.clientOrderId));
-  if (!result.ok) {
-    ctx.logger.warn({ clientOrderId: command.clientOrderId, failure: result.error }, 'query after a refused cancel failed');
-    return;
-  }
-  if (result.value.kind === 'none') return;
-  applyReply(ctx.tracker, result.value);
-  ctx.events.reply(result.value);
-}
