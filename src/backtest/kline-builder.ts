@@ -6,8 +6,8 @@ import { EPOCH_ALIGNED_INTERVAL_MS } from '../protocol/market-params.js';
 import type { BarEvent, TradeEvent } from '../sim/market-stream/events.js';
 import { compareDecimalText, StepGrid } from '../sim/market-stream/ticks.js';
 
-/** What a kline takes of a trade print: its time, price and quantity as decimal text. */
-export type KlinePrint = Pick<TradeEvent, 'symbol' | 'ts' | 'price' | 'qty'>;
+/** What a kline takes of a trade print: its time, price and quantity as decimal text (a print without a quantity, such as a mark price, adds no volume). */
+export type KlinePrint = Pick<TradeEvent, 'symbol' | 'ts' | 'price'> & { readonly qty?: string };
 
 /** A kline series a backtest builds from the recorded trades, as `stratd run` polls it. */
 export interface KlineSeries {
@@ -127,11 +127,12 @@ class SeriesBuilder {
     const openTime = Math.floor(trade.ts / this.ms) * this.ms;
     const k = this.forming;
     const price = trade.price;
+    const qty = trade.qty;
     if (k === undefined || k.openTime !== openTime) {
       const open = this.lastClose ?? price;
       const side = compareDecimalText(price, open);
       const volume = new Volume();
-      volume.add(trade.qty);
+      if (qty !== undefined) volume.add(qty);
       this.forming = { openTime, open, high: side > 0 ? price : open, low: side < 0 ? price : open, close: price, volume, closeInside: true };
       return;
     }
@@ -142,7 +143,7 @@ class SeriesBuilder {
       k.close = price;
       k.closeInside = true;
     }
-    k.volume.add(trade.qty);
+    if (qty !== undefined) k.volume.add(qty);
   }
 
   /** A downloaded bar opening at `barOpen` (its own interval divides this series'): merged into the kline it falls in, open from the bar. */

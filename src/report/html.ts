@@ -2,7 +2,7 @@ import type { BacktestResult, FillRecord, OrderRow } from '../backtest/types.js'
 import type { PriceSeries, ReportPageData, ReportTab } from './data.js';
 import { ALL_TAB, fillOwner, reportPageData } from './data.js';
 import type { Cell } from './page.js';
-import { escapeHtml, iso, page, table } from './page.js';
+import { escapeHtml, iso, page, table, tableOf } from './page.js';
 import { REPORT_SCRIPT } from './script.js';
 import { dataQualitySection } from './data-quality.js';
 import { pnlSplitSection } from './pnl-split.js';
@@ -28,7 +28,7 @@ function orderCells({ createTime, strategy, order: o }: OrderRow): Cell[] {
 }
 
 export function fillsTable(fills: readonly FillRecord[], csv = 'fills.csv'): string {
-  return table(FILL_COLUMNS, fills.map(fillCells), 7, 'fills', csv, ' data-table="fills"');
+  return tableOf(FILL_COLUMNS, fills, fillCells, 7, 'fills', csv, ' data-table="fills"');
 }
 
 /** The tab bar and, per tab, its charts (drawn by the script when the tab is first shown) and `tables`. */
@@ -69,7 +69,7 @@ export function reportHtml(result: BacktestResult, prices: readonly PriceSeries[
   const tables = (tab: ReportTab): string => `<h2>Fills</h2>
 ${fillsTable(result.fills.filter((f) => owns(tab)(owner(f))))}
 <h2>Orders</h2>
-${table(ORDER_COLUMNS, result.orders.filter((o) => owns(tab)(o.strategy)).map(orderCells), 8, 'orders', 'orders.csv', ' data-table="orders"')}`;
+${tableOf(ORDER_COLUMNS, result.orders.filter((o) => owns(tab)(o.strategy)), orderCells, 8, 'orders', 'orders.csv', ' data-table="orders"')}`;
   return page({
     title: `stratd backtest ${summary.range.fromIso}`,
     heading: 'stratd backtest',

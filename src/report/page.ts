@@ -49,11 +49,16 @@ export type Cell = string | number | boolean | null;
  * `attrs` go on the table element (already escaped).
  */
 export function table(headers: readonly string[], rows: ReadonlyArray<readonly Cell[]>, leftColumns: number, what: string, csv: string, attrs = ''): string {
+  return tableOf(headers, rows, (row) => row, leftColumns, what, csv, attrs);
+}
+
+/** `table` of `items`, each row's cells made by `cellsOf` for the rows shown only (a long run's fills and orders are thousands). */
+export function tableOf<T>(headers: readonly string[], items: readonly T[], cellsOf: (item: T) => readonly Cell[], leftColumns: number, what: string, csv: string, attrs = ''): string {
   const cls = (i: number): string => (i < leftColumns ? ' class="l"' : '');
   const head = `<tr>${headers.map((h, i) => `<th${cls(i)}>${escapeHtml(h)}</th>`).join('')}</tr>`;
-  const shown = rows.slice(0, MAX_TABLE_ROWS);
-  const body = shown.map((row) => `<tr>${row.map((c, i) => `<td${cls(i)}>${escapeHtml(c === null ? '–' : String(c))}</td>`).join('')}</tr>`).join('\n');
-  const note = rows.length > shown.length ? `<p class="note">Showing the first ${shown.length} of ${rows.length} ${escapeHtml(what)}; <a href="${escapeHtml(csv)}">${escapeHtml(csv)}</a> (beside this page) holds them all.</p>\n` : '';
+  const shown = items.slice(0, MAX_TABLE_ROWS);
+  const body = shown.map((item) => `<tr>${cellsOf(item).map((c, i) => `<td${cls(i)}>${escapeHtml(c === null ? '–' : String(c))}</td>`).join('')}</tr>`).join('\n');
+  const note = items.length > shown.length ? `<p class="note">Showing the first ${shown.length} of ${items.length} ${escapeHtml(what)}; <a href="${escapeHtml(csv)}">${escapeHtml(csv)}</a> (beside this page) holds them all.</p>\n` : '';
   return `${note}<div class="scroll"><table${attrs}>\n${head}\n${body}\n</table></div>`;
 }
 

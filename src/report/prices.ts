@@ -70,7 +70,9 @@ export class PriceSeriesCollector {
 const MINUTE = 60_000;
 /** Best first: what a symbol's candles are built from when the recording has more than one. */
 const SOURCES = ['contract bars', 'trades', 'mark price'] as const;
-type Source = (typeof SOURCES)[number];
+const BARS = 0;
+const TRADES = 1;
+const MARKS = 2;
 
 /** One symbol's candles from one source, as the kline builder closes them. */
 class SourceCandles {
@@ -86,10 +88,10 @@ class SourceCandles {
     this.builder = new KlineBuilder([{ symbol, interval }]);
   }
 
-  /** A print at `price` (a trade, or a mark price with no quantity). */
-  print(time: number, price: string, qty: string): void {
+  /** A trade or a mark price at `price` (a candle has no volume: no quantity is summed). */
+  print(time: number, price: string): void {
     this.advance(time);
-    this.builder.trade({ symbol: this.symbol, ts: time, price, qty });
+    this.builder.trade({ symbol: this.symbol, ts: time, price });
   }
 
   /** A downloaded bar opening at `open`: the builder takes it stamped with its end. */
@@ -110,39 +112,48 @@ class SourceCandles {
   }
 }
 
+/**
+ * A symbol's candles from the best of its sources seen so far (index in SOURCES): the series shows
+ * only the best source's, so a worse one's prints build nothing, and a better one replaces it.
+ */
+interface SymbolCandles {
+  rank: number;
+  built: SourceCandles | undefined;
+}
+
 class CandleCollector {
-  private readonly bySymbol = new Map<string, Map<Source, SourceCandles>>();
+  private readonly bySymbol = new Map<string, SymbolCandles>();
 
   constructor(private readonly from: number) {}
 
   add(event: MarketEvent): void {
     if (event.ts < this.from) return;
-    if (event.type === 'trade') this.source(event.symbol, 'trades', MINUTE)?.print(event.ts, event.price, event.qty);
-    else if (event.type === 'mark') this.source(event.symbol, 'mark price', MINUTE)?.print(event.ts, event.price, '0');
-    else if (event.type === 'bar' && event.source === 'contract') this.source(event.symbol, 'contract bars', event.durationMs)?.bar(event);
+    if (event.type === 'trade') this.source(event.symbol, TRADES, MINUTE)?.print(event.ts, event.price);
+    else if (event.type === 'mark') this.source(event.symbol, MARKS, MINUTE)?.print(event.ts, event.price);
+    else if (event.type === 'bar' && event.source === 'contract') this.source(event.symbol, BARS, event.durationMs)?.bar(event);
   }
 
   series(maxCandles: number): PriceSeries[] {
     return [...this.bySymbol.keys()].sort().flatMap((symbol) => {
-      const sources = this.bySymbol.get(symbol)!;
-      const source = SOURCES.find((s) => sources.has(s));
-      if (source === undefined) return [];
-      const built = sources.get(source)!;
+      const { rank, built } = this.bySymbol.get(symbol)!;
+      if (built === undefined) return [];
       const { interval, ms, candles } = coarsened(built.finish(), built.interval, built.ms, maxCandles);
-      return [{ symbol, source: `${interval} candles from the ${source}`, intervalMs: ms, candles }];
+      return [{ symbol, source: `${interval} candles from the ${SOURCES[rank]}`, intervalMs: ms, candles }];
     });
   }
 
-  /** Undefined for bars of no buildable interval (shorter than a minute and not dividing one). */
-  private source(symbol: string, source: Source, barMs: number): SourceCandles | undefined {
-    let sources = this.bySymbol.get(symbol);
-    if (sources === undefined) this.bySymbol.set(symbol, (sources = new Map()));
-    const existing = sources.get(source);
-    if (existing !== undefined) return existing.ms % barMs === 0 ? existing : undefined;
+  /** Undefined for a source worse than the symbol's best, and for bars of no buildable interval (shorter than a minute and not dividing one). */
+  private source(symbol: string, rank: number, barMs: number): SourceCandles | undefined {
+    let symbolCandles = this.bySymbol.get(symbol);
+    if (symbolCandles === undefined) this.bySymbol.set(symbol, (symbolCandles = { rank: SOURCES.length, built: undefined }));
+    if (rank > symbolCandles.rank) return undefined;
+    const existing = symbolCandles.built;
+    if (rank === symbolCandles.rank && existing !== undefined) return existing.ms % barMs === 0 ? existing : undefined;
     const fit = buildableIntervals().find(([, ms]) => ms >= barMs && ms % barMs === 0);
     if (fit === undefined) return undefined;
     const created = new SourceCandles(symbol, fit[0], fit[1]);
-    sources.set(source, created);
+    symbolCandles.rank = rank;
+    symbolCandles.built = created;
     return created;
   }
 }

@@ -23,6 +23,15 @@ describe('klines built from recorded trades for backtests', () => {
     expect(k.advance(T0 + MIN + 5)).toEqual([]);
   });
 
+  it('prints without a quantity (mark prices) move the prices and add no volume', () => {
+    const k = new KlineBuilder([{ symbol: BTC, interval: '1m' }]);
+    k.trade({ symbol: BTC, ts: T0 + 10, price: '100' });
+    k.trade({ symbol: BTC, ts: T0 + 20, price: '99.5' });
+    k.trade(trade(T0 + 30, '100.25', '2'));
+    const [closed] = k.advance(T0 + MIN);
+    expect([closed?.open, closed?.high, closed?.low, closed?.close, closed?.volume].map((d) => d?.toFixed())).toEqual(['100', '100.25', '99.5', '100.25', '2']);
+  });
+
   it('minutes without trades repeat the last close with volume 0; nothing is published before its end', () => {
     const k = new KlineBuilder([{ symbol: BTC, interval: '1m' }]);
     k.trade(trade(T0 + 10, '100'));

@@ -6,6 +6,7 @@ import type { PriceSeries } from '../../src/report/data.js';
 import type { AlgoRow } from '../../src/backtest/types.js';
 import { fillOwner, MAX_CANDLES, reportPageData, thin } from '../../src/report/data.js';
 import { escapeHtml, MAX_TABLE_ROWS, reportHtml, scriptJson } from '../../src/report/html.js';
+import { tableOf } from '../../src/report/page.js';
 import { coarsened, PriceSeriesCollector, priceSeriesOf, priceSeriesOfReplay } from '../../src/report/prices.js';
 import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
 import breakout from '../../strategies/breakout/index.js';
@@ -144,4 +145,16 @@ test("a fill of the order a TP/SL made when it fired belongs, on the report's ta
   const pane = tab.symbols.find((s) => s.symbol === fill.symbol)!;
   expect([pane.fills.length, pane.stops]).toEqual([1, [[stop.createTime, 1, 'SL', fill.time]]]);
   expect(data.tabs.find((t) => t.id === 'all')!.symbols.find((s) => s.symbol === fill.symbol)!.fills).toHaveLength(2);
+});
+
+describe('report tables', () => {
+  it("make the cells of the rows shown only, and name the CSV that holds the rest", () => {
+    const items = Array.from({ length: MAX_TABLE_ROWS + 150 }, (_, i) => i);
+    const made: number[] = [];
+    const html = tableOf(['n'], items, (i) => (made.push(i), [i]), 1, 'rows', 'rows.csv');
+    expect(made).toEqual(items.slice(0, MAX_TABLE_ROWS));
+    expect(html).toContain(`Showing the first ${MAX_TABLE_ROWS} of ${items.length} rows`);
+    expect(html).toContain(`<td class="l">${MAX_TABLE_ROWS - 1}</td>`);
+    expect(html).not.toContain(`<td class="l">${MAX_TABLE_ROWS}</td>`);
+  });
 });
