@@ -44,6 +44,11 @@ export interface OrderJournal {
   append(entry: NewJournalEntry): void;
   get(id: string): JournalEntry | undefined;
   findByKey(strategyId: string, intentKey: string): JournalEntry | undefined;
+  /**
+   * What a new submission meets, in one read: the entry with its id, else the newest with its key
+   * (`get(id) ?? findByKey(strategyId, intentKey)`).
+   */
+  findForAdmission(id: string, strategyId: string, intentKey: string | undefined): JournalEntry | undefined;
   update(id: string, change: { state: JournalState; time: number; exchangeOrderId?: string; detail?: string }): void;
   /** Entries not yet settled: pending, sent, unknown and accepted. */
   unsettled(): readonly JournalEntry[];

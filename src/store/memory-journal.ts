@@ -70,6 +70,10 @@ export class MemoryJournal implements OrderJournal {
     return id === undefined ? undefined : this.entries.get(id)?.entry;
   }
 
+  findForAdmission(id: string, strategyId: string, intentKey: string | undefined): JournalEntry | undefined {
+    return this.get(id) ?? (intentKey === undefined ? undefined : this.findByKey(strategyId, intentKey));
+  }
+
   /** Absent `exchangeOrderId` or `detail` keep their stored values. Throws on an unknown id. */
   update(id: string, change: { state: JournalState; time: number; exchangeOrderId?: string; detail?: string }): void {
     const stored = this.entries.get(id);

@@ -29,6 +29,7 @@ export class SqliteJournal implements OrderJournal {
   private readonly insert: Statement<[string, string, string | null, string, string, string, number, number]>;
   private readonly byId: Statement<[string], JournalRow>;
   private readonly byKey: Statement<[string, string], JournalRow>;
+  private readonly byIdOrKey: Statement<[string, string, string | null], JournalRow>;
   private readonly change: Statement<[string, number, string | null, string | null, string]>;
   private readonly open: Statement<[], JournalRow>;
   private readonly sequence: Statement<[string], { value: number }>;
@@ -45,6 +46,12 @@ export class SqliteJournal implements OrderJournal {
     );
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE id = ?`);
     this.byKey = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE strategy_id = ? AND intent_key = ? ORDER BY seq DESC LIMIT 1`);
+    // One statement for the admission's two lookups (the turn's first, cold, SQLite work): the row
+    // found by id, else the newest by key; each subquery reads its covering index.
+    this.byIdOrKey = db.prepare(
+      `SELECT ${COLUMNS} FROM journal WHERE seq = COALESCE((SELECT seq FROM journal WHERE id = ?), ` +
+        `(SELECT seq FROM journal WHERE strategy_id = ? AND intent_key = ? ORDER BY seq DESC LIMIT 1))`,
+    );
     this.change = db.prepare(
       `UPDATE journal SET state = ?, updated_at = ?, exchange_order_id = COALESCE(?, exchange_order_id), detail = COALESCE(?, detail) WHERE id = ?`,
     );
@@ -93,6 +100,11 @@ export class SqliteJournal implements OrderJournal {
   /** The newest entry with this key (a key may be reused once its entry is settled). */
   findByKey(strategyId: string, intentKey: string): JournalEntry | undefined {
     const row = this.byKey.get(strategyId, intentKey);
+    return row === undefined ? undefined : toEntry(row);
+  }
+
+  findForAdmission(id: string, strategyId: string, intentKey: string | undefined): JournalEntry | undefined {
+    const row = this.byIdOrKey.get(id, strategyId, intentKey ?? null);
     return row === undefined ? undefined : toEntry(row);
   }
 

@@ -164,8 +164,13 @@ export class RateGovernor {
     const now = this.clock.now();
     if (this.isBanned(now)) return err({ reason: 'banned', until: this.bannedUntil });
     if (now < this.pausedUntil || this.weightReadyAt(now, cost.weight) > now) return undefined;
-    if (cost.orders > 0 && this.ordersReadyAt(now, cost.orders) > now) return undefined;
-    this.grant(now, cost);
+    if (cost.orders === 0) {
+      this.grant(now, now, cost);
+      return OK;
+    }
+    const server = this.ordersClockAt(now);
+    if (this.ordersReadyAt(now, server, cost.orders) > now) return undefined;
+    this.grant(now, server, cost);
     return OK;
   }
 
@@ -271,6 +276,7 @@ export class RateGovernor {
     }
     let nextWake = Infinity;
     let ordersBlocked = false;
+    let server: number | undefined; // the orders' clock at `now`, read at the first order request
     for (let i = 0; i < this.queue.length; ) {
       const waiter = this.queue[i];
       if (waiter === undefined) break;
@@ -281,7 +287,8 @@ export class RateGovernor {
         break; // the weight budget is shared by every request: granted in lane order, strictly
       }
       if (orders > 0) {
-        const ordersReady = ordersBlocked ? Infinity : this.ordersReadyAt(now, orders);
+        server ??= this.ordersClockAt(now);
+        const ordersReady = ordersBlocked ? Infinity : this.ordersReadyAt(now, server, orders);
         if (ordersReady > now) {
           ordersBlocked = true; // order requests stay in order among themselves
           nextWake = Math.min(nextWake, ordersReady);
@@ -289,19 +296,26 @@ export class RateGovernor {
           continue;
         }
       }
-      this.grant(now, waiter.cost);
+      this.grant(now, server ?? now, waiter.cost);
       this.queue.splice(i, 1);
       waiter.resolve(OK);
     }
     if (this.queue.length > 0 && Number.isFinite(nextWake)) this.wakeAt(nextWake);
   }
 
-  /** Spends a request's cost from both budgets at `now`. */
-  private grant(now: number, cost: RateCost): void {
+  /**
+   * The clock ORDERS are counted on at local time `now`: the server's in `fixed` mode, else the local one.
+   * Read once per grant: its readiness check and its accounting share it.
+   */
+  private ordersClockAt(now: number): number {
+    return this.serverOrders === undefined ? now : this.localToServer(now);
+  }
+
+  /** Spends a request's cost from both budgets at `now` (`server`: `ordersClockAt(now)` for an order request). */
+  private grant(now: number, server: number, cost: RateCost): void {
     this.weight.add(now, cost.weight);
     this.orders.add(now, cost.orders);
     if (cost.orders > 0 && this.serverOrders !== undefined) {
-      const server = this.localToServer(now);
       this.serverOrders.add(server, server - this.clockErrorMs, server + this.transitMs, cost.orders);
     }
   }
@@ -317,10 +331,10 @@ export class RateGovernor {
     return at;
   }
 
-  private ordersReadyAt(now: number, orders: number): number {
+  private ordersReadyAt(now: number, server: number, orders: number): number {
     const limit = this.ordersLimit();
     const need = Math.min(orders, limit);
-    if (this.serverOrders !== undefined) return this.serverWindowsReadyAt(this.serverOrders, now, need, limit);
+    if (this.serverOrders !== undefined) return this.serverWindowsReadyAt(this.serverOrders, now, server, need, limit);
     return this.orders.used(now) + need <= limit ? now : this.orders.timeWhenAtMost(now, limit - need);
   }
 
@@ -330,9 +344,8 @@ export class RateGovernor {
    * interval touches must have room; landing in the next window too, it must also keep within the
    * tail orders' allowance there.
    */
-  private serverWindowsReadyAt(windows: EpochWindows, now: number, need: number, limit: number): number {
+  private serverWindowsReadyAt(windows: EpochWindows, now: number, start: number, need: number, limit: number): number {
     const allowance = Math.max(1, Math.ceil(limit * SPILL_SHARE));
-    const start = this.localToServer(now);
     let server = start;
     for (;;) {
       const home = windows.indexOf(server);

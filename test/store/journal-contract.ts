@@ -91,6 +91,26 @@ export function describeJournalContract(name: string, open: () => { readonly jou
       expect(journal.findByKey('nobody', 'tp')).toBeUndefined();
     });
 
+    it("meets an admission with the id's entry first, else the key's newest, else nothing (get, then findByKey)", () => {
+      journal.append({ id: 'm-1', strategyId: 'grid', intentKey: 'tp', command: place('m-1'), time: T });
+      journal.update('m-1', { state: 'done', time: T + 1 });
+      journal.append({ id: 'm-2', strategyId: 'grid', intentKey: 'tp', command: place('m-2'), time: T + 2 });
+      journal.append({ id: 'm-3', strategyId: 'grid', intentKey: 'sl', command: place('m-3'), time: T + 3 });
+      journal.append({ id: 'm-4', strategyId: 'grid', command: place('m-4'), time: T + 4 });
+      const met = (id: string, strategyId: string, key: string | undefined): string | undefined => journal.findForAdmission(id, strategyId, key)?.id;
+      expect(met('m-3', 'grid', 'sl')).toBe('m-3'); // id and key at the same row
+      expect(met('m-1', 'grid', 'sl')).toBe('m-1'); // both hit, at different rows: the id's
+      expect(met('m-3', 'grid', 'tp')).toBe('m-3');
+      expect(met('m-4', 'other', 'tp')).toBe('m-4'); // the id alone, whoever owns it
+      expect(met('m-4', 'grid', undefined)).toBe('m-4');
+      expect(met('new', 'grid', 'tp')).toBe('m-2'); // the key alone: its newest entry
+      expect(journal.findForAdmission('new', 'grid', 'tp')).toEqual(journal.findByKey('grid', 'tp'));
+      expect(journal.findForAdmission('m-1', 'grid', 'sl')).toEqual(journal.get('m-1'));
+      expect(met('new', 'other', 'tp')).toBeUndefined(); // the key of another strategy
+      expect(met('new', 'grid', 'none')).toBeUndefined();
+      expect(met('new', 'grid', undefined)).toBeUndefined();
+    });
+
     it('counts a sequence per strategy from 1', () => {
       expect([journal.nextSequence('a'), journal.nextSequence('a'), journal.nextSequence('b'), journal.nextSequence('a')]).toEqual([1, 2, 1, 3]);
     });

@@ -49,6 +49,11 @@ export class FailingJournal implements OrderJournal {
     return this.inner.findByKey(strategyId, intentKey);
   }
 
+  findForAdmission(id: string, strategyId: string, intentKey: string | undefined): ReturnType<OrderJournal['findForAdmission']> {
+    this.checkRead();
+    return this.inner.findForAdmission(id, strategyId, intentKey);
+  }
+
   update(id: string, change: Parameters<OrderJournal['update']>[1]): void {
     this.check();
     this.inner.update(id, change);

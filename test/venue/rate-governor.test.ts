@@ -244,6 +244,26 @@ describe('rate governor: ORDERS in the server fixed windows (virtual time)', () 
     ]);
   });
 
+  it("reads the server clock once for an order's grant: its readiness check and its accounting share the reading", async () => {
+    const clock = new VirtualClock(T0);
+    let reads = 0;
+    const governor = new RateGovernor(FULL, clock, clock, (serverMs) => {
+      reads += 1;
+      return serverMs - 700;
+    });
+    expect(governor.tryAcquire({ weight: 1, orders: 1 })?.ok).toBe(true);
+    expect(reads).toBe(1);
+    reads = 0;
+    expect(governor.tryAcquire({ weight: 1, orders: 0 })?.ok).toBe(true);
+    expect(reads).toBe(0);
+    const grants: Grant[] = [];
+    fire(governor, clock, 3, 1, 1, grants);
+    await settle();
+    expect(grants).toHaveLength(3);
+    expect(reads).toBe(3);
+    expect(governor.snapshot().ordersUsed).toBe(4);
+  });
+
   it('lets a lone order through at once even at the very end of a window', async () => {
     const clock = new VirtualClock(T0 + 1999);
     const governor = new RateGovernor(FULL, clock, clock, (ms) => ms);

@@ -320,7 +320,7 @@ export class Executor {
       return { id };
     }
     const id = command.clientOrderId;
-    const existing = journal.get(id) ?? (intentKey === undefined ? undefined : journal.findByKey(strategyId, intentKey));
+    const existing = journal.findForAdmission(id, strategyId, intentKey);
     if (existing === undefined) {
       journal.append(sentEntry(id, strategyId, intentKey, command, time));
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
