@@ -134,7 +134,7 @@ export class Executor {
     const remembered: string[] = [];
     try {
       // Drawn in its own commit, before the admission's (whose rollback must not give the number back).
-      if (!isPlacing(command)) this.commandSession ??= this.options.journal.nextSequence(COMMAND_SESSION_ID);
+      if (!isPlacing(command)) this.drawCommandSession();
       // The entry, already in its `sent` phase, in one commit: one write to disk before the request goes out.
       // An admission writes one row at most, after its reads, so that write's own statement is the commit:
       // no BEGIN and COMMIT around it (a cold BEGIN alone measured ~15 us p50 on the tick path).
@@ -291,15 +291,21 @@ export class Executor {
   /** This session's number, drawn at its first command that places nothing; undefined while the journal cannot be written. */
   private commandSessionNumber(): number | undefined {
     if (this.commandSession !== undefined) return this.commandSession;
+    let session: number;
     try {
-      this.commandSession = this.options.journal.nextSequence(COMMAND_SESSION_ID);
+      session = this.drawCommandSession();
     } catch (error: unknown) {
       if (!isStorageFailure(error)) throw error;
       this.journalHealth.failed(error);
       return undefined;
     }
     this.journalHealth.wrote();
-    return this.commandSession;
+    return session;
+  }
+
+  /** This session's number, drawn from the journal at its first command that places nothing (its own commit). */
+  private drawCommandSession(): number {
+    return (this.commandSession ??= this.options.journal.nextSequence(COMMAND_SESSION_ID));
   }
 
   /**

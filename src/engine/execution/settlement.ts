@@ -132,4 +132,3 @@ async function settleCommand(ctx: SettleContext, tracked: Tracked): Promise<Sett
   ctx.events.submitted(strategyId, command);
   return 'done';
 }
-
