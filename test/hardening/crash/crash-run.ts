@@ -173,6 +173,14 @@ async function positionsAgree(url: string, truth: ExchangeTruth, life: Life): Pr
   return last.verdict === 'died' ? { ...last, verdict: 'different' } : last;
 }
 
+/** What the restarts since the last audit owed: the previous death's entries without an outcome, and its accepted ones the exchange had finished. */
+interface Owed {
+  readonly ids: readonly string[];
+  readonly stale: readonly string[];
+}
+
+const NOTHING_OWED: Owed = { ids: [], stale: [] };
+
 /** What a death left for the restart to settle: entries without an outcome, and accepted ones the exchange had finished. */
 interface Unsettled {
   /** Pending, sent or unknown. */
@@ -192,7 +200,7 @@ const FINISHED: ReadonlySet<string> = new Set(['FILLED', 'CANCELED', 'REJECTED']
  * not journaled before their send, so a death can leave an order accepted in the journal that the
  * exchange cancelled: that is unsettled too, and the restart's reconciliation must settle it.
  */
-function auditJournal(stateDir: string, truth: ExchangeTruth, previouslyUnsettled: readonly string[], report: { unjournaled: Set<string>; contradictions: Set<string>; leftUnsettled: Set<string> }): Unsettled {
+function auditJournal(stateDir: string, truth: ExchangeTruth, owed: Owed, report: { unjournaled: Set<string>; contradictions: Set<string>; leftUnsettled: Set<string> }): Unsettled {
   const opened = StateStore.open(stateDir);
   if (!opened.ok) throw new Error(`cannot open the dead daemon's state: ${opened.error.message}`);
   const store = opened.value;
@@ -204,12 +212,17 @@ function auditJournal(stateDir: string, truth: ExchangeTruth, previouslyUnsettle
       const status = onExchange.get(id)?.status;
       return status !== undefined && FINISHED.has(status) ? status : undefined;
     };
-    for (const id of previouslyUnsettled) {
+    for (const id of owed.ids) {
       const entry = journal.get(id);
       if (entry === undefined || !isPlacing(entry.command)) continue;
       if (entry.state === 'pending' || entry.state === 'sent' || entry.state === 'unknown') report.leftUnsettled.add(`${id} ${entry.state}`);
-      const finished = finishedOn(id);
-      if (entry.state === 'accepted' && finished !== undefined) report.leftUnsettled.add(`${id} accepted, ${finished} on the exchange`);
+    }
+    // Finished on the exchange already at the last death: the restart must have made them done (final).
+    // An entry owed as sent that the restart settled to accepted may be stale again at this death (its
+    // cancel written, the daemon killed before the reply): that one is owed by the next restart, not this.
+    for (const id of owed.stale) {
+      const entry = journal.get(id);
+      if (entry !== undefined && entry.state !== 'done') report.leftUnsettled.add(`${id} ${entry.state}, ${finishedOn(id) ?? 'finished'} on the exchange`);
     }
     for (const order of onExchange.values()) {
       const entry = journal.get(order.clientOrderId);
@@ -257,7 +270,7 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
   const unexpectedExits: string[] = [];
   let fallbacks = 0;
   let uncheckedLives = 0;
-  let unsettledAtDeath: string[] = [];
+  let unsettledAtDeath: Owed = NOTHING_OWED;
   let cancelledUnderAcceptedAtDeath = 0;
   let current: Life | undefined;
   try {
@@ -293,9 +306,10 @@ export async function runCrashes(options: CrashOptions): Promise<CrashReport> {
       const exit = await running.exited;
       if (exit.signal !== 'SIGKILL') unexpectedExits.push(`life ${life} (${kind}): code ${String(exit.code)} signal ${String(exit.signal)} ${running.stderr().slice(-600)}`);
       // Settlement is only owed by a restart that got ready (its start-up reconciliation ran).
-      const owed = gotReady ? unsettledAtDeath : [];
+      const owed = gotReady ? unsettledAtDeath : NOTHING_OWED;
       const left = auditJournal(stateDir, truth, owed, audit);
-      unsettledAtDeath = [...left.ids, ...left.stale, ...(gotReady ? [] : unsettledAtDeath)];
+      const carried = gotReady ? NOTHING_OWED : unsettledAtDeath;
+      unsettledAtDeath = { ids: [...left.ids, ...carried.ids], stale: [...left.stale, ...carried.stale] };
       if (kind === 'cancelSent' && !killedByTest) cancelledUnderAcceptedAtDeath += left.cancelledUnderAccepted;
       options.progress?.(`crash: life ${life + 1}/${options.kills} ${kind}${killedByTest ? ' (killed by the test)' : ''}, ${truth.allOrders().length} orders on the exchange, ${Math.round((Date.now() - wallStart) / 100) / 10} s`);
     }
