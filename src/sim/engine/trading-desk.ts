@@ -295,7 +295,7 @@ export class TradingDesk {
     order.status = done ? 'FILLED' : 'PARTIALLY_FILLED';
     if (done) this.close(order, book, account);
     s.emit(new OrderEvent(s.time, orderMoment(s, order), { qty: qtyText, price: priceText, fee, isMaker: fill.isMaker }));
-    s.emit({ type: 'trade', time: s.time, userId: account.userId, category: account.category, trade, amounts: { commission: moneyValue(fee), realizedPnl: moneyValue(realized) } });
+    s.emit({ type: 'trade', time: s.time, userId: account.userId, category: account.category, trade, amounts: { commission: moneyValue(fee), realizedPnl: moneyValue(realized), price, qty: book.qtyDecimals.of(lots) } });
     this.emitPosition(account, position);
     this.emitBalance(account);
     this.hooks.afterFill(order, account, position);

@@ -11,18 +11,19 @@ import { algoSnapshotOf, balanceOfLaterFigures, fillOf, orderSnapshotOfEvent, po
  * when first read.
  */
 export function streamEventOf(event: SimAccountEvent, venue: SimVenue): AccountEvent {
-  const base = { source: 'stream', time: event.time } as const;
+  // The fields by name (no shared base spread in): one object per event, about 30,000 per backtest.
+  const time = event.time;
   switch (event.type) {
     case 'order':
-      return { type: 'account.order', ...base, order: orderSnapshotOfEvent(event) };
+      return { type: 'account.order', source: 'stream', time, order: orderSnapshotOfEvent(event) };
     case 'plan':
-      return { type: 'account.algo', ...base, order: algoSnapshotOf(event.plan, event.time) };
+      return { type: 'account.algo', source: 'stream', time, order: algoSnapshotOf(event.plan, time) };
     case 'trade':
-      return { type: 'account.fill', ...base, fill: fillOf(event.trade, event.amounts) };
+      return { type: 'account.fill', source: 'stream', time, fill: fillOf(event.trade, event.amounts) };
     case 'position':
-      return { type: 'account.position', ...base, position: positionOfEvent(event) };
+      return { type: 'account.position', source: 'stream', time, position: positionOfEvent(event) };
     case 'balance':
-      return { type: 'account.balance', ...base, balance: balanceOfLaterFigures(event.category, venue.futuresBalanceFigures({ userId: event.userId, category: event.category }), event.time) };
+      return { type: 'account.balance', source: 'stream', time, balance: balanceOfLaterFigures(event.category, venue.futuresBalanceFigures({ userId: event.userId, category: event.category }), time) };
     default:
       return assertNever(event, 'engine account event');
   }
