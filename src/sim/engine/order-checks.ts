@@ -25,7 +25,7 @@ export function checkPrice(book: SymbolBook, price: Decimal, name = 'price'): Re
 
 /** LIMIT_TRADING band: a buy may not be above last × (1 + up), a sell not below last × (1 − down). */
 export function checkLimitBand(book: SymbolBook, buying: boolean, priceTicks: number): SimReject | undefined {
-  const bound = book.bandTicks(buying, buying ? book.filters.limitTrading.buyPriceUpRate : book.filters.limitTrading.sellPriceDownRate);
+  const bound = book.bandTicks(buying, buying ? book.rates.limitBuy : book.rates.limitSell);
   if (bound === undefined) return undefined;
   if (buying ? priceTicks > bound : priceTicks < bound) return reject.priceBand(book.price.toText(priceTicks), book.price.toText(bound));
   return undefined;

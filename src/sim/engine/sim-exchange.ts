@@ -295,7 +295,7 @@ export class SimExchange implements SimVenue {
     }
     let priceTicks: number;
     if (command.priceType === 'MARKET') {
-      const band = book.bandTicks(order.isBuy, book.filters.marketPriceRate);
+      const band = book.bandTicks(order.isBuy, book.rates.marketV1);
       if (band === undefined) return err(reject.noDepth(order.symbol));
       priceTicks = band;
     } else {
