@@ -1,8 +1,16 @@
 import { assertNever } from '../../core/errors.js';
 import type { AccountEvent } from '../../model/account-events.js';
 import type { SimVenue } from '../engine/sim-venue.js';
-import type { AccountEvent as SimAccountEvent } from '../engine/types.js';
+import { BalanceEvent } from '../engine/account-event-objects.js';
+import type { AccountEvent as SimAccountEvent, BalanceChanged } from '../engine/types.js';
+import type { BalanceFigures } from '../engine/views.js';
+import { balanceFiguresLater } from '../engine/views.js';
 import { algoSnapshotOf, balanceOfLaterFigures, fillOf, orderSnapshotOfEvent, positionOfEvent } from './snapshots.js';
+
+/** The balance figures of a balance event's moment: the engine's own event carries them (no second capture of the account). */
+function balanceFiguresOf(event: BalanceChanged, venue: SimVenue): () => BalanceFigures {
+  return event instanceof BalanceEvent ? balanceFiguresLater(event.figures) : venue.futuresBalanceFigures({ userId: event.userId, category: event.category });
+}
 
 /**
  * One engine account event as the kernel's stream event (source 'stream', time = the engine's event
@@ -23,7 +31,7 @@ export function streamEventOf(event: SimAccountEvent, venue: SimVenue): AccountE
     case 'position':
       return { type: 'account.position', source: 'stream', time, position: positionOfEvent(event) };
     case 'balance':
-      return { type: 'account.balance', source: 'stream', time, balance: balanceOfLaterFigures(event.category, venue.futuresBalanceFigures({ userId: event.userId, category: event.category }), time) };
+      return { type: 'account.balance', source: 'stream', time, balance: balanceOfLaterFigures(event.category, balanceFiguresOf(event, venue), time) };
     default:
       return assertNever(event, 'engine account event');
   }

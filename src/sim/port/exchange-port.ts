@@ -208,14 +208,17 @@ export class SimExchangePort implements ExchangePort {
   // ---------------------------------------------------------------- plumbing
 
   /** The account's funding payments (flow type 32) from `from` to `to`, oldest first. */
-  private fundingOf(ref: AccountRef, from: number, to: number): FundingPayment[] {
+  private fundingOf(ref: AccountRef, from: number, to: number): readonly FundingPayment[] {
     const flows = this.engine.balanceFlows({ userId: ref.userId, accountType: 'FUTURES', category: ref.category, kind: 'FUNDING', startTime: from, endTime: to, limit: LIST_LIMIT });
-    return [...flows].reverse().map(fundingOf);
+    // Most balance events settle no funding: no arrays made for them.
+    return flows.length === 0 ? NO_FUNDING : [...flows].reverse().map(fundingOf);
   }
 
   /** Funding payments settled at `time` not yet pushed (one balance event per payment, ids increase). */
-  private newFunding(ref: AccountRef, time: number): FundingPayment[] {
-    const fresh = this.fundingOf(ref, time, time).filter((p) => this.lastFundingId === undefined || BigInt(p.flowId) > this.lastFundingId);
+  private newFunding(ref: AccountRef, time: number): readonly FundingPayment[] {
+    const payments = this.fundingOf(ref, time, time);
+    if (payments.length === 0) return NO_FUNDING;
+    const fresh = payments.filter((p) => this.lastFundingId === undefined || BigInt(p.flowId) > this.lastFundingId);
     const last = fresh.at(-1);
     if (last !== undefined) this.lastFundingId = BigInt(last.flowId);
     return fresh;
