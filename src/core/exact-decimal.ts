@@ -60,18 +60,25 @@ export function timesExact(a: Decimal, b: Decimal): Decimal {
 
 /** `a.mul(n).div(d)` for whole numbers n, d > 0: in digits when a × n fits and d divides it within 15 places. */
 export function timesRatioExact(a: Decimal, n: number, d: number): Decimal {
+  return ratioInDigits(a, n, d) ?? (n === 1 ? a.div(d) : a.mul(n).div(d));
+}
+
+/**
+ * a × n / d exactly, for whole numbers n, d > 0, when a is nonzero, a × n fits and d divides it within 15
+ * places (at most 16 digits: the value decimal.js's steps give too); undefined otherwise.
+ */
+export function ratioInDigits(a: Decimal, n: number, d: number): Decimal | undefined {
   const x = digitsOf(a);
-  if (x !== undefined && isSafeInteger(n) && n > 0 && isSafeInteger(d) && d > 0) {
-    let units = x.units * n;
-    let scale = x.scale;
-    while (isSafeInteger(units)) {
-      if (units % d === 0) return decimalOfScaled(units / d, scale);
-      if (scale === MAX_EXACT_SCALE) break;
-      units *= 10;
-      scale++;
-    }
+  if (x === undefined || !(isSafeInteger(n) && n > 0 && isSafeInteger(d) && d > 0)) return undefined;
+  let units = x.units * n;
+  let scale = x.scale;
+  while (isSafeInteger(units)) {
+    if (units % d === 0) return decimalOfScaled(units / d, scale);
+    if (scale === MAX_EXACT_SCALE) break;
+    units *= 10;
+    scale++;
   }
-  return n === 1 ? a.div(d) : a.mul(n).div(d);
+  return undefined;
 }
 
 /** `a.div(d)` for a whole number d > 0 (see `timesRatioExact`). */

@@ -74,7 +74,8 @@ export class BalanceEvent implements BalanceChanged {
     readonly time: number,
     readonly userId: string,
     readonly category: Category,
-    private readonly figures: () => AccountFigures,
+    /** The account's figures of the event's moment (made when first read): an in-process reader takes its balance from these. */
+    readonly figures: () => AccountFigures,
   ) {
     this.coin = category;
   }

@@ -1,6 +1,8 @@
 import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
+import { ratioInDigits } from '../../core/exact-decimal.js';
+import { MAX_EXACT_SCALE, powerOfTen } from '../../core/scaled-integer.js';
 import type { AccountFigures } from './account-math.js';
 import { accountFigures, liquidationOf, riskRateOf } from './account-math.js';
 import type { EngineState } from './engine-state.js';
@@ -58,8 +60,18 @@ const ZERO = dec(0);
 /** The average fill price a view shows (price decimals + 4), zero before the first fill: exactly the value of the view's `avgPrice` text. */
 export function orderAvgPrice(m: OrderMoment): Decimal {
   if (m.executedLots === 0) return ZERO;
-  const coins = m.book.qtyDecimals.of(m.executedLots).mul(decimalOfText(m.book.instrument.contractMultiplier));
-  return m.cumQuote.div(coins).toDecimalPlaces(m.book.price.decimals + 4);
+  const book = m.book;
+  const places = book.price.decimals + 4;
+  // Most averages (every fill at one price) are exact within the places: the quote over the coins' digits, no decimal divided.
+  const qty = book.qty.scaledOf(m.executedLots);
+  const multiplier = book.multiplier;
+  if (qty !== undefined && multiplier !== undefined) {
+    const coinScale = book.qty.decimals + multiplier.decimals;
+    const exact = coinScale <= MAX_EXACT_SCALE ? ratioInDigits(m.cumQuote, powerOfTen(coinScale), qty * multiplier.units) : undefined;
+    if (exact !== undefined && exact.decimalPlaces() <= places) return exact;
+  }
+  const coins = book.qtyDecimals.of(m.executedLots).mul(decimalOfText(book.instrument.contractMultiplier));
+  return m.cumQuote.div(coins).toDecimalPlaces(places);
 }
 
 /** A position with the account it belongs to, as it stood at one moment (see OrderMoment). */

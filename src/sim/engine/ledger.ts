@@ -25,7 +25,10 @@ export class FuturesAccount {
   private walletValue: Decimal = ZERO;
   /** Bumped on every change that can move the account's risk (wallet, positions, margins, leverage). */
   version = 0;
+  /** Keyed `symbol|side`, in the order they were opened (the figures sum them in this order); add them with `position`. */
   readonly positions = new Map<string, PositionRecord>();
+  /** The same positions by symbol, then side: a lookup makes no key text (one per order placed and per fill). */
+  private readonly bySymbol = new Map<string, Record<PositionSide, PositionRecord | undefined>>();
   readonly settings = new Map<string, { leverage: number; marginType: MarginType }>();
   readonly openOrders = new Set<OrderRecord>();
   /** `symbol|side` of the isolated positions whose margin is topped up from the account before liquidation. */
@@ -64,18 +67,23 @@ export class FuturesAccount {
   }
 
   position(symbol: string, side: PositionSide): PositionRecord {
-    const key = `${symbol}|${side}`;
-    let p = this.positions.get(key);
+    let pair = this.bySymbol.get(symbol);
+    let p = pair?.[side];
     if (p === undefined) {
       const s = this.settingsOf(symbol);
       p = new PositionRecord(symbol, side, s.leverage, s.marginType);
-      this.positions.set(key, p);
+      this.positions.set(`${symbol}|${side}`, p);
+      if (pair === undefined) {
+        pair = { LONG: undefined, SHORT: undefined };
+        this.bySymbol.set(symbol, pair);
+      }
+      pair[side] = p;
     }
     return p;
   }
 
   existingPosition(symbol: string, side: PositionSide): PositionRecord | undefined {
-    return this.positions.get(`${symbol}|${side}`);
+    return this.bySymbol.get(symbol)?.[side];
   }
 
   orderMargin(): Decimal {

@@ -1,11 +1,12 @@
 import type { Decimal } from '../../core/decimal.js';
 import { aboveZero, compareDecimals, dec, decText } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
-import { decimalOfScaled } from '../../core/scaled-integer.js';
+import { decimalOfScaled, scaledInteger } from '../../core/scaled-integer.js';
 import { dividedExact, plusExact, timesExact } from '../../core/exact-decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from './rejects.js';
+import type { StepGrid } from '../market-stream/ticks.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { SimReject } from './types.js';
 
@@ -14,18 +15,17 @@ const TWO = dec(2);
 /** A limit price checked against PRICE_FILTER: on the tick grid and within min/max. */
 export function checkPrice(book: SymbolBook, price: Decimal, name = 'price'): Result<number, SimReject> {
   if (price.isZero() || price.isNegative()) return err(reject.param(name));
-  const text = decText(price);
   const f = book.filters.priceFilter;
-  if (compareDecimals(price, decimalOfText(f.minPrice)) < 0) return err(reject.priceLow(text, f.minPrice));
-  if (compareDecimals(price, decimalOfText(f.maxPrice)) > 0) return err(reject.priceHigh(text, f.maxPrice));
-  const ticks = book.price.tryUnits(text);
-  if (ticks === undefined) return err(reject.priceTick(text, f.tickSize));
+  if (compareDecimals(price, decimalOfText(f.minPrice)) < 0) return err(reject.priceLow(decText(price), f.minPrice));
+  if (compareDecimals(price, decimalOfText(f.maxPrice)) > 0) return err(reject.priceHigh(decText(price), f.maxPrice));
+  const ticks = unitsOf(book.price, price);
+  if (ticks === undefined) return err(reject.priceTick(decText(price), f.tickSize));
   return ok(ticks);
 }
 
 /** LIMIT_TRADING band: a buy may not be above last × (1 + up), a sell not below last × (1 − down). */
 export function checkLimitBand(book: SymbolBook, buying: boolean, priceTicks: number): SimReject | undefined {
-  const bound = book.bandTicks(buying, buying ? book.filters.limitTrading.buyPriceUpRate : book.filters.limitTrading.sellPriceDownRate);
+  const bound = book.bandTicks(buying, buying ? book.rates.limitBuy : book.rates.limitSell);
   if (bound === undefined) return undefined;
   if (buying ? priceTicks > bound : priceTicks < bound) return reject.priceBand(book.price.toText(priceTicks), book.price.toText(bound));
   return undefined;
@@ -38,9 +38,8 @@ export function checkLimitBand(book: SymbolBook, buying: boolean, priceTicks: nu
 export function resolveLots(book: SymbolBook, quantity: Decimal | undefined, valueQuantity: Decimal | undefined, priceTicks: number): Result<number, SimReject> {
   const step = book.qty.step;
   if (quantity !== undefined && aboveZero(quantity)) {
-    const text = decText(quantity);
-    const lots = book.qty.tryUnits(text);
-    if (lots === undefined) return err(reject.quantityStep(text, step));
+    const lots = unitsOf(book.qty, quantity);
+    if (lots === undefined) return err(reject.quantityStep(decText(quantity), step));
     return checkLotBounds(book, lots);
   }
   if (valueQuantity !== undefined && aboveZero(valueQuantity)) {
@@ -51,6 +50,12 @@ export function resolveLots(book: SymbolBook, quantity: Decimal | undefined, val
   }
   if ((quantity !== undefined && quantity.lt(0)) || (valueQuantity !== undefined && valueQuantity.lt(0))) return err(reject.param(quantity !== undefined ? 'quantity' : 'valueQuantity'));
   return err(reject.mandatory('quantity'));
+}
+
+/** `grid.tryUnits(decText(x))` read from the decimal's digits (no text made and parsed): undefined off the grid or beyond 2^53. */
+function unitsOf(grid: StepGrid, x: Decimal): number | undefined {
+  const scaled = scaledInteger(x, grid.decimals);
+  return scaled === undefined ? undefined : grid.unitsOfScaled(scaled);
 }
 
 /** 1 / leverage, the initial margin rate a leverage needs, one decimal per distinct leverage. */

@@ -55,7 +55,7 @@ import type {
 } from './types.js';
 import type { OrderMoment } from './account-moments.js';
 import { orderMoment } from './account-moments.js';
-import { balanceFigures, balanceView, money, orderView, orderViewOf, positionView } from './views.js';
+import { balanceFiguresLater, balanceView, money, orderView, orderViewOf, positionView } from './views.js';
 import type { BalanceFigures } from './views.js';
 import { VoucherBook } from '../wallet/voucher-book.js';
 import { PositionHistory } from './position-history.js';
@@ -295,7 +295,7 @@ export class SimExchange implements SimVenue {
     }
     let priceTicks: number;
     if (command.priceType === 'MARKET') {
-      const band = book.bandTicks(order.isBuy, book.filters.marketPriceRate);
+      const band = book.bandTicks(order.isBuy, book.rates.marketV1);
       if (band === undefined) return err(reject.noDepth(order.symbol));
       priceTicks = band;
     } else {
@@ -553,9 +553,7 @@ export class SimExchange implements SimVenue {
   futuresBalanceFigures(ref: AccountRef): () => BalanceFigures {
     const account = this.s.account(ref);
     if (account === undefined) throw new RangeError(`unknown user ${ref.userId}`);
-    const figures = accountFiguresLater(this.s, account);
-    let balance: BalanceFigures | undefined;
-    return () => (balance ??= balanceFigures(figures()));
+    return balanceFiguresLater(accountFiguresLater(this.s, account));
   }
 
   symbolSettings(ref: AccountRef, symbol?: string): readonly SymbolSettingsView[] {

@@ -38,6 +38,9 @@ export type BookPrices = Pick<SymbolBook, 'bestBidTicks' | 'bestAskTicks' | 'las
 export class SymbolBook {
   readonly instrument: SimInstrument;
   readonly filters: ContractFilters;
+  /** The filters' price-band rates and open-order cap as numbers, read once from their (fixed) text: every order is checked against them. */
+  readonly rates: { readonly limitBuy: number; readonly limitSell: number; readonly marketBuy: number; readonly marketSell: number; readonly marketV1: number };
+  readonly maxOpenOrders: number;
   readonly price: StepGrid;
   readonly qty: StepGrid;
   /** Decimals of ticks and lots on those grids (`priceDecimals.of(ticks)`), each made once. */
@@ -63,6 +66,15 @@ export class SymbolBook {
   constructor(instrument: SimInstrument) {
     this.instrument = instrument;
     this.filters = contractFilters(instrument);
+    const { limitTrading, marketTrading } = this.filters;
+    this.rates = {
+      limitBuy: Number(limitTrading.buyPriceUpRate),
+      limitSell: Number(limitTrading.sellPriceDownRate),
+      marketBuy: Number(marketTrading.buyPriceUpRate),
+      marketSell: Number(marketTrading.sellPriceDownRate),
+      marketV1: Number(this.filters.marketPriceRate),
+    };
+    this.maxOpenOrders = Number(limitTrading.maxEntrustNum);
     const grids = instrumentGrids(instrument);
     this.price = grids.price;
     this.qty = grids.quantity;
@@ -224,11 +236,10 @@ export class SymbolBook {
     order.resting = false;
   }
 
-  /** The price a market order may not pass, or that a limit order may not exceed: last (or mark) ± rate. */
-  bandTicks(buying: boolean, rateText: string): number | undefined {
+  /** The price a market order may not pass, or that a limit order may not exceed: last (or mark) ± rate (one of `rates`). */
+  bandTicks(buying: boolean, rate: number): number | undefined {
     const reference = this.lastTicks > 0 ? this.lastTicks : this.markTicks;
     if (reference === 0) return undefined;
-    const rate = Number(rateText);
     // Integer ticks: round toward the reference so the band is never wider than the rate.
     return buying ? Math.floor(reference * (1 + rate)) : Math.ceil(reference * (1 - rate));
   }

@@ -68,7 +68,7 @@ export class TradingDesk {
     let priceTicks: number;
     let timeInForce = spec.timeInForce;
     if (spec.type === 'MARKET') {
-      const rate = marketBand === 'v1' ? book.filters.marketPriceRate : buying ? book.filters.marketTrading.buyPriceUpRate : book.filters.marketTrading.sellPriceDownRate;
+      const rate = marketBand === 'v1' ? book.rates.marketV1 : buying ? book.rates.marketBuy : book.rates.marketSell;
       const band = book.bandTicks(buying, rate);
       if (band === undefined || book.depth === undefined) return err(reject.noDepth(spec.symbol));
       priceTicks = band;
@@ -93,7 +93,7 @@ export class TradingDesk {
       for (const o of account.openOrders) if (o.clientOrderId === spec.clientOrderId) return err(reject.duplicateClientId(spec.clientOrderId));
       let sameSymbol = 0;
       for (const o of account.openOrders) if (o.symbol === spec.symbol) sameSymbol++;
-      if (sameSymbol >= Number(book.filters.limitTrading.maxEntrustNum)) return err(reject.maxOrders(book.filters.limitTrading.maxEntrustNum));
+      if (sameSymbol >= book.maxOpenOrders) return err(reject.maxOrders(book.filters.limitTrading.maxEntrustNum));
     }
     let marginLocked = ZERO;
     const position = account.position(spec.symbol, spec.positionSide);
@@ -295,7 +295,7 @@ export class TradingDesk {
     order.status = done ? 'FILLED' : 'PARTIALLY_FILLED';
     if (done) this.close(order, book, account);
     s.emit(new OrderEvent(s.time, orderMoment(s, order), { qty: qtyText, price: priceText, fee, isMaker: fill.isMaker }));
-    s.emit({ type: 'trade', time: s.time, userId: account.userId, category: account.category, trade, amounts: { commission: moneyValue(fee), realizedPnl: moneyValue(realized) } });
+    s.emit({ type: 'trade', time: s.time, userId: account.userId, category: account.category, trade, amounts: { commission: moneyValue(fee), realizedPnl: moneyValue(realized), price, qty: book.qtyDecimals.of(lots) } });
     this.emitPosition(account, position);
     this.emitBalance(account);
     this.hooks.afterFill(order, account, position);

@@ -412,8 +412,12 @@ export interface OrderUpdated extends EventBase {
 export interface TradeExecuted extends EventBase {
   readonly type: 'trade';
   readonly trade: UserTradeView;
-  /** The trade's commission and realized PnL as the values their text parses to (`moneyValue`), when the engine made them: an in-process reader takes these instead of parsing the text back. */
-  readonly amounts?: { readonly commission: Decimal; readonly realizedPnl: Decimal };
+  /**
+   * The trade's commission and realized PnL as the values their text parses to (`moneyValue`), and its
+   * price and quantity as the grid's decimals of its ticks and lots (the values of the text), when the
+   * engine made them: an in-process reader takes these instead of parsing the text back.
+   */
+  readonly amounts?: { readonly commission: Decimal; readonly realizedPnl: Decimal; readonly price?: Decimal; readonly qty?: Decimal };
 }
 
 export interface PlanUpdated extends EventBase {

@@ -133,6 +133,12 @@ export function balanceFigures(f: AccountFigures): BalanceFigures {
   };
 }
 
+/** `balanceFigures` of figures made when first asked, made when first read themselves. */
+export function balanceFiguresLater(figures: () => AccountFigures): () => BalanceFigures {
+  let balance: BalanceFigures | undefined;
+  return () => (balance ??= balanceFigures(figures()));
+}
+
 const ZERO = dec(0);
 
 /** The decimal `dec(money(value))` gives: 8 decimals at most, and a zero unsigned (the text of -0 is "0"). */

@@ -35,6 +35,11 @@ export class StepGrid {
     return scaled / this.scaledStep;
   }
 
+  /** Integer multiples of the step in `scaled` counts of 10^−decimals (`scaledOf`'s inverse); undefined when off the grid. */
+  unitsOfScaled(scaled: number): number | undefined {
+    return scaled % this.scaledStep === 0 ? scaled / this.scaledStep : undefined;
+  }
+
   /** Like `tryUnits`, but throws a RangeError naming the value and the step. */
   toUnits(text: string): number {
     const units = this.tryUnits(text);

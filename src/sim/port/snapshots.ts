@@ -157,20 +157,32 @@ function positionOfMoment(m: PositionMoment, updateTime: number): Position {
   const liquidation = positionLiquidationPrice(m);
   const markTicks = positionMarkTicks(m);
   const book = m.book;
-  return {
-    symbol: m.record.symbol,
-    positionSide: m.record.side,
-    qty: book.qtyDecimals.of(m.lots),
-    avgPrice: positionAvgPrice(m),
-    leverage: decimalOfText(String(m.leverage)),
-    marginType: m.marginType,
-    margin: moneyValue(m.margin),
-    unrealizedPnl: moneyValue(m.math.unrealizedPnl),
-    realizedPnl: moneyValue(m.realizedPnl),
-    ...(liquidation.gt(0) ? { liquidationPrice: liquidation } : {}),
-    ...(markTicks > 0 ? { markPrice: book.priceDecimals.of(markTicks) } : {}),
-    updateTime,
-  };
+  const symbol = m.record.symbol;
+  const positionSide = m.record.side;
+  const qty = book.qtyDecimals.of(m.lots);
+  const avgPrice = positionAvgPrice(m);
+  const leverage = leverageOf(m.leverage);
+  const marginType = m.marginType;
+  const margin = moneyValue(m.margin);
+  const unrealizedPnl = moneyValue(m.math.unrealizedPnl);
+  const realizedPnl = moneyValue(m.realizedPnl);
+  // The optional prices present only when positive, as the view's text gives them; one literal per case (no spread of a temporary).
+  if (markTicks <= 0) return liquidation.gt(0) ? { symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl, liquidationPrice: liquidation, updateTime } : { symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl, updateTime };
+  const markPrice = book.priceDecimals.of(markTicks);
+  return liquidation.gt(0)
+    ? { symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl, liquidationPrice: liquidation, markPrice, updateTime }
+    : { symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl, markPrice, updateTime };
+}
+
+/** Each whole leverage's decimal (`decimalOfText` of its text), made once: no text made and looked up per position event. */
+const leverages = new Map<number, Decimal>();
+function leverageOf(leverage: number): Decimal {
+  let value = leverages.get(leverage);
+  if (value === undefined) {
+    value = decimalOfText(String(leverage));
+    leverages.set(leverage, value);
+  }
+  return value;
 }
 
 /** A FUNDING flow (type 32) as a funding payment: `change` is signed (received positive). */
@@ -255,8 +267,8 @@ function fillOfView(view: UserTradeView, amounts: TradeExecuted['amounts']): Fil
     clientOrderId: view.clientOrderId,
     side: view.side,
     positionSide: view.positionSide,
-    price: decimalOfText(view.price),
-    qty: decimalOfText(view.qty),
+    price: amounts?.price ?? decimalOfText(view.price),
+    qty: amounts?.qty ?? decimalOfText(view.qty),
     fee: amounts?.commission ?? dec(view.commission),
     feeAsset: view.commissionAsset,
     isMaker: view.isMaker,
