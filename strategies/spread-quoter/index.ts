@@ -55,6 +55,8 @@ export default defineStreamStrategy({
   name: 'spread-quoter',
   description: 'Two-sided POST_ONLY quotes around mid with an inventory cap',
   params,
+  // Quotes move with the book alone: trades, marks and klines are not delivered.
+  marketEvents: ['market.book', 'market.bookTicker'],
   run: (ctx, events$) => {
     const quotes = new Map<string, Quote>();
     const targets = new Map<string, Targets>();
