@@ -121,6 +121,8 @@ function decide(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<
         strays.delete(event.order.clientOrderId);
         return NOTHING;
       }
+      // Most are a quote's own order (or a stray being cancelled): nothing to adopt, no tracked set made.
+      if (strays.has(event.order.clientOrderId) || tracks(quotes, event.order.clientOrderId)) return NOTHING;
       // An open order of ours that no slot tracks (reported late, or reconciled after a start).
       return adoptOrCancel(ctx, quotes, strays, [event.order]);
     case 'intent.denied':
@@ -156,6 +158,11 @@ function decide(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<
     default:
       return NOTHING;
   }
+}
+
+function tracks(quotes: Map<string, Quote>, clientOrderId: string): boolean {
+  for (const quote of quotes.values()) if (quote.clientOrderId === clientOrderId) return true;
+  return false;
 }
 
 function forget(quotes: Map<string, Quote>, clientOrderId: string): void {
