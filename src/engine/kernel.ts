@@ -260,7 +260,8 @@ export class Kernel {
     this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     this.afterRisk(killSwitch, protections);
-    for (const ledgerEvent of ledgerEvents) this.ingest(ledgerEvent);
+    // Indexed: a for-of made an iterator and its results for every account event (most have no ledger event).
+    for (let i = 0; i < ledgerEvents.length; i++) this.ingest(ledgerEvents[i]!);
     if (event.type === 'ledger.positionLost') void this.cancelOrphanedProtection(event);
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
     // The start-up reconciliation covers a connect that happens before start().
