@@ -18,6 +18,7 @@ export class HandlerTracker {
       name: definition.name,
       description: definition.description,
       params: definition.params,
+      ...(definition.marketEvents === undefined ? {} : { marketEvents: definition.marketEvents }),
       create: (ctx: HandlerContext<unknown>) => this.wrap(definition.style === 'handlers' ? definition.create(ctx) : streamToHandlers(definition, ctx)),
     };
     return { ...instance, definition: tracked };

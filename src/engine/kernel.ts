@@ -95,6 +95,7 @@ export class Kernel {
   /** The executor's owner lookup for metrics, made once (not a closure per event). */
   private readonly ownerOfOrder = (clientOrderId: string): string | undefined => this.executor.ownerOf(clientOrderId);
   private readonly pending: BusEvent[] = [];
+  private readonly submissionFailures = new Map<string, (error: unknown) => void>();
   /** When the data of a pending event arrived and when it entered the kernel (stopwatch ms), for the events whose source says so. */
   private readonly arrivals = new Map<BusEvent, { readonly arrivedAt: number; readonly ingestedAt: number }>();
   private readonly stopwatch: Stopwatch;
@@ -260,7 +261,8 @@ export class Kernel {
     this.strategies.dispatch(event, arrival?.arrivedAt, arrival?.ingestedAt);
     this.bus.next(event);
     this.afterRisk(killSwitch, protections);
-    for (const ledgerEvent of ledgerEvents) this.ingest(ledgerEvent);
+    // Indexed: a for-of made an iterator and its results for every account event (most have no ledger event).
+    for (let i = 0; i < ledgerEvents.length; i++) this.ingest(ledgerEvents[i]!);
     if (event.type === 'ledger.positionLost') void this.cancelOrphanedProtection(event);
     if (event.type === 'risk.killSwitch' && event.engaged) void this.cancelEverything(event.reason);
     // The start-up reconciliation covers a connect that happens before start().
@@ -320,9 +322,18 @@ export class Kernel {
     const approved = trigger === undefined ? undefined : approvedTrigger(trigger, emittedAt, this.stopwatch.now());
     this.metrics.approved(strategyId);
     const key = intent.type === 'place' || intent.type === 'plan' || intent.type === 'tpsl' ? intent.key : undefined;
-    for (const command of checked.value) {
-      this.executor.submit(strategyId, command, key, approved).catch((error: unknown) => this.log.error({ err: error, strategy: strategyId }, 'submission failed'));
+    const commands = checked.value;
+    for (let i = 0; i < commands.length; i++) this.executor.submit(strategyId, commands[i]!, key, approved).catch(this.submissionFailed(strategyId));
+  }
+
+  /** The log of a strategy's failed submission: one function per strategy, not a closure per command. */
+  private submissionFailed(strategyId: string): (error: unknown) => void {
+    let logFailure = this.submissionFailures.get(strategyId);
+    if (logFailure === undefined) {
+      logFailure = (error: unknown) => this.log.error({ err: error, strategy: strategyId }, 'submission failed');
+      this.submissionFailures.set(strategyId, logFailure);
     }
+    return logFailure;
   }
 
   /** The risk engine's answer; a journal write failing meanwhile (an unkeyed id draws on the journal's sequence) denies. */

@@ -24,6 +24,11 @@ const MARKET_TYPES: ReadonlySet<string> = new Set(
   } satisfies Record<MarketEventType, true>),
 );
 
+/** Whether a value names a market event type (a strategy module's `marketEvents`, checked at load). */
+export function isMarketEventType(type: unknown): type is MarketEventType {
+  return typeof type === 'string' && MARKET_TYPES.has(type);
+}
+
 /** Asked of every event by the kernel and each strategy runner: a set lookup of the (internalized) type, not a prefix test. */
 export function isMarketEvent(event: BusEvent): event is MarketEvent {
   return MARKET_TYPES.has(event.type);

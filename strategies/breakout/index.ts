@@ -40,6 +40,8 @@ export default defineStrategy({
   name: 'breakout',
   description: 'Range breakout with exchange-side TP/SL',
   params,
+  // The range is of mid prices: trades, marks and klines are not delivered.
+  marketEvents: ['market.book', 'market.bookTicker'],
   create: (ctx) => {
     const states = new Map<string, SymbolState>(ctx.symbols.map((s) => [s, { window: new RangeWindow(), entering: false, enteredAt: undefined, closing: false }]));
     return {

@@ -25,6 +25,8 @@ interface Targets {
   readonly mid: Decimal;
   readonly buy: Decimal;
   readonly sell: Decimal;
+  /** The symbol's quote slots, BUY then SELL (`symbol/side`). */
+  readonly slots: readonly [string, string];
 }
 
 /**
@@ -38,6 +40,9 @@ interface Fractions {
 }
 
 const ZERO = dec(0);
+/** What most events decide: shared, never changed (a decision with intents is a new array). */
+const NOTHING: readonly Intent[] = [];
+const SIDES = ['BUY', 'SELL'] as const;
 
 /** One side's quote: the order we have (or are placing), and whether a cancel is on its way. */
 interface Quote {
@@ -55,6 +60,8 @@ export default defineStreamStrategy({
   name: 'spread-quoter',
   description: 'Two-sided POST_ONLY quotes around mid with an inventory cap',
   params,
+  // Quotes move with the book alone: trades, marks and klines are not delivered.
+  marketEvents: ['market.book', 'market.bookTicker'],
   run: (ctx, events$) => {
     const quotes = new Map<string, Quote>();
     const targets = new Map<string, Targets>();
@@ -103,7 +110,7 @@ function adoptOrCancel(ctx: StrategyContext<Params>, quotes: Map<string, Quote>,
   return intents;
 }
 
-function decide(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<string, Quote>, strays: Set<string>, targets: Map<string, Targets>, event: BusEvent): Intent[] {
+function decide(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<string, Quote>, strays: Set<string>, targets: Map<string, Targets>, event: BusEvent): readonly Intent[] {
   switch (event.type) {
     case 'market.book':
     case 'market.bookTicker':
@@ -112,8 +119,10 @@ function decide(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<
       if (!isOpenStatus(event.order.status)) {
         forget(quotes, event.order.clientOrderId);
         strays.delete(event.order.clientOrderId);
-        return [];
+        return NOTHING;
       }
+      // Most are a quote's own order (or a stray being cancelled): nothing to adopt, no tracked set made.
+      if (strays.has(event.order.clientOrderId) || tracks(quotes, event.order.clientOrderId)) return NOTHING;
       // An open order of ours that no slot tracks (reported late, or reconciled after a start).
       return adoptOrCancel(ctx, quotes, strays, [event.order]);
     case 'intent.denied':
@@ -123,14 +132,14 @@ function decide(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<
         for (const quote of quotes.values()) if (quote.clientOrderId === event.intent.clientOrderId) quote.cancelling = false;
         strays.delete(event.intent.clientOrderId);
       }
-      return [];
+      return NOTHING;
     case 'command.failed':
       if (event.command.type === 'place-order') forget(quotes, event.command.clientOrderId);
       if (event.command.type === 'cancel-order') {
         for (const quote of quotes.values()) if (quote.clientOrderId === event.command.clientOrderId) quote.cancelling = false;
         strays.delete(event.command.clientOrderId);
       }
-      return [];
+      return NOTHING;
     case 'account.resynced': {
       // Our view may have missed changes while disconnected: trust only what the exchange shows open,
       // and take charge of what it shows that no quote tracks.
@@ -142,47 +151,54 @@ function decide(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<
       return ctx.symbols.flatMap((symbol) => {
         const last = ctx.cache.lastMarketTime(symbol);
         const stale = last === undefined || ctx.clock.now() - last > ctx.params.staleAfterMs;
-        if (!stale || ![...quotes.keys()].some((k) => k.startsWith(`${symbol}/`))) return [];
+        if (!stale || ![...quotes.keys()].some((k) => k.startsWith(`${symbol}/`))) return NOTHING;
         for (const key of [...quotes.keys()]) if (key.startsWith(`${symbol}/`)) quotes.delete(key);
         return [{ type: 'cancel-all', symbol } satisfies Intent];
       });
     default:
-      return [];
+      return NOTHING;
   }
+}
+
+function tracks(quotes: Map<string, Quote>, clientOrderId: string): boolean {
+  for (const quote of quotes.values()) if (quote.clientOrderId === clientOrderId) return true;
+  return false;
 }
 
 function forget(quotes: Map<string, Quote>, clientOrderId: string): void {
   for (const [slot, quote] of quotes) if (quote.clientOrderId === clientOrderId) quotes.delete(slot);
 }
 
-function requote(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<string, Quote>, targets: Map<string, Targets>, symbol: string): Intent[] {
+function requote(ctx: StrategyContext<Params>, fractions: Fractions, quotes: Map<string, Quote>, targets: Map<string, Targets>, symbol: string): readonly Intent[] {
   const mid = ctx.cache.midPrice(symbol);
-  if (mid === undefined) return [];
+  if (mid === undefined) return NOTHING;
   let at = targets.get(symbol);
   if (at === undefined || compareDecimals(at.mid, mid) !== 0) {
     const offset = mid.mul(fractions.halfSpread);
-    at = { mid, buy: mid.minus(offset), sell: mid.plus(offset) };
+    // The slots' keys are made with the symbol's first targets, not per book.
+    at = { mid, buy: mid.minus(offset), sell: mid.plus(offset), slots: at?.slots ?? [`${symbol}/BUY`, `${symbol}/SELL`] };
     targets.set(symbol, at);
   }
-  const intents: Intent[] = [];
-  for (const side of ['BUY', 'SELL'] as const) {
-    const target = side === 'BUY' ? at.buy : at.sell;
-    const slot = `${symbol}/${side}`;
+  let intents: Intent[] | undefined;
+  for (let i = 0; i < SIDES.length; i++) {
+    const side = SIDES[i]!;
+    const target = i === 0 ? at.buy : at.sell;
+    const slot = at.slots[i]!;
     const quote = quotes.get(slot);
     if (quote !== undefined) {
       // A quote being cancelled waits for its cancel: its drift is not asked.
       if (!quote.cancelling && distanceAbove(quote.price, target, mid, fractions.requote)) {
         quote.cancelling = true;
-        intents.push({ type: 'cancel', clientOrderId: quote.clientOrderId });
+        (intents ??= []).push({ type: 'cancel', clientOrderId: quote.clientOrderId });
       }
       continue;
     }
     const place = placeQuote(ctx, symbol, side, target);
     if (place === undefined) continue;
     quotes.set(slot, { clientOrderId: ctx.clientOrderIdFor(place.key), price: target, cancelling: false });
-    intents.push(place.intent);
+    (intents ??= []).push(place.intent);
   }
-  return intents;
+  return intents ?? NOTHING;
 }
 
 /** BUY closes a short if there is one, else opens a long (up to maxPosition); SELL the mirror image. */

@@ -110,6 +110,7 @@ function liveDefinition(definition: StrategyDefinition, slot: Slot, wrap: (handl
     description: definition.description,
     params: definition.params,
     ...(definition.positionScope === undefined ? {} : { positionScope: definition.positionScope }),
+    ...(definition.marketEvents === undefined ? {} : { marketEvents: definition.marketEvents }),
     create: (ctx: HandlerContext<unknown>) => {
       const live: HandlerContext<unknown> = { ...ctx, params: slot.params };
       return wrap(definition.style === 'handlers' ? definition.create(live) : streamToHandlers(definition, live));

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import type { StrategyDefinition } from '../../engine/strategy/api.js';
+import { isMarketEventType } from '../../model/bus-events.js';
 import { ConfigError } from '../../settings/config-error.js';
 
 /** strategies/ of the package: next to dist/src when built, next to src when run from source (tests). */
@@ -62,6 +63,10 @@ export async function loadStrategy(module: string, configDir: string, at: Config
   const definition = (loaded as { default?: unknown }).default;
   if (!isDefinition(definition)) {
     return err(new ConfigError(`strategy module "${module}" has no default export made with defineStrategy or defineStreamStrategy`, at));
+  }
+  const kinds: unknown = definition.marketEvents;
+  if (kinds !== undefined && !(Array.isArray(kinds) && kinds.every(isMarketEventType))) {
+    return err(new ConfigError(`strategy module "${module}": marketEvents must list market event types (such as "market.book")`, at));
   }
   return ok(definition);
 }

@@ -11,6 +11,7 @@ import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
 import type { Position } from '../../model/account.js';
 import type { PositionSide } from '../../model/instrument.js';
 import type { LedgerPosition } from '../../model/ledger.js';
+import type { MarketEventType } from '../../model/market-events.js';
 
 /**
  * The strategy API: everything a module under strategies/ may use. A strategy reads the cache, reacts
@@ -81,6 +82,12 @@ interface DefinitionBase<S extends z.ZodType> {
    * closing fills are taken from the owners' ledgers, who get a `ledger.positionLost`).
    */
   readonly positionScope?: 'own' | 'account';
+  /**
+   * The kinds of its symbols' market data the strategy handles as events (`['market.book']`); absent:
+   * every kind. Other kinds never reach it (the cache still holds them: `ctx.cache` reads them), so a
+   * strategy that ignores trades pays nothing for them. Account, order and kernel events are not affected.
+   */
+  readonly marketEvents?: readonly MarketEventType[];
 }
 
 export interface HandlerStrategyDefinition<S extends z.ZodType> extends DefinitionBase<S> {

@@ -1,6 +1,7 @@
 import type { TimeSource } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { BusEvent } from '../../model/bus-events.js';
+import { isMarketEvent } from '../../model/bus-events.js';
 import type { MarketEvent } from '../../model/market-events.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { Intent } from '../../model/intents.js';
@@ -43,6 +44,8 @@ export interface StrategyHostOptions {
 interface Hosted {
   readonly instance: StrategyInstance;
   readonly symbols: ReadonlySet<string>;
+  /** The definition's `marketEvents`: the kinds of market data it handles; undefined: every kind. */
+  readonly marketTypes: ReadonlySet<string> | undefined;
   runner: StrategyRunner;
 }
 
@@ -57,7 +60,8 @@ export class StrategyHost {
   constructor(private readonly options: StrategyHostOptions) {
     this.view = new ClosedKlineView(options.cache);
     for (const instance of options.instances) {
-      const hosted: Hosted = { instance, symbols: new Set(instance.symbols), runner: this.createRunner(instance) };
+      const kinds = instance.definition.marketEvents;
+      const hosted: Hosted = { instance, symbols: new Set(instance.symbols), marketTypes: kinds === undefined ? undefined : new Set(kinds), runner: this.createRunner(instance) };
       this.hosted.set(instance.id, hosted);
       this.list.push(hosted);
     }
@@ -147,8 +151,10 @@ export class StrategyHost {
 
   /** Delivers an event to the instances interested in it; `arrivedAt`/`ingestedAt`: when its data arrived and entered the kernel (stopwatch ms). */
   dispatch(event: BusEvent, arrivedAt?: number, ingestedAt?: number): void {
-    // A forming kline is not given to strategies: they see each kline once, closed, at its end.
-    if (event.type === 'market.kline' && !event.closed) return;
+    if (isMarketEvent(event)) {
+      this.dispatchMarket(event, arrivedAt, ingestedAt);
+      return;
+    }
     const list = this.list;
     for (let i = 0; i < list.length; i++) {
       const hosted = list[i]!;
@@ -158,14 +164,17 @@ export class StrategyHost {
 
   /**
    * `dispatch` of a market event (the kernel knows it is one): an instance receives its symbols' market
-   * data (`interestedIn`), so the test is its symbol set alone, without the switch over every event type.
+   * data (`interestedIn`) of the kinds its definition handles (`marketEvents`), so the test is two set
+   * lookups, without the switch over every event type; the others never reach its runner.
    */
   dispatchMarket(event: MarketEvent, arrivedAt?: number, ingestedAt?: number): void {
+    // A forming kline is not given to strategies: they see each kline once, closed, at its end.
     if (event.type === 'market.kline' && !event.closed) return;
     const list = this.list;
     for (let i = 0; i < list.length; i++) {
       const hosted = list[i]!;
-      if (hosted.symbols.has(event.symbol)) hosted.runner.deliverMarket(event, arrivedAt, ingestedAt);
+      const kinds = hosted.marketTypes;
+      if (hosted.symbols.has(event.symbol) && (kinds === undefined || kinds.has(event.type))) hosted.runner.deliverMarket(event, arrivedAt, ingestedAt);
     }
   }
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,19 @@ describe('stratd run: config errors through prepareRun', () => {
     const { error, file } = await prepareFailure(text);
     expect(error.location).toEqual({ file, ...positionOf(text, 'no-such-strategy'), path: 'strategies[0].module' });
     expect(error.reason).toContain('unknown strategy module "no-such-strategy"');
+  });
+
+  it('a strategy module whose marketEvents names no market event type', async () => {
+    const folder = join(dir, 'bad-kinds');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(
+      join(folder, 'index.js'),
+      "export default { style: 'handlers', name: 'bad-kinds', description: 'x', params: { safeParse: (v) => ({ success: true, data: v }) }, marketEvents: ['market.trades'], create: () => ({}) };\n",
+    );
+    const text = defaultYaml(join(dir, 'state'), { from: 'module: spread-quoter', to: `module: ${folder}` });
+    const { error } = await prepareFailure(text);
+    expect(error.reason).toContain('marketEvents must list market event types');
   });
 
   it('a param the strategy’s own schema refuses (spread-quoter quantity: -1)', async () => {

@@ -14,7 +14,7 @@ import type { RunnerLimits } from '../../../src/engine/strategy/runner.js';
 import type { BusEvent } from '../../../src/model/bus-events.js';
 import type { Intent } from '../../../src/model/intents.js';
 import type { OrderJournal } from '../../../src/model/journal.js';
-import type { MarketEvent } from '../../../src/model/market-events.js';
+import type { MarketEvent, MarketEventType } from '../../../src/model/market-events.js';
 import type { GlobalRiskLimits, RiskLimits } from '../../../src/model/risk-limits.js';
 import type { SimExchange } from '../../../src/sim/engine/sim-exchange.js';
 import type { OrderView } from '../../../src/sim/engine/types.js';
@@ -126,6 +126,8 @@ export interface TestStrategy {
 export interface StrategyOptions {
   readonly symbols?: readonly string[];
   readonly limits?: RiskLimits;
+  /** The definition's `marketEvents` (absent: every kind of market data). */
+  readonly marketEvents?: readonly MarketEventType[];
 }
 
 /** A configured instance of a definition: the test strategies take no params. */
@@ -141,6 +143,7 @@ export function scripted(id: string, script: Script = {}, options: StrategyOptio
     name: `test-${id}`,
     description: 'scripted test strategy',
     params: z.unknown(),
+    ...(options.marketEvents === undefined ? {} : { marketEvents: options.marketEvents }),
     create: (ctx) => {
       context = ctx;
       return {
