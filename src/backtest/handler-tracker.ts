@@ -1,26 +1,19 @@
-import type { HandlerContext, StrategyDefinition, StrategyHandlers } from '../engine/strategy/api.js';
+import type { StrategyHandlers } from '../engine/strategy/api.js';
 import type { StrategyInstance } from '../engine/strategy/instance.js';
-import { streamToHandlers } from '../engine/stream-handlers.js';
+import { handlersOf, wrappedDefinition } from '../engine/strategy/wrapped-definition.js';
 
 /**
  * Counts strategy handlers still running asynchronously, so the backtest lets them finish before
  * virtual time moves on (live, a handler's microseconds are no time at all for the market). The
  * instance is otherwise unchanged: the kernel runs the same handlers (a stream strategy is turned into
- * handlers by the same `streamToHandlers` the kernel uses).
+ * handlers as the kernel does, and the definition keeps all it declares).
  */
 export class HandlerTracker {
   pending = 0;
 
   track(instance: StrategyInstance): StrategyInstance {
-    const definition: StrategyDefinition = instance.definition;
-    const tracked: StrategyDefinition = {
-      style: 'handlers',
-      name: definition.name,
-      description: definition.description,
-      params: definition.params,
-      ...(definition.marketEvents === undefined ? {} : { marketEvents: definition.marketEvents }),
-      create: (ctx: HandlerContext<unknown>) => this.wrap(definition.style === 'handlers' ? definition.create(ctx) : streamToHandlers(definition, ctx)),
-    };
+    const definition = instance.definition;
+    const tracked = wrappedDefinition(definition, (ctx) => this.wrap(handlersOf(definition, ctx)));
     return { ...instance, definition: tracked };
   }
 

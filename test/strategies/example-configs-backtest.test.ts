@@ -28,8 +28,12 @@ test('the strategy library has an example config per strategy', () => {
  * How much of the sample each needs to act (trend waits for its slow EMA), and who must have traded by then.
  * In the first 10 minutes breakout-eth places 1 order, grid-btc 15, mm-btc 164; funding-carry waits for a funding window either way.
  */
-const RUNS: Readonly<Record<string, { readonly to: string; readonly trading: readonly string[] }>> = {
-  'bracket.yml': { to: '2026-01-01T00:10:00Z', trading: ['breakout-eth'] },
+/**
+ * `undenied`: guards, acting on positions others open (`positionScope: 'account'`), as they do live; a backtest
+ * that ran one on its own positions denied each of its stops (NO_POSITION).
+ */
+const RUNS: Readonly<Record<string, { readonly to: string; readonly trading: readonly string[]; readonly undenied?: readonly string[] }>> = {
+  'bracket.yml': { to: '2026-01-01T00:10:00Z', trading: ['breakout-eth'], undenied: ['guard-eth'] },
   'funding-carry.yml': { to: '2026-01-01T00:10:00Z', trading: [] },
   'grid.yml': { to: '2026-01-01T00:10:00Z', trading: ['grid-btc'] },
   'market-maker.yml': { to: '2026-01-01T00:10:00Z', trading: ['mm-btc'] },
@@ -61,4 +65,5 @@ test.each(CONFIGS)('config/strategies/%s backtests on the sample', async (file) 
   expect(summary.events).toBeGreaterThan(0);
   expect(Object.keys(summary.strategies).length).toBeGreaterThan(0);
   for (const id of run.trading) expect(summary.strategies[id]?.orders ?? 0).toBeGreaterThan(0);
+  for (const id of run.undenied ?? []) expect({ id, denied: summary.strategies[id]?.denied }).toEqual({ id, denied: 0 });
 }, 120_000);

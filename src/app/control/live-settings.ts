@@ -2,7 +2,7 @@ import type { Logger } from '../../core/logger.js';
 import type { HandlerContext, StrategyDefinition, StrategyHandlers } from '../../engine/strategy/api.js';
 import type { StrategyInstance } from '../../engine/strategy/instance.js';
 import type { RunnerState } from '../../engine/strategy/runner.js';
-import { streamToHandlers } from '../../engine/stream-handlers.js';
+import { handlersOf, wrappedDefinition } from '../../engine/strategy/wrapped-definition.js';
 import type { GlobalRiskLimits, RiskLimits } from '../../model/risk-limits.js';
 import type { LogLevel } from '../../settings/daemon-config/daemon-config.js';
 import type { ReloadPlan, ReloadRejection } from '../daemon/reload.js';
@@ -104,18 +104,7 @@ export class LiveSettings {
 
 /** A handler-style definition that builds the original with the slot's current params. */
 function liveDefinition(definition: StrategyDefinition, slot: Slot, wrap: (handlers: StrategyHandlers) => StrategyHandlers): StrategyDefinition {
-  return {
-    style: 'handlers',
-    name: definition.name,
-    description: definition.description,
-    params: definition.params,
-    ...(definition.positionScope === undefined ? {} : { positionScope: definition.positionScope }),
-    ...(definition.marketEvents === undefined ? {} : { marketEvents: definition.marketEvents }),
-    create: (ctx: HandlerContext<unknown>) => {
-      const live: HandlerContext<unknown> = { ...ctx, params: slot.params };
-      return wrap(definition.style === 'handlers' ? definition.create(live) : streamToHandlers(definition, live));
-    },
-  };
+  return wrappedDefinition(definition, (ctx: HandlerContext<unknown>) => wrap(handlersOf(definition, { ...ctx, params: slot.params })));
 }
 
 /** pino's root logger: setting `level` reaches its children too. False for a logger without a level. */

@@ -16,7 +16,7 @@ import type { PositionSide } from '../../model/instrument.js';
 import type { LedgerPosition } from '../../model/ledger.js';
 import type { RunnerLimits, RunnerState } from './runner.js';
 import { DEFAULT_RUNNER_LIMITS, StrategyRunner } from './runner.js';
-import { streamToHandlers } from '../stream-handlers.js';
+import { handlersOf } from './wrapped-definition.js';
 import type { Trigger } from '../tick-to-order.js';
 
 /** The kernel's records an instance's context reads through (methods: see OrderOwnership). */
@@ -96,7 +96,7 @@ export class StrategyHost {
     const definition = instance.definition;
     let handlers: StrategyHandlers;
     try {
-      handlers = definition.style === 'handlers' ? definition.create(ctx) : streamToHandlers(definition, ctx);
+      handlers = handlersOf(definition, ctx);
     } catch (error: unknown) {
       handlers = {
         onStart: () => {

@@ -1,3 +1,6 @@
+import { EMPTY } from 'rxjs';
+import { z } from 'zod';
+import { defineStrategy, defineStreamStrategy } from '../../../src/engine/strategy/api.js';
 import { dec } from '../../../src/core/decimal.js';
 import { HandlerTracker } from '../../../src/backtest/handler-tracker.js';
 import { BTC, KernelRig, limitBuy, scripted, T0, World } from './kernel-support.js';
@@ -33,4 +36,20 @@ test("a strategy's marketEvents: only those kinds of its market data reach it; t
 test("a backtest's tracked strategy keeps its definition's marketEvents", () => {
   const tracked = new HandlerTracker().track(scripted('books', {}, { marketEvents: ['market.book', 'market.bookTicker'] }).instance);
   expect(tracked.definition.marketEvents).toEqual(['market.book', 'market.bookTicker']);
+});
+
+test("a backtest's tracked strategy declares what its definition declares, in either style (an account-scoped guard stays one)", () => {
+  const params = z.object({ size: z.number() });
+  const handlers = defineStrategy({ name: 'guard', description: 'd', params, positionScope: 'account', marketEvents: ['market.book'], create: () => ({}) });
+  const stream = defineStreamStrategy({ name: 'guard-rx', description: 'd', params, positionScope: 'account', run: () => EMPTY });
+  for (const definition of [handlers, stream]) {
+    const tracked = new HandlerTracker().track({ id: definition.name, symbols: [BTC], definition, params: { size: 1 }, limits: {} }).definition;
+    expect({ style: tracked.style, name: tracked.name, params: tracked.params, positionScope: tracked.positionScope, marketEvents: tracked.marketEvents }).toEqual({
+      style: 'handlers',
+      name: definition.name,
+      params,
+      positionScope: 'account',
+      marketEvents: definition.marketEvents,
+    });
+  }
 });
