@@ -159,8 +159,17 @@ export class Executor {
   /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
   onEvent(event: BusEvent): void {
     this.afterSend.commit();
-    if (event.type === 'account.order') this.onSnapshot(event.order.clientOrderId, () => this.tracker.applyOrder(event.order));
-    else if (event.type === 'account.algo') this.onSnapshot(event.order.clientOrderId, () => this.tracker.applyAlgo(event.order));
+    if (event.type === 'account.order') {
+      const id = event.order.clientOrderId;
+      const before = this.tracker.get(id)?.phase;
+      this.tracker.applyOrder(event.order);
+      if (before === 'unknown') this.answered(id);
+    } else if (event.type === 'account.algo') {
+      const id = event.order.clientOrderId;
+      const before = this.tracker.get(id)?.phase;
+      this.tracker.applyAlgo(event.order);
+      if (before === 'unknown') this.answered(id);
+    }
   }
 
   /** The deterministic client order id of a strategy's intent (client-order-ids.ts). */
@@ -430,12 +439,11 @@ export class Executor {
     };
   }
 
-  private onSnapshot(id: string, apply: () => void): void {
-    const before = this.tracker.get(id)?.phase;
-    apply();
+  /** A snapshot was applied to an order whose outcome was unknown: if it is known now, its settling stops. */
+  private answered(id: string): void {
     const tracked = this.tracker.get(id);
     const after = tracked?.phase ?? this.options.journal.get(id)?.state;
-    if (before !== 'unknown' || after === undefined || isAwaitingAnswer(after)) return;
+    if (after === undefined || isAwaitingAnswer(after)) return;
     // The stream answered what the lost reply did not.
     this.timers.get(id)?.unsubscribe();
     this.timers.delete(id);

@@ -153,14 +153,8 @@ export class OrderTracker {
     const exchangeOrderId = tracked.order?.orderId ?? tracked.algo?.orderId;
     // A cancel the journal missed (after-send-rows.ts) has no row to update.
     if (tracked.unjournaled !== true) {
-      this.write(() =>
-        this.journal.update(id, {
-          state: phase,
-          time: this.clock.now(),
-          ...(exchangeOrderId === undefined ? {} : { exchangeOrderId }),
-          ...(detail === undefined ? {} : { detail }),
-        }),
-      );
+      const change = phaseChange(phase, this.clock.now(), exchangeOrderId, detail);
+      this.write(() => this.journal.update(id, change));
     }
     if (!isLive(phase)) this.live.delete(id);
     return phase;
@@ -400,4 +394,10 @@ export class OrderTracker {
       this.strayOrders.delete(orderId);
     }
   }
+}
+
+/** A journal update of a phase change, as a literal of a fixed shape (no spreads per order event). */
+function phaseChange(state: JournalState, time: number, exchangeOrderId: string | undefined, detail: string | undefined): Parameters<OrderJournal['update']>[1] {
+  if (detail === undefined) return exchangeOrderId === undefined ? { state, time } : { state, time, exchangeOrderId };
+  return exchangeOrderId === undefined ? { state, time, detail } : { state, time, exchangeOrderId, detail };
 }
