@@ -210,23 +210,24 @@ export class MemoryJournal implements OrderJournal {
   }
 }
 
-/** The entry as handed out (keys in their usual order), made at its first read after a change. */
+/** The entry as handed out, made at its first read after a change: its optional keys set after the rest (no spreads). */
 function entryOf(stored: Stored): JournalEntry {
   if (stored.view !== undefined) return stored.view;
   const { intentKey, exchangeOrderId, detail } = stored;
-  stored.view = {
+  const view: { -readonly [K in keyof JournalEntry]: JournalEntry[K] } = {
     id: stored.id,
     strategyId: stored.strategyId,
-    ...(intentKey === undefined ? {} : { intentKey }),
     symbol: stored.command.symbol,
     command: stored.command,
     state: stored.state,
-    ...(exchangeOrderId === undefined ? {} : { exchangeOrderId }),
-    ...(detail === undefined ? {} : { detail }),
     createdAt: stored.createdAt,
     updatedAt: stored.updatedAt,
   };
-  return stored.view;
+  if (intentKey !== undefined) view.intentKey = intentKey;
+  if (exchangeOrderId !== undefined) view.exchangeOrderId = exchangeOrderId;
+  if (detail !== undefined) view.detail = detail;
+  stored.view = view;
+  return view;
 }
 
 function keyOf(strategyId: string, intentKey: string): string {
