@@ -35,8 +35,8 @@ type Changing = Pick<Stored, 'state' | 'exchangeOrderId' | 'detail' | 'updatedAt
  */
 export class MemoryJournal implements OrderJournal {
   private readonly entries = new Map<string, Stored>();
-  /** Ids of the entries with each `strategyId\nintentKey`, in append order. */
-  private readonly byKey = new Map<string, string[]>();
+  /** The entries with an intent key, by strategy and key. */
+  private readonly byKey = new KeyIndex();
   private readonly sequences = new Map<string, number>();
   /** The unsettled entries (few, however long the run), by id. */
   private readonly open = new Map<string, Stored>();
@@ -77,12 +77,12 @@ export class MemoryJournal implements OrderJournal {
     };
     this.entries.set(id, stored);
     this.open.set(id, stored);
-    if (intentKey !== undefined) this.keyList(strategyId, intentKey).push(id);
+    this.byKey.add(stored);
     if (this.depth > 0) {
       this.undo.push(() => {
         this.entries.delete(id);
         this.open.delete(id);
-        if (intentKey !== undefined) this.unlistKey(stored);
+        this.byKey.remove(stored);
       });
     }
   }
@@ -94,9 +94,8 @@ export class MemoryJournal implements OrderJournal {
 
   /** The newest entry with this key (a key may be reused once its entry is settled). */
   findByKey(strategyId: string, intentKey: string): JournalEntry | undefined {
-    const ids = this.byKey.get(keyOf(strategyId, intentKey));
-    const id = ids?.at(-1);
-    return id === undefined ? undefined : this.get(id);
+    const stored = this.byKey.newest(strategyId, intentKey);
+    return stored === undefined ? undefined : entryOf(stored);
   }
 
   findForAdmission(id: string, strategyId: string, intentKey: string | undefined): JournalEntry | undefined {
@@ -158,7 +157,7 @@ export class MemoryJournal implements OrderJournal {
     }
     for (const stored of gone) {
       this.entries.delete(stored.id);
-      this.unlistKey(stored);
+      this.byKey.remove(stored);
     }
     if (gone.length > 0) {
       this.onUndo(() => {
@@ -178,35 +177,60 @@ export class MemoryJournal implements OrderJournal {
     if (this.depth > 0) this.undo.push(step);
   }
 
-  private keyList(strategyId: string, intentKey: string): string[] {
-    const key = keyOf(strategyId, intentKey);
-    let ids = this.byKey.get(key);
-    if (ids === undefined) {
-      ids = [];
-      this.byKey.set(key, ids);
-    }
-    return ids;
-  }
-
-  private unlistKey(stored: Stored): void {
-    if (stored.intentKey === undefined) return;
-    const key = keyOf(stored.strategyId, stored.intentKey);
-    const ids = this.byKey.get(key);
-    if (ids === undefined) return;
-    const at = ids.indexOf(stored.id);
-    if (at >= 0) ids.splice(at, 1);
-    if (ids.length === 0) this.byKey.delete(key);
-  }
-
   /** Puts a purged entry back at its place in append order (undo of a purge). */
   private restore(stored: Stored): void {
     const all = [...this.entries.values(), stored].sort((a, b) => a.seq - b.seq);
     this.entries.clear();
     for (const s of all) this.entries.set(s.id, s);
-    if (stored.intentKey === undefined) return;
-    const ids = this.keyList(stored.strategyId, stored.intentKey);
-    ids.push(stored.id);
-    ids.sort((a, b) => (this.entries.get(a)?.seq ?? 0) - (this.entries.get(b)?.seq ?? 0));
+    this.byKey.add(stored);
+  }
+}
+
+/**
+ * The entries with an intent key, by strategy and key (no key text made per lookup), in append order: an
+ * entry alone while its key is used once (every key of a run, as strategies draw them), a list once reused.
+ */
+class KeyIndex {
+  private readonly byStrategy = new Map<string, Map<string, Stored | Stored[]>>();
+
+  newest(strategyId: string, intentKey: string): Stored | undefined {
+    const found = this.byStrategy.get(strategyId)?.get(intentKey);
+    return Array.isArray(found) ? found.at(-1) : found;
+  }
+
+  /** Lists an entry at its place in append order (a restored one among later ones too). */
+  add(stored: Stored): void {
+    const { strategyId, intentKey } = stored;
+    if (intentKey === undefined) return;
+    let keys = this.byStrategy.get(strategyId);
+    if (keys === undefined) {
+      keys = new Map();
+      this.byStrategy.set(strategyId, keys);
+    }
+    const found = keys.get(intentKey);
+    if (found === undefined) {
+      keys.set(intentKey, stored);
+      return;
+    }
+    const list = Array.isArray(found) ? found : [found];
+    list.push(stored);
+    list.sort((a, b) => a.seq - b.seq);
+    keys.set(intentKey, list);
+  }
+
+  remove(stored: Stored): void {
+    const { strategyId, intentKey } = stored;
+    if (intentKey === undefined) return;
+    const keys = this.byStrategy.get(strategyId);
+    const found = keys?.get(intentKey);
+    if (keys === undefined || found === undefined) return;
+    if (!Array.isArray(found)) {
+      if (found === stored) keys.delete(intentKey);
+      return;
+    }
+    const at = found.indexOf(stored);
+    if (at >= 0) found.splice(at, 1);
+    if (found.length === 0) keys.delete(intentKey);
   }
 }
 
@@ -228,8 +252,4 @@ function entryOf(stored: Stored): JournalEntry {
   if (detail !== undefined) view.detail = detail;
   stored.view = view;
   return view;
-}
-
-function keyOf(strategyId: string, intentKey: string): string {
-  return `${strategyId}\n${intentKey}`;
 }
