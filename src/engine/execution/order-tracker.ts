@@ -25,8 +25,8 @@ interface ParentOrder {
   readonly strategyId: string;
   readonly symbol: string;
   readonly positionSide: PositionSide;
-  readonly takeProfit?: Decimal;
-  readonly stopLoss?: Decimal;
+  readonly takeProfit: Decimal | undefined;
+  readonly stopLoss: Decimal | undefined;
 }
 
 /** A live submission: a placed order (regular or plan) or another command awaiting its outcome. */
@@ -300,8 +300,8 @@ export class OrderTracker {
       strategyId,
       symbol: snapshot.symbol,
       positionSide: snapshot.positionSide,
-      ...(command.takeProfit === undefined ? {} : { takeProfit: command.takeProfit.triggerPrice }),
-      ...(command.stopLoss === undefined ? {} : { stopLoss: command.stopLoss.triggerPrice }),
+      takeProfit: command.takeProfit?.triggerPrice,
+      stopLoss: command.stopLoss?.triggerPrice,
     });
     if (this.parentOwners.size > CHILD_LIMIT) {
       const oldest = this.parentOwners.keys().next().value;
