@@ -153,7 +153,7 @@ export class Executor {
       this.events.failed(strategyId, command, admitted.duplicate);
       return Promise.resolve('duplicate');
     }
-    return this.track(this.dispatch(admitted.id, strategyId, command, journaled));
+    return this.track(this.exchange(admitted.id, strategyId, command, journaled, undefined));
   }
 
   /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
@@ -294,7 +294,7 @@ export class Executor {
     if (session === undefined) tracked.unjournaled = true;
     else this.afterSend.add(sentEntry(id, strategyId, intentKey, command, this.options.time.clock.now()), tracked);
     const admitted = trigger === undefined ? undefined : journaledTrigger(trigger, this.stopwatch.now());
-    return this.track(this.exchange(id, strategyId, command, admitted).then(() => tracked.phase));
+    return this.track(this.exchange(id, strategyId, command, admitted, tracked));
   }
 
   /** This session's number, drawn at its first command that places nothing; undefined while the journal cannot be written. */
@@ -356,13 +356,11 @@ export class Executor {
     return { id };
   }
 
-  private async dispatch(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined): Promise<SubmitOutcome> {
-    await this.exchange(id, strategyId, command, trigger);
-    return this.tracker.get(id)?.phase ?? this.options.journal.get(id)?.state ?? 'pending';
-  }
-
-  /** Sends an admitted command (already `sent` in the journal) and applies the reply. */
-  private async exchange(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined): Promise<void> {
+  /**
+   * Sends an admitted command (already `sent` in the journal, a cancel's row on its way) and applies the
+   * reply; answers its phase then (`sent`: the cancel's tracked entry, kept after it leaves the tracker).
+   */
+  private async exchange(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined, sent: Tracked | undefined): Promise<SubmitOutcome> {
     this.busy.add(id);
     this.sending.add(id);
     let result: CallResult<Reply>;
@@ -372,6 +370,12 @@ export class Executor {
       this.busy.delete(id);
       this.sending.delete(id);
     }
+    this.applyResult(id, strategyId, command, result);
+    return sent?.phase ?? this.tracker.get(id)?.phase ?? this.options.journal.get(id)?.state ?? 'pending';
+  }
+
+  /** What a command's call answered: the tracker, the journal and the bus learn it. */
+  private applyResult(id: string, strategyId: string, command: ExchangeCommand, result: CallResult<Reply>): void {
     // A cancel's row is in before its reply is handled.
     this.afterSend.commit();
     const tracked = this.tracker.get(id);
@@ -481,7 +485,11 @@ export class Executor {
 
   private track<T>(work: Promise<T>): Promise<T> {
     this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    // One reaction for either outcome (finally and catch made three promises per command).
+    const done = (): void => {
+      this.inFlight.delete(work);
+    };
+    void work.then(done, done);
     return work;
   }
 }
