@@ -260,10 +260,14 @@ export class DayPnl implements DayFigure {
       this.terms.set(key, terms);
       if (terms === undefined) return false;
     }
-    const markScale = mark.decimalPlaces();
-    const moveScale = Math.max(markScale, terms.avgScale);
-    if (moveScale > 15) return false;
-    const markUnits = scaledInteger(mark, moveScale);
+    // A mark on the average price's grid (as most are) is read at its scale without counting its places.
+    let moveScale = terms.avgScale;
+    let markUnits = scaledInteger(mark, moveScale);
+    if (markUnits === undefined) {
+      moveScale = Math.max(mark.decimalPlaces(), terms.avgScale);
+      if (moveScale > 15) return false;
+      markUnits = scaledInteger(mark, moveScale);
+    }
     const avgUnits = terms.avgUnits * powerOfTen(moveScale - terms.avgScale);
     if (markUnits === undefined || !Number.isSafeInteger(avgUnits)) return false;
     const move = side === 'LONG' ? markUnits - avgUnits : avgUnits - markUnits;
