@@ -283,6 +283,9 @@ export class DayPnl implements DayFigure {
 
   /** A decimal in units, the scale raised to its decimal places first; undefined when it does not fit. */
   private unitsOf(x: Decimal): number | undefined {
+    // Most values are on the figures' grid already: read at its scale without counting their places.
+    const units = scaledInteger(x, this.scale);
+    if (units !== undefined) return units;
     const places = x.decimalPlaces();
     if (places > this.scale && !this.rescale(places)) return undefined;
     return scaledInteger(x, this.scale);
