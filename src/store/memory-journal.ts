@@ -1,14 +1,31 @@
 import { InvariantError } from '../core/errors.js';
 import type { JournalEntry, JournalState, NewJournalEntry, OrderJournal } from '../model/journal.js';
 import { emptyObjectArray } from '../core/empty-arrays.js';
+import type { ExchangeCommand } from '../model/commands.js';
 
 const UNSETTLED: ReadonlySet<JournalState> = new Set<JournalState>(['pending', 'sent', 'unknown', 'accepted']);
 
+/**
+ * One entry's fields, changed in place by `update` (no new object per phase change); the entry handed
+ * out is made from them at the first read after a change and kept until the next.
+ */
 interface Stored {
   /** Append order (SQLite's `seq`). */
   readonly seq: number;
-  entry: JournalEntry;
+  readonly id: string;
+  readonly strategyId: string;
+  readonly intentKey: string | undefined;
+  readonly command: ExchangeCommand;
+  readonly createdAt: number;
+  state: JournalState;
+  exchangeOrderId: string | undefined;
+  detail: string | undefined;
+  updatedAt: number;
+  view: JournalEntry | undefined;
 }
+
+/** The changing fields of a stored entry, as an undo step puts them back. */
+type Changing = Pick<Stored, 'state' | 'exchangeOrderId' | 'detail' | 'updatedAt' | 'view'>;
 
 /**
  * The order journal in memory, for backtests and sweeps: the SqliteJournal's contract (the same tests
@@ -18,8 +35,8 @@ interface Stored {
  */
 export class MemoryJournal implements OrderJournal {
   private readonly entries = new Map<string, Stored>();
-  /** Ids of the entries with each `strategyId\nintentKey`, in append order. */
-  private readonly byKey = new Map<string, string[]>();
+  /** The entries with an intent key, by strategy and key. */
+  private readonly byKey = new KeyIndex();
   private readonly sequences = new Map<string, number>();
   /** The unsettled entries (few, however long the run), by id. */
   private readonly open = new Map<string, Stored>();
@@ -47,27 +64,38 @@ export class MemoryJournal implements OrderJournal {
     if (this.entries.has(id)) throw new InvariantError('JOURNAL_DUPLICATE', `journal entry ${id} exists`);
     const stored: Stored = {
       seq: ++this.seq,
-      entry: { id, strategyId, ...(intentKey === undefined ? {} : { intentKey }), symbol: command.symbol, command, state: entry.state ?? 'pending', createdAt: time, updatedAt: time },
+      id,
+      strategyId,
+      intentKey,
+      command,
+      createdAt: time,
+      state: entry.state ?? 'pending',
+      exchangeOrderId: undefined,
+      detail: undefined,
+      updatedAt: time,
+      view: undefined,
     };
     this.entries.set(id, stored);
     this.open.set(id, stored);
-    if (intentKey !== undefined) this.keyList(strategyId, intentKey).push(id);
-    this.onUndo(() => {
-      this.entries.delete(id);
-      this.open.delete(id);
-      if (intentKey !== undefined) this.unlistKey(stored.entry);
-    });
+    this.byKey.add(stored);
+    if (this.depth > 0) {
+      this.undo.push(() => {
+        this.entries.delete(id);
+        this.open.delete(id);
+        this.byKey.remove(stored);
+      });
+    }
   }
 
   get(id: string): JournalEntry | undefined {
-    return this.entries.get(id)?.entry;
+    const stored = this.entries.get(id);
+    return stored === undefined ? undefined : entryOf(stored);
   }
 
   /** The newest entry with this key (a key may be reused once its entry is settled). */
   findByKey(strategyId: string, intentKey: string): JournalEntry | undefined {
-    const ids = this.byKey.get(keyOf(strategyId, intentKey));
-    const id = ids?.at(-1);
-    return id === undefined ? undefined : this.entries.get(id)?.entry;
+    const stored = this.byKey.newest(strategyId, intentKey);
+    return stored === undefined ? undefined : entryOf(stored);
   }
 
   findForAdmission(id: string, strategyId: string, intentKey: string | undefined): JournalEntry | undefined {
@@ -78,30 +106,27 @@ export class MemoryJournal implements OrderJournal {
   update(id: string, change: { state: JournalState; time: number; exchangeOrderId?: string; detail?: string }): void {
     const stored = this.entries.get(id);
     if (stored === undefined) throw new InvariantError('JOURNAL_UNKNOWN_ENTRY', `no journal entry ${id}`);
-    const before = stored.entry;
-    const exchangeOrderId = change.exchangeOrderId ?? before.exchangeOrderId;
-    const detail = change.detail ?? before.detail;
-    stored.entry = {
-      id: before.id,
-      strategyId: before.strategyId,
-      ...(before.intentKey === undefined ? {} : { intentKey: before.intentKey }),
-      symbol: before.symbol,
-      command: before.command,
-      state: change.state,
-      ...(exchangeOrderId === undefined ? {} : { exchangeOrderId }),
-      ...(detail === undefined ? {} : { detail }),
-      createdAt: before.createdAt,
-      updatedAt: change.time,
-    };
+    if (this.depth > 0) {
+      const before: Changing = { state: stored.state, exchangeOrderId: stored.exchangeOrderId, detail: stored.detail, updatedAt: stored.updatedAt, view: stored.view };
+      this.undo.push(() => {
+        stored.state = before.state;
+        stored.exchangeOrderId = before.exchangeOrderId;
+        stored.detail = before.detail;
+        stored.updatedAt = before.updatedAt;
+        stored.view = before.view;
+        this.track(stored);
+      });
+    }
+    stored.state = change.state;
+    if (change.exchangeOrderId !== undefined) stored.exchangeOrderId = change.exchangeOrderId;
+    if (change.detail !== undefined) stored.detail = change.detail;
+    stored.updatedAt = change.time;
+    stored.view = undefined;
     this.track(stored);
-    this.onUndo(() => {
-      stored.entry = before;
-      this.track(stored);
-    });
   }
 
   unsettled(): readonly JournalEntry[] {
-    return [...this.open.values()].sort((a, b) => a.seq - b.seq).map((s) => s.entry);
+    return [...this.open.values()].sort((a, b) => a.seq - b.seq).map(entryOf);
   }
 
   nextSequence(strategyId: string): number {
@@ -128,12 +153,11 @@ export class MemoryJournal implements OrderJournal {
   purgeSettled(before: number): number {
     const gone: Stored[] = [];
     for (const stored of this.entries.values()) {
-      const { entry } = stored;
-      if (!UNSETTLED.has(entry.state) && entry.updatedAt < before) gone.push(stored);
+      if (!UNSETTLED.has(stored.state) && stored.updatedAt < before) gone.push(stored);
     }
-    for (const { entry } of gone) {
-      this.entries.delete(entry.id);
-      if (entry.intentKey !== undefined) this.unlistKey(entry);
+    for (const stored of gone) {
+      this.entries.delete(stored.id);
+      this.byKey.remove(stored);
     }
     if (gone.length > 0) {
       this.onUndo(() => {
@@ -145,47 +169,87 @@ export class MemoryJournal implements OrderJournal {
 
   /** Keeps `open` in step with the entry's state. */
   private track(stored: Stored): void {
-    if (UNSETTLED.has(stored.entry.state)) this.open.set(stored.entry.id, stored);
-    else this.open.delete(stored.entry.id);
+    if (UNSETTLED.has(stored.state)) this.open.set(stored.id, stored);
+    else this.open.delete(stored.id);
   }
 
   private onUndo(step: () => void): void {
     if (this.depth > 0) this.undo.push(step);
   }
 
-  private keyList(strategyId: string, intentKey: string): string[] {
-    const key = keyOf(strategyId, intentKey);
-    let ids = this.byKey.get(key);
-    if (ids === undefined) {
-      ids = [];
-      this.byKey.set(key, ids);
-    }
-    return ids;
-  }
-
-  private unlistKey(entry: JournalEntry): void {
-    if (entry.intentKey === undefined) return;
-    const key = keyOf(entry.strategyId, entry.intentKey);
-    const ids = this.byKey.get(key);
-    if (ids === undefined) return;
-    const at = ids.indexOf(entry.id);
-    if (at >= 0) ids.splice(at, 1);
-    if (ids.length === 0) this.byKey.delete(key);
-  }
-
   /** Puts a purged entry back at its place in append order (undo of a purge). */
   private restore(stored: Stored): void {
     const all = [...this.entries.values(), stored].sort((a, b) => a.seq - b.seq);
     this.entries.clear();
-    for (const s of all) this.entries.set(s.entry.id, s);
-    const { entry } = stored;
-    if (entry.intentKey === undefined) return;
-    const ids = this.keyList(entry.strategyId, entry.intentKey);
-    ids.push(entry.id);
-    ids.sort((a, b) => (this.entries.get(a)?.seq ?? 0) - (this.entries.get(b)?.seq ?? 0));
+    for (const s of all) this.entries.set(s.id, s);
+    this.byKey.add(stored);
   }
 }
 
-function keyOf(strategyId: string, intentKey: string): string {
-  return `${strategyId}\n${intentKey}`;
+/**
+ * The entries with an intent key, by strategy and key (no key text made per lookup), in append order: an
+ * entry alone while its key is used once (every key of a run, as strategies draw them), a list once reused.
+ */
+class KeyIndex {
+  private readonly byStrategy = new Map<string, Map<string, Stored | Stored[]>>();
+
+  newest(strategyId: string, intentKey: string): Stored | undefined {
+    const found = this.byStrategy.get(strategyId)?.get(intentKey);
+    return Array.isArray(found) ? found.at(-1) : found;
+  }
+
+  /** Lists an entry at its place in append order (a restored one among later ones too). */
+  add(stored: Stored): void {
+    const { strategyId, intentKey } = stored;
+    if (intentKey === undefined) return;
+    let keys = this.byStrategy.get(strategyId);
+    if (keys === undefined) {
+      keys = new Map();
+      this.byStrategy.set(strategyId, keys);
+    }
+    const found = keys.get(intentKey);
+    if (found === undefined) {
+      keys.set(intentKey, stored);
+      return;
+    }
+    const list = Array.isArray(found) ? found : [found];
+    list.push(stored);
+    list.sort((a, b) => a.seq - b.seq);
+    keys.set(intentKey, list);
+  }
+
+  remove(stored: Stored): void {
+    const { strategyId, intentKey } = stored;
+    if (intentKey === undefined) return;
+    const keys = this.byStrategy.get(strategyId);
+    const found = keys?.get(intentKey);
+    if (keys === undefined || found === undefined) return;
+    if (!Array.isArray(found)) {
+      if (found === stored) keys.delete(intentKey);
+      return;
+    }
+    const at = found.indexOf(stored);
+    if (at >= 0) found.splice(at, 1);
+    if (found.length === 0) keys.delete(intentKey);
+  }
+}
+
+/** The entry as handed out, made at its first read after a change: its optional keys set after the rest (no spreads). */
+function entryOf(stored: Stored): JournalEntry {
+  if (stored.view !== undefined) return stored.view;
+  const { intentKey, exchangeOrderId, detail } = stored;
+  const view: { -readonly [K in keyof JournalEntry]: JournalEntry[K] } = {
+    id: stored.id,
+    strategyId: stored.strategyId,
+    symbol: stored.command.symbol,
+    command: stored.command,
+    state: stored.state,
+    createdAt: stored.createdAt,
+    updatedAt: stored.updatedAt,
+  };
+  if (intentKey !== undefined) view.intentKey = intentKey;
+  if (exchangeOrderId !== undefined) view.exchangeOrderId = exchangeOrderId;
+  if (detail !== undefined) view.detail = detail;
+  stored.view = view;
+  return view;
 }

@@ -4,6 +4,7 @@ import { err, ok } from '../../core/result.js';
 import type { ExchangeCommand } from '../../model/commands.js';
 import type { CallTrace, ExchangeFailure, ExchangePort } from '../../model/exchange-port.js';
 import { thrownFailure } from './execution-failures.js';
+import type { AlgoOrderSnapshot, OrderSnapshot } from '../../model/orders.js';
 import type { Reply } from './execution-events.js';
 import type { OrderKind } from './order-tracker.js';
 
@@ -22,26 +23,46 @@ function asReply<T>(result: CallResult<T>, wrap: (value: T) => Reply): CallResul
   return result.ok ? ok(wrap(result.value)) : result;
 }
 
-/** Sends one command through the port; `trace` (latency figures) goes along when given. */
+function orderReply(result: CallResult<OrderSnapshot>): CallResult<Reply> {
+  return result.ok ? ok({ kind: 'order', order: result.value }) : result;
+}
+
+function algoReply(result: CallResult<AlgoOrderSnapshot>): CallResult<Reply> {
+  return result.ok ? ok({ kind: 'algo', order: result.value }) : result;
+}
+
+const NO_REPLY: CallResult<Reply> = ok({ kind: 'none' });
+
+/**
+ * Sends one command through the port; `trace` (latency figures) goes along when given. One async step
+ * per command, no closures: a port that throws answers an unknown outcome, as `guarded` does.
+ */
 export async function send(port: ExchangePort, command: ExchangeCommand, trace?: CallTrace): Promise<CallResult<Reply>> {
-  switch (command.type) {
-    case 'place-order':
-      return asReply(await guarded(() => (trace === undefined ? port.placeOrder(command) : port.placeOrder(command, trace))), (order) => ({ kind: 'order', order }));
-    case 'modify-order':
-      return asReply(await guarded(() => (trace === undefined ? port.modifyOrder(command) : port.modifyOrder(command, trace))), (order) => ({ kind: 'order', order }));
-    case 'cancel-order':
-      return asReply(await guarded(() => (trace === undefined ? port.cancelOrder(command) : port.cancelOrder(command, trace))), (order) => ({ kind: 'order', order }));
-    case 'cancel-all':
-      return asReply(await guarded(() => (trace === undefined ? port.cancelAll(command) : port.cancelAll(command, trace))), () => ({ kind: 'none' }));
-    case 'place-algo':
-      return asReply(await guarded(() => (trace === undefined ? port.placeAlgo(command) : port.placeAlgo(command, trace))), (order) => ({ kind: 'algo', order }));
-    case 'modify-algo':
-      return asReply(await guarded(() => (trace === undefined ? port.modifyAlgo(command) : port.modifyAlgo(command, trace))), (order) => ({ kind: 'algo', order }));
-    case 'cancel-algo':
-      return asReply(await guarded(() => (trace === undefined ? port.cancelAlgo(command) : port.cancelAlgo(command, trace))), (order) => ({ kind: 'algo', order }));
-    default:
-      return assertNever(command, 'exchange command');
+  try {
+    switch (command.type) {
+      case 'place-order':
+        return orderReply(await (trace === undefined ? port.placeOrder(command) : port.placeOrder(command, trace)));
+      case 'modify-order':
+        return orderReply(await (trace === undefined ? port.modifyOrder(command) : port.modifyOrder(command, trace)));
+      case 'cancel-order':
+        return orderReply(await (trace === undefined ? port.cancelOrder(command) : port.cancelOrder(command, trace)));
+      case 'cancel-all': {
+        const result = await (trace === undefined ? port.cancelAll(command) : port.cancelAll(command, trace));
+        return result.ok ? NO_REPLY : result;
+      }
+      case 'place-algo':
+        return algoReply(await (trace === undefined ? port.placeAlgo(command) : port.placeAlgo(command, trace)));
+      case 'modify-algo':
+        return algoReply(await (trace === undefined ? port.modifyAlgo(command) : port.modifyAlgo(command, trace)));
+      case 'cancel-algo':
+        return algoReply(await (trace === undefined ? port.cancelAlgo(command) : port.cancelAlgo(command, trace)));
+      default:
+        break;
+    }
+  } catch (error: unknown) {
+    return err(thrownFailure(error));
   }
+  return assertNever(command, 'exchange command');
 }
 
 /** The order (or plan row) with this client order id: a reply with its snapshot, none when absent. */

@@ -153,14 +153,23 @@ export class Executor {
       this.events.failed(strategyId, command, admitted.duplicate);
       return Promise.resolve('duplicate');
     }
-    return this.track(this.dispatch(admitted.id, strategyId, command, journaled));
+    return this.track(this.exchange(admitted.id, strategyId, command, journaled, undefined));
   }
 
   /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
   onEvent(event: BusEvent): void {
     this.afterSend.commit();
-    if (event.type === 'account.order') this.onSnapshot(event.order.clientOrderId, () => this.tracker.applyOrder(event.order));
-    else if (event.type === 'account.algo') this.onSnapshot(event.order.clientOrderId, () => this.tracker.applyAlgo(event.order));
+    if (event.type === 'account.order') {
+      const id = event.order.clientOrderId;
+      const before = this.tracker.get(id)?.phase;
+      this.tracker.applyOrder(event.order);
+      if (before === 'unknown') this.answered(id);
+    } else if (event.type === 'account.algo') {
+      const id = event.order.clientOrderId;
+      const before = this.tracker.get(id)?.phase;
+      this.tracker.applyAlgo(event.order);
+      if (before === 'unknown') this.answered(id);
+    }
   }
 
   /** The deterministic client order id of a strategy's intent (client-order-ids.ts). */
@@ -285,7 +294,7 @@ export class Executor {
     if (session === undefined) tracked.unjournaled = true;
     else this.afterSend.add(sentEntry(id, strategyId, intentKey, command, this.options.time.clock.now()), tracked);
     const admitted = trigger === undefined ? undefined : journaledTrigger(trigger, this.stopwatch.now());
-    return this.track(this.exchange(id, strategyId, command, admitted).then(() => tracked.phase));
+    return this.track(this.exchange(id, strategyId, command, admitted, tracked));
   }
 
   /** This session's number, drawn at its first command that places nothing; undefined while the journal cannot be written. */
@@ -347,13 +356,11 @@ export class Executor {
     return { id };
   }
 
-  private async dispatch(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined): Promise<SubmitOutcome> {
-    await this.exchange(id, strategyId, command, trigger);
-    return this.tracker.get(id)?.phase ?? this.options.journal.get(id)?.state ?? 'pending';
-  }
-
-  /** Sends an admitted command (already `sent` in the journal) and applies the reply. */
-  private async exchange(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined): Promise<void> {
+  /**
+   * Sends an admitted command (already `sent` in the journal, a cancel's row on its way) and applies the
+   * reply; answers its phase then (`sent`: the cancel's tracked entry, kept after it leaves the tracker).
+   */
+  private async exchange(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined, sent: Tracked | undefined): Promise<SubmitOutcome> {
     this.busy.add(id);
     this.sending.add(id);
     let result: CallResult<Reply>;
@@ -363,13 +370,17 @@ export class Executor {
       this.busy.delete(id);
       this.sending.delete(id);
     }
+    this.applyResult(id, strategyId, command, result);
+    return sent?.phase ?? this.tracker.get(id)?.phase ?? this.options.journal.get(id)?.state ?? 'pending';
+  }
+
+  /** What a command's call answered: the tracker, the journal and the bus learn it. */
+  private applyResult(id: string, strategyId: string, command: ExchangeCommand, result: CallResult<Reply>): void {
     // A cancel's row is in before its reply is handled.
     this.afterSend.commit();
-    const tracked = this.tracker.get(id);
-    // The order's fields on each line that is written: no child logger per reply (its bindings are serialized at creation).
-    const about = (fields: object): object => ({ strategy: strategyId, clientOrderId: id, symbol: command.symbol, ...fields });
     if (result.ok) {
-      this.log.debug(about({ command: command.type }), 'accepted by the exchange');
+      // One literal, the fields in `about`'s order: no closure and spread per accepted command for a line rarely written.
+      this.log.debug({ strategy: strategyId, clientOrderId: id, symbol: command.symbol, command: command.type }, 'accepted by the exchange');
       applyReply(this.tracker, result.value);
       if (!isPlacing(command)) this.tracker.advance(id, { kind: 'exists', finished: true });
       this.events.submitted(strategyId, command);
@@ -378,6 +389,9 @@ export class Executor {
       return;
     }
     this.recheck.delete(id);
+    const tracked = this.tracker.get(id);
+    // The order's fields on each line that is written: no child logger per reply (its bindings are serialized at creation).
+    const about = (fields: object): object => ({ strategy: strategyId, clientOrderId: id, symbol: command.symbol, ...fields });
     const failure = result.error;
     if (failure.kind === 'unknown') {
       this.tracker.advance(id, { kind: 'lost' }, `${failure.code} ${failure.message}`);
@@ -430,12 +444,11 @@ export class Executor {
     };
   }
 
-  private onSnapshot(id: string, apply: () => void): void {
-    const before = this.tracker.get(id)?.phase;
-    apply();
+  /** A snapshot was applied to an order whose outcome was unknown: if it is known now, its settling stops. */
+  private answered(id: string): void {
     const tracked = this.tracker.get(id);
     const after = tracked?.phase ?? this.options.journal.get(id)?.state;
-    if (before !== 'unknown' || after === undefined || isAwaitingAnswer(after)) return;
+    if (after === undefined || isAwaitingAnswer(after)) return;
     // The stream answered what the lost reply did not.
     this.timers.get(id)?.unsubscribe();
     this.timers.delete(id);
@@ -473,7 +486,11 @@ export class Executor {
 
   private track<T>(work: Promise<T>): Promise<T> {
     this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    // One reaction for either outcome (finally and catch made three promises per command).
+    const done = (): void => {
+      this.inFlight.delete(work);
+    };
+    void work.then(done, done);
     return work;
   }
 }

@@ -25,8 +25,8 @@ interface ParentOrder {
   readonly strategyId: string;
   readonly symbol: string;
   readonly positionSide: PositionSide;
-  readonly takeProfit?: Decimal;
-  readonly stopLoss?: Decimal;
+  readonly takeProfit: Decimal | undefined;
+  readonly stopLoss: Decimal | undefined;
 }
 
 /** A live submission: a placed order (regular or plan) or another command awaiting its outcome. */
@@ -153,14 +153,8 @@ export class OrderTracker {
     const exchangeOrderId = tracked.order?.orderId ?? tracked.algo?.orderId;
     // A cancel the journal missed (after-send-rows.ts) has no row to update.
     if (tracked.unjournaled !== true) {
-      this.write(() =>
-        this.journal.update(id, {
-          state: phase,
-          time: this.clock.now(),
-          ...(exchangeOrderId === undefined ? {} : { exchangeOrderId }),
-          ...(detail === undefined ? {} : { detail }),
-        }),
-      );
+      const change = phaseChange(phase, this.clock.now(), exchangeOrderId, detail);
+      this.write(() => this.journal.update(id, change));
     }
     if (!isLive(phase)) this.live.delete(id);
     return phase;
@@ -306,8 +300,8 @@ export class OrderTracker {
       strategyId,
       symbol: snapshot.symbol,
       positionSide: snapshot.positionSide,
-      ...(command.takeProfit === undefined ? {} : { takeProfit: command.takeProfit.triggerPrice }),
-      ...(command.stopLoss === undefined ? {} : { stopLoss: command.stopLoss.triggerPrice }),
+      takeProfit: command.takeProfit?.triggerPrice,
+      stopLoss: command.stopLoss?.triggerPrice,
     });
     if (this.parentOwners.size > CHILD_LIMIT) {
       const oldest = this.parentOwners.keys().next().value;
@@ -400,4 +394,10 @@ export class OrderTracker {
       this.strayOrders.delete(orderId);
     }
   }
+}
+
+/** A journal update of a phase change, as a literal of a fixed shape (no spreads per order event). */
+function phaseChange(state: JournalState, time: number, exchangeOrderId: string | undefined, detail: string | undefined): Parameters<OrderJournal['update']>[1] {
+  if (detail === undefined) return exchangeOrderId === undefined ? { state, time } : { state, time, exchangeOrderId };
+  return exchangeOrderId === undefined ? { state, time, detail } : { state, time, exchangeOrderId, detail };
 }

@@ -68,9 +68,10 @@ export class LedgerBook {
    */
   record(): LedgerRecord {
     const positions: LedgerPosition[] = [];
-    for (const slots of this.byOwner.values()) positions.push(...slots.values());
+    for (const slots of this.byOwner.values()) for (const p of slots.values()) positions.push(p);
     const { open, chunks } = this.booked.record();
-    return { positions, fills: open, chunks, ...(this.waiting.size === 0 ? {} : { unattributed: [...this.waiting.values()] }) };
+    // One of two fixed shapes (a spread per fill before): the fills awaiting an owner only when there are some.
+    return this.waiting.size === 0 ? { positions, fills: open, chunks } : { positions, fills: open, chunks, unattributed: [...this.waiting.values()] };
   }
 
   /** Chunks of booked trade ids sealed since the last call (to write before the record) and forgotten (to delete after it). */

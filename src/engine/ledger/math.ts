@@ -19,11 +19,20 @@ export function closingPnl(positionSide: PositionSide, entry: Decimal, exit: Dec
   return perContract.mul(qty).mul(multiplier);
 }
 
+/** The holding with new figures, as one literal of the record's shape (no spreads per fill). */
+function holding(p: LedgerPosition, qty: Decimal, avgPrice: Decimal, realizedPnl: Decimal, fees: Decimal, time: number): LedgerPosition {
+  return { owner: p.owner, symbol: p.symbol, positionSide: p.positionSide, qty, avgPrice, realizedPnl, fees, funding: p.funding, updateTime: Math.max(p.updateTime, time) };
+}
+
 /** Adds `qty` at `price` to the holding: the average entry moves, nothing is realized. */
 export function openInto(p: LedgerPosition, qty: Decimal, price: Decimal, time: number): LedgerPosition {
+  return opened(p, p.fees, qty, price, time);
+}
+
+function opened(p: LedgerPosition, fees: Decimal, qty: Decimal, price: Decimal, time: number): LedgerPosition {
   const total = p.qty.add(qty);
   const avgPrice = total.isZero() ? ZERO : weightedAverageExact(p.avgPrice, p.qty, price, qty);
-  return { ...p, qty: total, avgPrice, updateTime: Math.max(p.updateTime, time) };
+  return holding(p, total, avgPrice, p.realizedPnl, fees, time);
 }
 
 /**
@@ -31,12 +40,16 @@ export function openInto(p: LedgerPosition, qty: Decimal, price: Decimal, time: 
  * the quantity beyond what it held (a ledger can never hold less than zero).
  */
 export function closeFrom(p: LedgerPosition, qty: Decimal, price: Decimal, multiplier: Decimal, time: number): { readonly position: LedgerPosition; readonly excess: Decimal } {
-  const closed = compareDecimals(qty, p.qty) > 0 ? p.qty : qty;
+  return closed(p, p.fees, qty, price, multiplier, time);
+}
+
+function closed(p: LedgerPosition, fees: Decimal, qty: Decimal, price: Decimal, multiplier: Decimal, time: number): { readonly position: LedgerPosition; readonly excess: Decimal } {
+  const done = compareDecimals(qty, p.qty) > 0 ? p.qty : qty;
   // Nothing beyond the holding: qty − qty is zero.
-  const excess = closed === qty ? ZERO : qty.sub(closed);
-  const left = p.qty.sub(closed);
-  const realizedPnl = p.realizedPnl.add(closingPnl(p.positionSide, p.avgPrice, price, closed, multiplier));
-  return { position: { ...p, qty: left, avgPrice: left.isZero() ? ZERO : p.avgPrice, realizedPnl, updateTime: Math.max(p.updateTime, time) }, excess };
+  const excess = done === qty ? ZERO : qty.sub(done);
+  const left = p.qty.sub(done);
+  const realizedPnl = p.realizedPnl.add(closingPnl(p.positionSide, p.avgPrice, price, done, multiplier));
+  return { position: holding(p, left, left.isZero() ? ZERO : p.avgPrice, realizedPnl, fees, time), excess };
 }
 
 /** One execution on the holding: opening or closing by its side, plus its fee. */
@@ -45,9 +58,9 @@ export function applyExecution(
   fill: { readonly side: Side; readonly qty: Decimal; readonly price: Decimal; readonly fee: Decimal; readonly time: number },
   multiplier: Decimal,
 ): { readonly position: LedgerPosition; readonly excess: Decimal } {
-  const withFee = { ...p, fees: p.fees.add(fill.fee) };
-  if (isOpening(fill.side, p.positionSide)) return { position: openInto(withFee, fill.qty, fill.price, fill.time), excess: ZERO };
-  return closeFrom(withFee, fill.qty, fill.price, multiplier, fill.time);
+  const fees = p.fees.add(fill.fee);
+  if (isOpening(fill.side, p.positionSide)) return { position: opened(p, fees, fill.qty, fill.price, fill.time), excess: ZERO };
+  return closed(p, fees, fill.qty, fill.price, multiplier, fill.time);
 }
 
 export function addFunding(p: LedgerPosition, amount: Decimal, time: number): LedgerPosition {

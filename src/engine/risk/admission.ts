@@ -2,6 +2,7 @@ import type { Decimal } from '../../core/decimal.js';
 import type { Denial } from '../../model/denials.js';
 import type { Instrument, PositionSide, Side } from '../../model/instrument.js';
 import { denial } from './denial.js';
+import type { OrderScope } from './exposure.js';
 import { equityOf, positionsNotional, sideExposure } from './exposure.js';
 import { checkBand, checkNotionalFilter, checkPriceFilter, checkQtyFilter, notionalOf } from './filters.js';
 import { checkMaxLeverage, checkMaxNotional, checkMaxOpenOrders, checkMaxPosition, checkOrderRate, checkPriceBandPct } from './limits.js';
@@ -124,9 +125,7 @@ function exposureLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
   for (const scope of ctx.scopes) {
     const { limits } = scope;
     if (limits.maxPosition === undefined && limits.maxNotional === undefined && limits.maxLeverage === undefined) continue;
-    const exclusion = c.replaces === undefined ? {} : { exclude: c.replaces };
-    const orders = scope.strategy ? { owned: ctx.ownedIds(), ...exclusion } : exclusion;
-    const contracts = sideExposure(ctx.cache, symbol, c.positionSide, orders).add(c.exposure);
+    const contracts = sideExposure(ctx.cache, symbol, c.positionSide, orderScope(scope.strategy ? ctx.ownedIds() : undefined, c.replaces)).add(c.exposure);
     const position = checkMaxPosition(limits, scope.label, contracts);
     if (position !== undefined) return position;
     if (limits.maxNotional === undefined && limits.maxLeverage === undefined) continue;
@@ -144,6 +143,15 @@ function exposureLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
     if (leverage !== undefined) return leverage;
   }
   return undefined;
+}
+
+/** The account's open orders (no order being modified): one shared scope. */
+const ALL_ORDERS: OrderScope = Object.freeze({});
+
+/** Which open orders an exposure sum counts, as a literal of a fixed shape (no spreads per check). */
+function orderScope(owned: ReadonlySet<string> | undefined, exclude: string | undefined): OrderScope {
+  if (owned === undefined) return exclude === undefined ? ALL_ORDERS : { exclude };
+  return exclude === undefined ? { owned } : { owned, exclude };
 }
 
 /** The protections' caps (notional, leverage, margin ratio, distance to liquidation) on an order that adds exposure. */

@@ -56,11 +56,14 @@ function accountAvailable(ctx: RiskContext, symbol: string, positionSide: Positi
     if (order.clientOrderId === exclude || order.positionSide !== positionSide || isOpening(order.side, order.positionSide)) continue;
     reserved = addTo(reserved, order.quantity.sub(order.filledQty));
   }
-  for (const id of ctx.allOpenIds()) {
-    if (id === exclude || ctx.cache.order(id) !== undefined) continue;
-    const command = ctx.submitted(id);
-    if (command?.type !== 'place-order' || command.symbol !== symbol || command.positionSide !== positionSide || isOpening(command.side, command.positionSide)) continue;
-    reserved = addTo(reserved, command.quantity);
+  // Orders on their way are the strategies' live ones the cache does not show yet (no set of every open id made).
+  for (const ids of ctx.strategiesOpenIds()) {
+    for (const id of ids) {
+      if (id === exclude || ctx.cache.order(id) !== undefined) continue;
+      const command = ctx.submitted(id);
+      if (command?.type !== 'place-order' || command.symbol !== symbol || command.positionSide !== positionSide || isOpening(command.side, command.positionSide)) continue;
+      reserved = addTo(reserved, command.quantity);
+    }
   }
   return leftOver(held, reserved);
 }

@@ -260,10 +260,14 @@ export class DayPnl implements DayFigure {
       this.terms.set(key, terms);
       if (terms === undefined) return false;
     }
-    const markScale = mark.decimalPlaces();
-    const moveScale = Math.max(markScale, terms.avgScale);
-    if (moveScale > 15) return false;
-    const markUnits = scaledInteger(mark, moveScale);
+    // A mark on the average price's grid (as most are) is read at its scale without counting its places.
+    let moveScale = terms.avgScale;
+    let markUnits = scaledInteger(mark, moveScale);
+    if (markUnits === undefined) {
+      moveScale = Math.max(mark.decimalPlaces(), terms.avgScale);
+      if (moveScale > 15) return false;
+      markUnits = scaledInteger(mark, moveScale);
+    }
     const avgUnits = terms.avgUnits * powerOfTen(moveScale - terms.avgScale);
     if (markUnits === undefined || !Number.isSafeInteger(avgUnits)) return false;
     const move = side === 'LONG' ? markUnits - avgUnits : avgUnits - markUnits;
@@ -279,6 +283,9 @@ export class DayPnl implements DayFigure {
 
   /** A decimal in units, the scale raised to its decimal places first; undefined when it does not fit. */
   private unitsOf(x: Decimal): number | undefined {
+    // Most values are on the figures' grid already: read at its scale without counting their places.
+    const units = scaledInteger(x, this.scale);
+    if (units !== undefined) return units;
     const places = x.decimalPlaces();
     if (places > this.scale && !this.rescale(places)) return undefined;
     return scaledInteger(x, this.scale);

@@ -1,7 +1,7 @@
 import { compareDecimals, Decimal, dec } from '../../core/decimal.js';
 import { ok } from '../../core/result.js';
 import type { GridRounding } from '../../core/scaled-integer.js';
-import { onGrid } from '../../core/scaled-integer.js';
+import { onGrid, scaledInteger } from '../../core/scaled-integer.js';
 import type { Side } from '../../model/instrument.js';
 import type { Checked } from './denial.js';
 import { deny } from './denial.js';
@@ -40,18 +40,31 @@ function isPowerOfTenStep(step: Decimal): boolean {
   return word === 1 || word === 10 || word === 100 || word === 1_000 || word === 10_000 || word === 100_000 || word === 1_000_000;
 }
 
+/** A step's decimal places and whether it is a power of ten, read once per step (an instrument's tick and lot steps live as long as it). */
+const stepFacts = new WeakMap<Decimal, { readonly places: number; readonly powerOfTen: boolean }>();
+
+function factsOf(step: Decimal): { readonly places: number; readonly powerOfTen: boolean } {
+  let facts = stepFacts.get(step);
+  if (facts === undefined) {
+    facts = { places: step.decimalPlaces(), powerOfTen: isPowerOfTenStep(step) };
+    stepFacts.set(step, facts);
+  }
+  return facts;
+}
+
 /**
  * `value` on the grid of a positive `step`, rounded as asked; `value` itself, without a decimal made,
- * when it is already a multiple that `toNearest` gives back as it is: the step a power of ten, the value
- * with no more decimal places than the step, and within the precision `toNearest` rounds its answer to.
- * Most quantities a strategy asks for (its configured size) and many prices are. Each one's decimal
- * places are read once, for both questions.
+ * when it is already a multiple that `toNearest` gives back as it is: the step a power of ten and the
+ * value a safe integer of units at the step's decimal places (so no more places than the step, and
+ * well within the precision `toNearest` rounds its answer to). Most quantities a strategy asks for
+ * (its configured size) and many prices are. Any other value goes to `onGrid`, which answers the same
+ * value for one already on the grid.
  */
 function onStepGrid(value: Decimal, step: Decimal, rounding: GridRounding): Decimal {
+  const facts = factsOf(step);
+  if (facts.powerOfTen && scaledInteger(value, facts.places) !== undefined) return value;
   const places = value.decimalPlaces();
-  const stepPlaces = step.decimalPlaces();
-  if (places <= stepPlaces && isPowerOfTenStep(step) && value.precision() <= Decimal.precision) return value;
-  return onGrid(value, step, rounding, places > stepPlaces ? places : stepPlaces);
+  return onGrid(value, step, rounding, places > facts.places ? places : facts.places);
 }
 
 /** A limit price on the tick grid, never more aggressive than asked: BUY rounds down, SELL rounds up. */

@@ -157,12 +157,15 @@ export class RiskContext {
 
   /** Open orders of the whole account: the cache's and every strategy's still on their way. */
   allOpenIds(): ReadonlySet<string> {
-    if (this.all === undefined) {
-      const lists: Array<readonly string[]> = [];
-      for (const id of this.parts.strategyIds) lists.push(this.parts.orders.openOrdersOf(id));
-      this.all = allOpenOrderIds(this.cache, lists);
-    }
+    this.all ??= allOpenOrderIds(this.cache, this.strategiesOpenIds());
     return this.all;
+  }
+
+  /** Each strategy's live order ids, a list per strategy (no id in two lists): those on their way without a set of all. */
+  strategiesOpenIds(): ReadonlyArray<readonly string[]> {
+    const lists: Array<readonly string[]> = [];
+    for (const id of this.parts.strategyIds) lists.push(this.parts.orders.openOrdersOf(id));
+    return lists;
   }
 
   /** What the strategy may close of a symbol side: its own ledger's holding, never above the account's. */
