@@ -1,6 +1,6 @@
 import { decText } from '../../core/decimal.js';
 import type { FuturesAccount } from './ledger.js';
-import type { PositionRecord } from './position-record.js';
+import type { PositionLife, PositionRecord } from './position-record.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { MarginType, PositionSide } from './types.js';
 
@@ -28,24 +28,31 @@ export interface ClosedPositionQuery {
   readonly limit: number;
 }
 
-/** Closed positions per futures account, newest last, at most `maxRecords` each. */
-export class PositionHistory {
-  private readonly rows = new Map<string, ClosedPositionView[]>();
+/** What a closed life keeps for its row: its decimals as they were (immutable), the text made when first shown. */
+class ClosedPositionRow {
+  private shown: ClosedPositionView | undefined;
 
-  constructor(private readonly maxRecords: number) {}
+  constructor(
+    readonly symbol: string,
+    readonly closeTime: number,
+    private readonly side: PositionSide,
+    private readonly marginType: MarginType,
+    private readonly leverage: number,
+    private readonly life: PositionLife,
+    private readonly book: SymbolBook,
+  ) {}
 
-  /** The position just went flat: its life becomes a row. */
-  record(account: FuturesAccount, position: PositionRecord, book: SymbolBook, time: number): void {
-    const life = position.life;
-    if (life === undefined) return;
-    position.life = undefined;
-    const row: ClosedPositionView = {
-      symbol: position.symbol,
-      side: position.side,
-      marginType: position.marginType,
-      leverage: position.leverage,
+  /** The row as GET historyPositions lists it: a backtest closes a position on most closing fills and lists none. */
+  get view(): ClosedPositionView {
+    if (this.shown !== undefined) return this.shown;
+    const { life, book } = this;
+    this.shown = {
+      symbol: this.symbol,
+      side: this.side,
+      marginType: this.marginType,
+      leverage: this.leverage,
       openTime: life.openedAt,
-      closeTime: time,
+      closeTime: this.closeTime,
       openAvgPrice: decText(life.openAvgPrice),
       closeAvgPrice: life.closedQty.isZero() ? '0' : decText(life.closeValue.div(life.closedQty).toDecimalPlaces(book.price.decimals)),
       maxQty: book.qty.toText(life.maxLots),
@@ -53,6 +60,22 @@ export class PositionHistory {
       realizedPnl: decText(life.realized),
       liquidated: life.liquidated,
     };
+    return this.shown;
+  }
+}
+
+/** Closed positions per futures account, newest last, at most `maxRecords` each. */
+export class PositionHistory {
+  private readonly rows = new Map<string, ClosedPositionRow[]>();
+
+  constructor(private readonly maxRecords: number) {}
+
+  /** The position just went flat: its life becomes a row (the life is no longer the position's, so it stays as it is now). */
+  record(account: FuturesAccount, position: PositionRecord, book: SymbolBook, time: number): void {
+    const life = position.life;
+    if (life === undefined) return;
+    position.life = undefined;
+    const row = new ClosedPositionRow(position.symbol, time, position.side, position.marginType, position.leverage, life, book);
     let list = this.rows.get(account.accountId);
     if (list === undefined) {
       list = [];
@@ -72,7 +95,7 @@ export class PositionHistory {
       if (q.symbol !== undefined && q.symbol !== '' && row.symbol !== q.symbol) continue;
       if (q.startTime !== undefined && row.closeTime < q.startTime) continue;
       if (q.endTime !== undefined && row.closeTime > q.endTime) continue;
-      out.push(row);
+      out.push(row.view);
     }
     return out;
   }
