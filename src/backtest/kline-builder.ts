@@ -138,8 +138,9 @@ class SeriesBuilder {
     }
     // Prints repeat the last price often: the close's own value cannot move the high or the low once the close is inside them.
     if (price !== k.close || !k.closeInside) {
+      // Above the high cannot be below the low: one comparison for a new high.
       if (compareDecimalText(price, k.high) > 0) k.high = price;
-      if (compareDecimalText(price, k.low) < 0) k.low = price;
+      else if (compareDecimalText(price, k.low) < 0) k.low = price;
       k.close = price;
       k.closeInside = true;
     }
@@ -198,7 +199,12 @@ export class KlineBuilder {
   }
 
   trade(trade: KlinePrint): void {
-    for (const builder of this.builders) if (builder.series.symbol === trade.symbol) builder.trade(trade);
+    // Called for every replayed trade: a plain loop (no iterator).
+    const builders = this.builders;
+    for (let i = 0; i < builders.length; i++) {
+      const builder = builders[i]!;
+      if (builder.series.symbol === trade.symbol) builder.trade(trade);
+    }
   }
 
   /**

@@ -112,13 +112,22 @@ export function midpoint(a: Decimal, b: Decimal): Decimal {
     const scale = Math.max(a.decimalPlaces(), b.decimalPlaces());
     const x = scaledInteger(a, scale);
     const y = scaledInteger(b, scale);
-    const sum = x === undefined || y === undefined || scale >= MAX_EXACT_SCALE ? Number.NaN : x + y;
-    if (Number.isSafeInteger(sum)) {
-      if (sum % 2 === 0) return decimalOfScaled(sum / 2, scale);
-      if (Number.isSafeInteger(sum * 5)) return decimalOfScaled(sum * 5, scale + 1);
-    }
+    const mid = x === undefined || y === undefined ? undefined : midpointOfScaled(x, y, scale);
+    if (mid !== undefined) return mid;
   }
   return a.plus(b).div(2);
+}
+
+/**
+ * `midpoint` of `x × 10^−scale` and `y × 10^−scale` (safe integers), the same decimal, from the integers
+ * alone (a caller holding prices as units of a grid needs no decimal of them); undefined where `midpoint`
+ * goes through decimal.js (a scale of 15 or more, a sum beyond 2^53).
+ */
+export function midpointOfScaled(x: number, y: number, scale: number): Decimal | undefined {
+  const sum = scale >= MAX_EXACT_SCALE ? Number.NaN : x + y;
+  if (!Number.isSafeInteger(sum)) return undefined;
+  if (sum % 2 === 0) return decimalOfScaled(sum / 2, scale);
+  return Number.isSafeInteger(sum * 5) ? decimalOfScaled(sum * 5, scale + 1) : undefined;
 }
 
 /** How `onGrid` rounds a value between two multiples of the step (decimal.js's modes of the same names). */

@@ -94,6 +94,12 @@ export class SymbolMarket {
   }
 
   midPrice(): Decimal | undefined {
+    const book = this.book;
+    // Both best prices the book's (no fresher ticker side): the book's own mid when it makes one.
+    if (book !== undefined && 'midPrice' in book && (this.tickerBid === undefined || book.time >= this.tickerBid.time) && (this.tickerAsk === undefined || book.time >= this.tickerAsk.time)) {
+      const mid = book.midPrice;
+      if (mid !== undefined) return mid;
+    }
     const bid = this.bestBid();
     const ask = this.bestAsk();
     if (bid === undefined || ask === undefined) return undefined;

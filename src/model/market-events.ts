@@ -24,6 +24,8 @@ export interface BookSnapshot {
    */
   readonly bestBidPrice?: Decimal | undefined;
   readonly bestAskPrice?: Decimal | undefined;
+  /** `midpoint` of the best bid and ask, where the source makes it without them; absent: made from them (undefined: a side is empty). */
+  readonly midPrice?: Decimal | undefined;
 }
 
 /** The book's best bid price: `bids[0]`'s, or the source's own when it has one. */

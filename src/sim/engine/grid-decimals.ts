@@ -1,6 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import { decimalOfText } from '../../core/decimal-cache.js';
-import { decimalOfScaled } from '../../core/scaled-integer.js';
+import { decimalOfScaled, midpointOfScaled } from '../../core/scaled-integer.js';
 import type { StepGrid } from '../market-stream/ticks.js';
 
 /** Slots of the direct-mapped front (a power of two): a symbol's prices of a stretch of the market sit in a few thousand consecutive ticks. */
@@ -46,5 +46,12 @@ export class GridDecimals {
     this.frontUnits[slot] = units;
     this.frontValues[slot] = value;
     return value;
+  }
+
+  /** `midpoint(of(a), of(b))`, the same decimal, made from the units (neither price's decimal is read); undefined where it does not fit a safe integer. */
+  midOf(a: number, b: number): Decimal | undefined {
+    const x = this.grid.scaledOf(a);
+    const y = this.grid.scaledOf(b);
+    return x === undefined || y === undefined ? undefined : midpointOfScaled(x, y, this.grid.decimals);
   }
 }

@@ -2,6 +2,7 @@
 import type { Decimal } from '../../core/decimal.js';
 import { decimalOfText as decimalOf } from '../../core/decimal-cache.js';
 import { assertNever } from '../../core/errors.js';
+import { midpoint } from '../../core/scaled-integer.js';
 import type { Side } from '../../model/instrument.js';
 import type { BookLevel, BookSnapshot, IndexPriceUpdated, MarketEvent, MarkPriceUpdated, TradePrinted } from '../../model/market-events.js';
 import type { DepthEvent, IndexPriceEvent, MarketEvent as SimMarketEvent, MarkPriceEvent, PriceLevel, TradeEvent } from '../market-stream/events.js';
@@ -75,6 +76,7 @@ class LazyBook implements BookSnapshot {
   /** null: not read yet (undefined is an empty side's). */
   #bestBid: Decimal | undefined | null;
   #bestAsk: Decimal | undefined | null;
+  #mid: Decimal | undefined | null;
 
   constructor(depth: DepthEvent, book: BookPrices | undefined) {
     this.symbol = depth.symbol;
@@ -87,6 +89,7 @@ class LazyBook implements BookSnapshot {
     this.#asks = undefined;
     this.#bestBid = null;
     this.#bestAsk = null;
+    this.#mid = null;
   }
 
   get bids(): readonly BookLevel[] {
@@ -112,6 +115,21 @@ class LazyBook implements BookSnapshot {
       this.#bestAsk = text === undefined ? undefined : priceOf(text, this.#askTicks, this.#grid);
     }
     return this.#bestAsk;
+  }
+
+  /** The best prices' midpoint, from their ticks when the engine took both from this event (their decimals not read), made once. */
+  get midPrice(): Decimal | undefined {
+    if (this.#mid === null) {
+      const grid = this.#grid;
+      const fromTicks = grid !== undefined && this.#bidTicks > 0 && this.#askTicks > 0 ? grid.midOf(this.#bidTicks, this.#askTicks) : undefined;
+      if (fromTicks !== undefined) this.#mid = fromTicks;
+      else {
+        const bid = this.bestBidPrice;
+        const ask = this.bestAskPrice;
+        this.#mid = bid === undefined || ask === undefined ? undefined : midpoint(bid, ask);
+      }
+    }
+    return this.#mid;
   }
 
   toJSON(): BookSnapshot {

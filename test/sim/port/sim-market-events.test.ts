@@ -1,4 +1,9 @@
 import { dec } from '../../../src/core/decimal.js';
+import type { Decimal } from '../../../src/core/decimal.js';
+import { midpoint } from '../../../src/core/scaled-integer.js';
+import { GridDecimals } from '../../../src/sim/engine/grid-decimals.js';
+import type { BookPrices } from '../../../src/sim/engine/symbol-book.js';
+import { StepGrid } from '../../../src/sim/market-stream/ticks.js';
 import type { BookSnapshot, IndexPriceUpdated, MarkPriceUpdated, TradePrinted } from '../../../src/model/market-events.js';
 import { SymbolMarket } from '../../../src/engine/symbol-market.js';
 import { modelMarketEvent } from '../../../src/sim/port/market-events.js';
@@ -57,6 +62,36 @@ describe('modelMarketEvent (levels and trade amounts made decimals when read)', 
     expect(market.midPrice()?.toString()).toBe('111022.25');
     market.apply(modelMarketEvent({ ...depth, ts: depth.ts + 2, asks: [['111022.5', '1']] })!);
     expect(market.midPrice()?.toString()).toBe('111022.35');
+  });
+
+  it("a replayed book's mid is made from the engine's ticks, the midpoint of its best prices digit words and all, neither price read", () => {
+    const words = (x: Decimal | undefined): unknown => (x === undefined ? undefined : { s: x.s, e: x.e, d: x.d, text: x.toString() });
+    const wrong: string[] = [];
+    for (const step of ['0.1', '0.5', '0.01', '0.25', '1', '0.0001', '0.00000000000001']) {
+      const grid = new StepGrid(step);
+      const decimals = new GridDecimals(grid);
+      for (const [bid, ask] of [[1, 2], [1_110_222, 1_110_223], [1_110_222, 1_110_224], [7, 7], [3, 1_000_001], [2 ** 52, 2 ** 52 + 1]] as const) {
+        const got = words(decimals.midOf(bid, ask));
+        if (got !== undefined && JSON.stringify(got) !== JSON.stringify(words(midpoint(decimals.of(bid), decimals.of(ask))))) wrong.push(`${step}: ${bid}, ${ask}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The engine's ticks of this event's best prices: the book's mid asks the grid's decimals for no price.
+    const read = new GridDecimals(new StepGrid('0.1'));
+    const prices: BookPrices = { bestBidTicks: 1_110_222, bestAskTicks: 1_110_223, lastTicks: 0, markTicks: 0, indexTicks: 0, priceDecimals: read };
+    const of = read.of.bind(read);
+    let guarded = true;
+    read.of = (units: number): Decimal => {
+      if (guarded) throw new Error('a best price was read');
+      return of(units);
+    };
+    const market = new SymbolMarket(10);
+    market.apply(modelMarketEvent(depth, prices)!);
+    expect(words(market.midPrice())).toEqual(words(midpoint(dec('111022.2'), dec('111022.3'))));
+    // A fresher book ticker's side wins over the book's, as bestBid/bestAsk answer.
+    guarded = false;
+    market.apply({ type: 'market.bookTicker', symbol: depth.symbol, time: depth.ts + 1, bidPrice: dec('111022.4'), bidQty: dec('1'), askPrice: dec('111022.6'), askQty: dec('1') });
+    expect(market.midPrice()?.toString()).toBe('111022.5');
   });
 
   it('a trade reads as its decimal price and quantity, the taker side from buyerIsMaker', () => {
