@@ -115,7 +115,7 @@ function openOrderLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
   if (!c.opening) return undefined;
   // Counted only for a limit that is set (the global count looks up every open order of the account).
   const { limits } = ctx.strategy;
-  const own = limits.maxOpenOrders === undefined ? undefined : checkMaxOpenOrders(limits, ctx.label, ctx.ownedIds().size);
+  const own = limits.maxOpenOrders === undefined ? undefined : checkMaxOpenOrders(limits, ctx.label, ctx.ownedIdList().length);
   return own ?? (ctx.global.maxOpenOrders === undefined ? undefined : checkMaxOpenOrders(ctx.global, 'global', ctx.openOrderCount()));
 }
 

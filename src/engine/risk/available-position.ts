@@ -42,7 +42,7 @@ export function availableToClose(ctx: RiskContext, symbol: string, positionSide:
 
 function ownAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude: string | undefined, held: Decimal): Decimal {
   let reserved: Decimal | undefined;
-  for (const id of ctx.ownedIds()) {
+  for (const id of ctx.ownedIdList()) {
     if (id === exclude) continue;
     const order = ctx.cache.order(id);
     if (order !== undefined) {

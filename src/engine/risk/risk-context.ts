@@ -21,7 +21,7 @@ export interface StrategyRisk {
  * whose hot call sites a sweep's next combination would deoptimize ("wrong call target").
  */
 export interface OrderRecords {
-  /** Client order ids of the strategy's open regular and plan/TP-SL orders. */
+  /** Client order ids of the strategy's open regular and plan/TP-SL orders, each once. */
   openOrdersOf(strategyId: string): readonly string[];
   /** Whether an order is in `openOrdersOf(strategyId)`, by one lookup. */
   ownsOpenOrder(strategyId: string, clientOrderId: string): boolean;
@@ -107,6 +107,7 @@ export class RiskContext {
   /** Whether any protection is configured (the entry's notional for their caps is computed only then). */
   readonly protectionsConfigured: boolean;
   private time = 0;
+  private ownedList: readonly string[] | undefined;
   private owned: ReadonlySet<string> | undefined;
 
   constructor(private readonly parts: RiskContextParts) {
@@ -125,6 +126,7 @@ export class RiskContext {
   /** Starts a check at `now`. */
   begin(now: number): this {
     this.time = now;
+    this.ownedList = undefined;
     this.owned = undefined;
     return this;
   }
@@ -149,9 +151,15 @@ export class RiskContext {
     return this.parts.killSwitchEngaged();
   }
 
-  /** Client order ids of the strategy's open regular and plan/TP-SL orders. */
+  /** Client order ids of the strategy's open regular and plan/TP-SL orders, each once, oldest first. */
+  ownedIdList(): readonly string[] {
+    this.ownedList ??= this.parts.orders.openOrdersOf(this.strategyId);
+    return this.ownedList;
+  }
+
+  /** The same ids as a set, for lookups. */
   ownedIds(): ReadonlySet<string> {
-    this.owned ??= new Set(this.parts.orders.openOrdersOf(this.strategyId));
+    this.owned ??= new Set(this.ownedIdList());
     return this.owned;
   }
 
