@@ -113,10 +113,10 @@ function openOrderLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
     if (open >= exchangeMax) return denial('MAX_OPEN_ORDERS', `${symbol} allows ${exchangeMax} open ${c.algo ? 'conditional' : 'regular'} orders`);
   }
   if (!c.opening) return undefined;
-  // The counts build sets of open order ids (the account's: every order of every strategy): only for a limit that is set.
+  // Counted only for a limit that is set (the global count looks up every open order of the account).
   const { limits } = ctx.strategy;
-  const own = limits.maxOpenOrders === undefined ? undefined : checkMaxOpenOrders(limits, ctx.label, ctx.ownedIds().size);
-  return own ?? (ctx.global.maxOpenOrders === undefined ? undefined : checkMaxOpenOrders(ctx.global, 'global', ctx.allOpenIds().size));
+  const own = limits.maxOpenOrders === undefined ? undefined : checkMaxOpenOrders(limits, ctx.label, ctx.ownedIdList().length);
+  return own ?? (ctx.global.maxOpenOrders === undefined ? undefined : checkMaxOpenOrders(ctx.global, 'global', ctx.openOrderCount()));
 }
 
 function exposureLimits(ctx: RiskContext, c: Candidate): Denial | undefined {

@@ -4,7 +4,7 @@ import type { PositionSide } from '../../model/instrument.js';
 import { isOpening } from '../../model/instrument.js';
 import { isOpenStatus } from '../../model/orders.js';
 import { notPositive } from './quantize.js';
-import type { RiskContext } from './risk-context.js';
+import type { Holdings, RiskContext } from './risk-context.js';
 
 const ZERO = dec(0);
 
@@ -18,24 +18,31 @@ function leftOver(held: Decimal, reserved: Decimal | undefined): Decimal {
   return notPositive(available) ? ZERO : available;
 }
 
+/** What the strategy may close of a symbol side: its own ledger's holding, never above the account's. */
+export function heldToClose(holdings: Holdings): Decimal | undefined {
+  const { account, own } = holdings;
+  if (own === undefined || account === undefined) return account;
+  return compareDecimals(own, account) < 0 ? own : account;
+}
+
 /**
  * The part of a position side that a new closing order may still close: the position minus what the
  * account's open closing regular orders reserve (their remaining quantity, those still on their way
  * included), as the exchange counts it (`available`; above it, a close is refused with -2010). Plan and
- * TP/SL orders reserve nothing until they trigger. `exclude`: an order being modified.
+ * TP/SL orders reserve nothing until they trigger. `exclude`: an order being modified; `holdings`: the
+ * side's holdings when the caller read them already.
  */
-export function availableToClose(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude?: string): Decimal {
-  const account = accountAvailable(ctx, symbol, positionSide, exclude);
-  if (!ctx.ledgered(symbol, positionSide)) return account;
+export function availableToClose(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude?: string, holdings: Holdings = ctx.holdings(symbol, positionSide)): Decimal {
+  const account = accountAvailable(ctx, symbol, positionSide, exclude, holdings.account ?? ZERO);
+  if (holdings.own === undefined) return account;
   // On its own ledger: what the strategy holds minus its own closing orders, within the account's room.
-  const own = ownAvailable(ctx, symbol, positionSide, exclude);
+  const own = ownAvailable(ctx, symbol, positionSide, exclude, heldToClose(holdings) ?? ZERO);
   return compareDecimals(own, account) < 0 ? own : account;
 }
 
-function ownAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude: string | undefined): Decimal {
-  const held = ctx.heldToClose(symbol, positionSide) ?? ZERO;
+function ownAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude: string | undefined, held: Decimal): Decimal {
   let reserved: Decimal | undefined;
-  for (const id of ctx.ownedIds()) {
+  for (const id of ctx.ownedIdList()) {
     if (id === exclude) continue;
     const order = ctx.cache.order(id);
     if (order !== undefined) {
@@ -49,8 +56,7 @@ function ownAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSi
   return leftOver(held, reserved);
 }
 
-function accountAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude: string | undefined): Decimal {
-  const held = ctx.cache.position(symbol, positionSide)?.qty ?? ZERO;
+function accountAvailable(ctx: RiskContext, symbol: string, positionSide: PositionSide, exclude: string | undefined, held: Decimal): Decimal {
   let reserved: Decimal | undefined;
   for (const order of ctx.cache.openOrders(symbol)) {
     if (order.clientOrderId === exclude || order.positionSide !== positionSide || isOpening(order.side, order.positionSide)) continue;

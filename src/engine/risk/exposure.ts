@@ -3,6 +3,7 @@ import { dec } from '../../core/decimal.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { PositionSide } from '../../model/instrument.js';
 import { isOpening } from '../../model/instrument.js';
+import { isOpenAlgoStatus, isOpenStatus } from '../../model/orders.js';
 
 /** Which open orders count: all of the account's, or only a strategy's; minus one being modified. */
 export interface OrderScope {
@@ -52,11 +53,26 @@ export function equityOf(cache: CacheView, marginAsset: string): Decimal | undef
   return balance === undefined ? undefined : balance.walletBalance.add(balance.unrealizedPnl);
 }
 
-/** Open regular and plan/TP-SL orders of the whole account, known to the cache or still on their way. */
-export function allOpenOrderIds(cache: CacheView, pending: Iterable<readonly string[]>): Set<string> {
-  const ids = new Set<string>();
-  for (const order of cache.openOrders()) ids.add(order.clientOrderId);
-  for (const algo of cache.openAlgoOrders()) ids.add(algo.clientOrderId);
-  for (const list of pending) for (const id of list) ids.add(id);
-  return ids;
+/**
+ * How many open regular and plan/TP-SL orders the whole account has, known to the cache or still on their
+ * way, each client order id once: counted by lookups, without a set of every id (`pending`: the
+ * strategies' live ids, no id in two lists).
+ */
+export function openOrderCount(cache: CacheView, pending: Iterable<readonly string[]>): number {
+  let count = cache.openOrders().length;
+  for (const algo of cache.openAlgoOrders()) if (!isOpenRegular(cache, algo.clientOrderId)) count += 1;
+  for (const list of pending) {
+    for (const id of list) {
+      if (isOpenRegular(cache, id)) continue;
+      const algo = cache.algoOrder(id);
+      if (algo === undefined || !isOpenAlgoStatus(algo.status)) count += 1;
+    }
+  }
+  return count;
+}
+
+/** Whether the cache lists the order among its open regular ones. */
+function isOpenRegular(cache: CacheView, clientOrderId: string): boolean {
+  const order = cache.order(clientOrderId);
+  return order !== undefined && isOpenStatus(order.status);
 }

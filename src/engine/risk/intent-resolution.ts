@@ -5,7 +5,7 @@ import type { AttachedStop } from '../../model/commands.js';
 import type { Instrument, PositionSide, Side, TimeInForce, TriggerBy } from '../../model/instrument.js';
 import { isOpening } from '../../model/instrument.js';
 import type { AttachedStopIntent, PlaceIntent, PlanIntent, TpSlIntent } from '../../model/intents.js';
-import { availableToClose } from './available-position.js';
+import { availableToClose, heldToClose } from './available-position.js';
 import type { Checked } from './denial.js';
 import { deny } from './denial.js';
 import { limitPrice, notPositive, quantity, quantizeQty, triggerPrice } from './quantize.js';
@@ -64,10 +64,11 @@ export function resolveDirection(side: Side, positionSide: PositionSide | undefi
  */
 function closingQuantity(ctx: RiskContext, instrument: Instrument, positionSide: PositionSide, requested: unknown, whole: boolean, regular: boolean): Checked<Decimal> {
   const { symbol } = instrument;
-  const held = ctx.heldToClose(symbol, positionSide);
+  const holdings = ctx.holdings(symbol, positionSide);
+  const held = heldToClose(holdings);
   if (held === undefined || notPositive(held)) return deny('NO_POSITION', `no ${positionSide} position on ${symbol} to close`);
   const size = quantizeQty(held, instrument.qtyStep);
-  const available = regular ? quantizeQty(availableToClose(ctx, symbol, positionSide), instrument.qtyStep) : size;
+  const available = regular ? quantizeQty(availableToClose(ctx, symbol, positionSide, undefined, holdings), instrument.qtyStep) : size;
   const reserved = (): string => `${size.sub(available).toFixed()} of ${size.toFixed()} reserved by open closing orders`;
   if (whole || requested === undefined) {
     if (notPositive(size)) return deny('INVALID_QUANTITY', `the ${positionSide} position ${held.toFixed()} is below one step`);

@@ -1,11 +1,10 @@
 import type { Decimal } from '../../core/decimal.js';
-import { compareDecimals } from '../../core/decimal.js';
 import type { CacheView } from '../../model/cache-view.js';
 import type { PositionSide } from '../../model/instrument.js';
 import type { ExchangeCommand } from '../../model/commands.js';
 import type { GlobalRiskLimits, RiskLimits } from '../../model/risk-limits.js';
 import { isOpenAlgoStatus, isOpenStatus } from '../../model/orders.js';
-import { allOpenOrderIds } from './exposure.js';
+import { openOrderCount } from './exposure.js';
 import type { KillSwitchState } from './kill-switch.js';
 import type { OrderRateWindow } from './order-rate.js';
 import type { Entry } from './protections/protection.js';
@@ -22,7 +21,7 @@ export interface StrategyRisk {
  * whose hot call sites a sweep's next combination would deoptimize ("wrong call target").
  */
 export interface OrderRecords {
-  /** Client order ids of the strategy's open regular and plan/TP-SL orders. */
+  /** Client order ids of the strategy's open regular and plan/TP-SL orders, each once. */
   openOrdersOf(strategyId: string): readonly string[];
   /** Whether an order is in `openOrdersOf(strategyId)`, by one lookup. */
   ownsOpenOrder(strategyId: string, clientOrderId: string): boolean;
@@ -76,6 +75,15 @@ export interface ProtectionGate {
   admit(entry: Entry): string | undefined;
 }
 
+/**
+ * A symbol side as a closing order reads it: the account's position and the strategy's own ledger
+ * holding (undefined for a strategy that acts on the whole account, or when the strategies keep no ledgers).
+ */
+export interface Holdings {
+  readonly account: Decimal | undefined;
+  readonly own: Decimal | undefined;
+}
+
 /** A set of limits an order is checked against: the strategy's own or the global ones. */
 export interface LimitScope {
   readonly limits: RiskLimits;
@@ -99,8 +107,8 @@ export class RiskContext {
   /** Whether any protection is configured (the entry's notional for their caps is computed only then). */
   readonly protectionsConfigured: boolean;
   private time = 0;
+  private ownedList: readonly string[] | undefined;
   private owned: ReadonlySet<string> | undefined;
-  private all: ReadonlySet<string> | undefined;
 
   constructor(private readonly parts: RiskContextParts) {
     this.strategyId = parts.strategyId;
@@ -118,8 +126,8 @@ export class RiskContext {
   /** Starts a check at `now`. */
   begin(now: number): this {
     this.time = now;
+    this.ownedList = undefined;
     this.owned = undefined;
-    this.all = undefined;
     return this;
   }
 
@@ -143,9 +151,15 @@ export class RiskContext {
     return this.parts.killSwitchEngaged();
   }
 
-  /** Client order ids of the strategy's open regular and plan/TP-SL orders. */
+  /** Client order ids of the strategy's open regular and plan/TP-SL orders, each once, oldest first. */
+  ownedIdList(): readonly string[] {
+    this.ownedList ??= this.parts.orders.openOrdersOf(this.strategyId);
+    return this.ownedList;
+  }
+
+  /** The same ids as a set, for lookups. */
   ownedIds(): ReadonlySet<string> {
-    this.owned ??= new Set(this.parts.orders.openOrdersOf(this.strategyId));
+    this.owned ??= new Set(this.ownedIdList());
     return this.owned;
   }
 
@@ -155,10 +169,9 @@ export class RiskContext {
     return this.parts.orders.ownsOpenOrder(this.strategyId, clientOrderId);
   }
 
-  /** Open orders of the whole account: the cache's and every strategy's still on their way. */
-  allOpenIds(): ReadonlySet<string> {
-    this.all ??= allOpenOrderIds(this.cache, this.strategiesOpenIds());
-    return this.all;
+  /** How many open orders the whole account has: the cache's and every strategy's still on their way. */
+  openOrderCount(): number {
+    return openOrderCount(this.cache, this.strategiesOpenIds());
   }
 
   /** Each strategy's live order ids, a list per strategy (no id in two lists): those on their way without a set of all. */
@@ -168,18 +181,9 @@ export class RiskContext {
     return lists;
   }
 
-  /** What the strategy may close of a symbol side: its own ledger's holding, never above the account's. */
-  heldToClose(symbol: string, positionSide: PositionSide): Decimal | undefined {
-    const account = this.cache.position(symbol, positionSide)?.qty;
-    if (this.parts.holdings === undefined || account === undefined) return account;
-    const own = this.parts.holdings.heldBy(this.strategyId, symbol, positionSide);
-    if (own === undefined) return account;
-    return compareDecimals(own, account) < 0 ? own : account;
-  }
-
-  /** Whether the strategy trades on its own ledger of the symbol side (closing orders reserve only what it holds). */
-  ledgered(symbol: string, positionSide: PositionSide): boolean {
-    return this.parts.holdings?.heldBy(this.strategyId, symbol, positionSide) !== undefined;
+  /** The account's position and the strategy's own ledger holding of a symbol side, each read once. */
+  holdings(symbol: string, positionSide: PositionSide): Holdings {
+    return { account: this.cache.position(symbol, positionSide)?.qty, own: this.parts.holdings?.heldBy(this.strategyId, symbol, positionSide) };
   }
 
   /** Whether a client order id is in use by a live order. */

@@ -110,6 +110,18 @@ describe('risk engine: MAX_OPEN_ORDERS', () => {
     expect(code(h.check('s1', buy('1')))).toBe('MAX_OPEN_ORDERS');
   });
 
+  it('the global limit counts each open order once: the cache’s regular and conditional ones and those on their way', () => {
+    const h = new RiskHarness({ global: { maxOpenOrders: 5 } });
+    h.order('s1', 'o1', { side: 'BUY', price: '99000', quantity: '1' });
+    h.algo('s2', 'p1', { side: 'BUY', positionSide: 'LONG', triggerPrice: '101000', quantity: '1' });
+    h.order(undefined, 'by-hand', { side: 'SELL', price: '101000', quantity: '1' });
+    h.pending('s1', 'on-its-way');
+    h.order('s2', 'filled', { side: 'BUY', price: '99000', quantity: '1', status: 'FILLED' });
+    expect(code(h.check('s1', buy('1')))).toBe('ok');
+    h.pending('s2', 'also-on-its-way');
+    expect(code(h.check('s1', buy('1')))).toBe('MAX_OPEN_ORDERS');
+  });
+
   it('the instrument’s limits apply to every order (the exchange would refuse it anyway)', () => {
     const h = new RiskHarness({ instruments: [btc({ maxOpenOrders: 2, maxOpenAlgoOrders: 1 })] });
     h.position(BTC, 'LONG', '5', '90000');
