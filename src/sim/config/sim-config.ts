@@ -85,6 +85,23 @@ export const simConfigSchema = z
     admin: z.object({ token: z.string().min(16) }).strict(),
     faults: faultSettingsSchema.prefault({}),
     /**
+     * The exchange's request budgets (API-NOTES §2: 3000 weight a minute, 60 orders in 2 s, a 2-minute IP
+     * ban after more than 10 rejections), each replaced where given: a venue for a client driven faster
+     * than the wall clock (a daemon in virtual time) or for a higher tier.
+     */
+    rateLimits: z
+      .object({
+        weightLimit: z.number().int().min(1),
+        weightWindowMs: z.number().int().min(1),
+        ordersLimit: z.number().int().min(1),
+        ordersWindowMs: z.number().int().min(1),
+        banAfterRejections: z.number().int().min(1),
+        banMs: z.number().int().min(0),
+      })
+      .partial()
+      .strict()
+      .optional(),
+    /**
      * How long finished orders, plan rows, user trades and balance flows stay queryable (API-NOTES §4.5:
      * about two weeks), and at most how many of each (trades: per account); the oldest go first.
      */

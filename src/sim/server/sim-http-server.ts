@@ -122,6 +122,7 @@ export class SimHttpServer {
       port: config.port,
       faults: config.faults,
       ...extra,
+      ...rateLimitsOf(config, extra.rateLimits),
     });
   }
 
@@ -296,4 +297,17 @@ const SIGNATURE_PAIR = /(^|&)signature=/;
 function losesReply(target: Target, routes: 'all' | 'orders'): boolean {
   if (routes === 'all') return true;
   return target.kind === 'route' && target.match.route.endpoint.security === 'TRADE' && /order/i.test(target.match.route.endpoint.path);
+}
+
+const RATE_LIMIT_KEYS = ['weightLimit', 'weightWindowMs', 'ordersLimit', 'ordersWindowMs', 'banAfterRejections', 'banMs'] as const satisfies readonly (keyof RateLimitSettings)[];
+
+/** The budgets replacing the exchange's: the config's `rateLimits` where given, then the caller's. */
+function rateLimitsOf(config: SimConfig, given: Partial<RateLimitSettings> | undefined): { readonly rateLimits?: Partial<RateLimitSettings> } {
+  const configured: { -readonly [K in keyof RateLimitSettings]?: RateLimitSettings[K] } = {};
+  for (const key of RATE_LIMIT_KEYS) {
+    const value = config.rateLimits?.[key];
+    if (value !== undefined) configured[key] = value;
+  }
+  const merged = { ...configured, ...given };
+  return Object.keys(merged).length === 0 ? {} : { rateLimits: merged };
 }

@@ -63,7 +63,10 @@ async function sampleHead(path: string, minutes: number): Promise<string> {
 /** `stratd sim --json --port 0` replaying `recording`: its one JSON line names its URL. */
 async function startStandIn(dir: string, recording: string): Promise<StandIn> {
   const simYml = join(dir, 'stand-in.yml');
-  writeFileSync(simYml, readFileSync(SIM_YML, 'utf8').replace(/^market:\n {2}symbols: .*$/m, `market:\n  replay: ${recording}`));
+  // The daemon polls in virtual time, many times faster than the stand-in's wall-clock rate windows: the
+  // exchange's budgets would answer 429 and then ban it (HTTP 418) once its back-off, virtual too, ran out.
+  const budgets = 'rateLimits: { weightLimit: 10000000, banAfterRejections: 10000000 }\n';
+  writeFileSync(simYml, readFileSync(SIM_YML, 'utf8').replace(/^market:\n {2}symbols: .*$/m, `market:\n  replay: ${recording}`) + budgets);
   const child = spawn(process.execPath, [BIN, 'sim', '--json', '--port', '0', '--config', simYml], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const first = await new Promise<string>((resolve, reject) => {
