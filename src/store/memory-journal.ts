@@ -173,6 +173,7 @@ export class MemoryJournal implements OrderJournal {
     else this.open.delete(stored.id);
   }
 
+  /** An undo step inside a transaction (append and update test `depth` themselves: no closure made outside one). */
   private onUndo(step: () => void): void {
     if (this.depth > 0) this.undo.push(step);
   }
