@@ -7,6 +7,14 @@ export function macrotask(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Lets every promise continuation already queued run, and those they queue in turn, without a turn of
+ * the event loop: Node runs a tick callback only once the microtask queue is empty.
+ */
+export function continuationsRun(): Promise<void> {
+  return new Promise((resolve) => process.nextTick(resolve));
+}
+
 const MAX_TURNS_PER_INSTANT = 16;
 
 /**
@@ -110,7 +118,7 @@ export class VirtualDriver {
 
   /** After `stepNow` answered 'waiting': the turn of the event loop and the settling `step` ends an instant with. */
   async finishInstant(): Promise<void> {
-    await macrotask();
+    await continuationsRun();
     // The turn ran every continuation queued before it: most instants have nothing left, and need no settling call (an async call and its promises).
     if (this.options.work.mustYield()) await this.settle();
   }

@@ -2,31 +2,44 @@
  * A bounded memory of keys in arrival order: remembers the newest `capacity` keys and forgets the
  * oldest, so long runs keep a fixed footprint. A key may carry a time, so that keys older than an age can
  * be forgotten too (`forgetBefore`).
+ *
+ * The arrival order is an array queue beside a map, not the map's own insertion order: a Map deletes by
+ * leaving a hole at its front until it rehashes, so finding its oldest key walks every hole (thousands at
+ * a capacity of 5,000, per fill and per closed order of a long run). A slot of the queue goes stale when
+ * its key is forgotten or remembered again; stale slots are skipped once and dropped when the queue is
+ * compacted.
  */
 export class RecentKeys {
-  /** Key → its time (-Infinity when none was given), oldest first. */
-  private readonly keys = new Map<string, number>();
+  /** Key → its time (-Infinity when none was given). */
+  private readonly times = new Map<string, number>();
+  /** Key → the sequence number of its live slot in `queue`. */
+  private readonly slots = new Map<string, number>();
+  /** Keys in arrival order from `head` on; the slot at index i has sequence number `base + i`. */
+  private queue: string[] = [];
+  private head = 0;
+  private base = 0;
 
   constructor(private readonly capacity: number) {}
 
   has(key: string): boolean {
-    return this.keys.has(key);
+    return this.times.has(key);
   }
 
   /** Remembers the key; false when it was already known. */
   add(key: string, time = -Infinity): boolean {
-    if (this.keys.has(key)) return false;
+    if (this.times.has(key)) return false;
     this.push(key, time);
     return true;
   }
 
   /** Remembers the key (moving it to the newest end); answers the key forgotten to make room, if any. */
   push(key: string, time = -Infinity): string | undefined {
-    this.keys.delete(key);
-    this.keys.set(key, time);
-    if (this.keys.size <= this.capacity) return undefined;
-    const oldest = this.keys.keys().next().value as string;
-    this.keys.delete(oldest);
+    this.times.set(key, time);
+    this.slots.set(key, this.base + this.queue.length);
+    this.queue.push(key);
+    const oldest = this.times.size > this.capacity ? this.oldest() : undefined;
+    if (oldest !== undefined) this.delete(oldest);
+    this.compactWhenSparse();
     return oldest;
   }
 
@@ -36,9 +49,9 @@ export class RecentKeys {
    */
   forgetBefore(cutoff: number): number {
     let forgotten = 0;
-    for (const [key, time] of this.keys) {
-      if (time >= cutoff) break;
-      this.keys.delete(key);
+    for (let key = this.oldest(); key !== undefined; key = this.oldest()) {
+      if ((this.times.get(key) ?? -Infinity) >= cutoff) break;
+      this.delete(key);
       forgotten += 1;
     }
     return forgotten;
@@ -46,20 +59,51 @@ export class RecentKeys {
 
   /** The key remembered longest ago, if any. */
   oldest(): string | undefined {
-    return this.keys.keys().next().value;
+    const { queue } = this;
+    while (this.head < queue.length) {
+      const key = queue[this.head] as string;
+      if (this.slots.get(key) === this.base + this.head) return key;
+      this.head += 1;
+    }
+    return undefined;
   }
 
   /** Forgets a key; false when it was not known. */
   delete(key: string): boolean {
-    return this.keys.delete(key);
+    if (!this.times.delete(key)) return false;
+    this.slots.delete(key);
+    if (this.times.size === 0) this.clearQueue();
+    return true;
   }
 
   get size(): number {
-    return this.keys.size;
+    return this.times.size;
   }
 
   /** How many keys it keeps at most. */
   get limit(): number {
     return this.capacity;
+  }
+
+  /** Drops stale slots once they outnumber the live keys (each slot is copied at most once per as many pushes). */
+  private compactWhenSparse(): void {
+    const slots = this.queue.length;
+    if (slots < 64 || slots < 2 * this.times.size + 32) return;
+    const live: string[] = [];
+    for (let i = this.head; i < slots; i++) {
+      const key = this.queue[i] as string;
+      if (this.slots.get(key) !== this.base + i) continue;
+      this.slots.set(key, this.base + slots + live.length);
+      live.push(key);
+    }
+    this.base += slots;
+    this.queue = live;
+    this.head = 0;
+  }
+
+  private clearQueue(): void {
+    this.base += this.queue.length;
+    this.queue = [];
+    this.head = 0;
   }
 }

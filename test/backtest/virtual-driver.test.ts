@@ -47,6 +47,25 @@ describe('VirtualDriver.stepNow: instants with actions due', () => {
     expect(clock.now()).toBe(T0 + 1000);
   });
 
+  it('finishInstant lets whole chains of reactions finish at the instant, those started by reactions too', async () => {
+    const { clock, driver } = await setUp(() => 0);
+    const finished: string[] = [];
+    const chain = async (name: string, hops: number, then?: () => void): Promise<void> => {
+      for (let hop = 0; hop < hops; hop++) {
+        await Promise.resolve();
+        if (hop === Math.floor(hops / 2)) then?.();
+      }
+      finished.push(`${name}@${clock.now()}`);
+    };
+    clock.schedule(() => {
+      void chain('long', 40, () => void chain('started by a reaction', 30));
+      void chain('short', 3);
+    }, 500);
+    expect(driver.stepNow(() => Number.POSITIVE_INFINITY)).toBe('waiting');
+    await driver.finishInstant();
+    expect(finished.sort()).toEqual([`long@${T0 + 500}`, `short@${T0 + 500}`, `started by a reaction@${T0 + 500}`]);
+  });
+
   it('leaves every instant with an action due to step when no quiet actions are counted', async () => {
     const { clock, driver, feed } = await setUp();
     clock.schedule(() => undefined, 500);
