@@ -184,11 +184,12 @@ export class SymbolBook {
     if (levels === undefined) return;
     const taken = buying ? this.takenAsks : this.takenBids;
     let need = maxLots;
-    for (const [priceText, qtyText] of levels) {
-      if (need <= 0) break;
-      const levelTicks = this.price.toUnits(priceText);
+    // Indexed, the pair read by position: no iterator and no destructuring per level.
+    for (let i = 0; i < levels.length && need > 0; i++) {
+      const level = levels[i] as PriceLevel;
+      const levelTicks = this.price.toUnits(level[0]);
       if (buying ? levelTicks > limitTicks : levelTicks < limitTicks) break;
-      const available = this.qty.toUnits(qtyText) - (taken.get(levelTicks) ?? 0);
+      const available = this.qty.toUnits(level[1]) - (taken.get(levelTicks) ?? 0);
       if (available <= 0) continue;
       const lots = min(available, need);
       need -= lots;
@@ -201,9 +202,10 @@ export class SymbolBook {
   visibleLots(bidSide: boolean, priceTicks: number): number {
     const levels = bidSide ? this.depth?.bids : this.depth?.asks;
     if (levels === undefined) return 0;
-    for (const [priceText, qtyText] of levels) {
-      const ticks = this.price.toUnits(priceText);
-      if (ticks === priceTicks) return this.qty.toUnits(qtyText) - ((bidSide ? this.takenBids : this.takenAsks).get(ticks) ?? 0);
+    for (let i = 0; i < levels.length; i++) {
+      const level = levels[i] as PriceLevel;
+      const ticks = this.price.toUnits(level[0]);
+      if (ticks === priceTicks) return this.qty.toUnits(level[1]) - ((bidSide ? this.takenBids : this.takenAsks).get(ticks) ?? 0);
       if (bidSide ? ticks < priceTicks : ticks > priceTicks) return 0;
     }
     return 0;
