@@ -93,6 +93,13 @@ export class SymbolBook {
     this.multiplier = scaledText(instrument.contractMultiplier);
   }
 
+  /** LOT_SIZE's bounds as lots, read from the instrument's text once (each order is checked against them); a bound off the grid throws as each check did. */
+  get lotBounds(): { readonly min: number; readonly max: number } {
+    return (this.lotBoundsMemo ??= { min: this.qty.toUnits(this.instrument.minQuantity), max: this.qty.toUnits(this.instrument.maxQuantity) });
+  }
+
+  private lotBoundsMemo: { readonly min: number; readonly max: number } | undefined;
+
   get restingCount(): number {
     return this.buys.length + this.sells.length;
   }
