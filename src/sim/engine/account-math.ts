@@ -29,34 +29,31 @@ export interface AccountFigures {
   readonly available: Decimal;
 }
 
-/** The inputs a position's figures were last computed from, and the figures. */
-interface MathMemo {
-  readonly book: SymbolBook;
-  readonly lots: number;
-  readonly avgPrice: Decimal;
-  readonly mark: Decimal;
-  readonly math: PositionMath;
-}
-
 /**
- * Each position's last figures: one order's admission, its balance and position events and the
- * liquidation check each ask for the same position at the same mark, and the figures are a pure
- * function of these inputs (decimals are immutable: the same objects are the same values). A new mark
- * with the same lots keeps the size's figures.
+ * Each position's last figures (`PositionRecord.mathMemo`): one order's admission, its balance and
+ * position events and the liquidation check each ask for the same position at the same mark, and the
+ * figures are a pure function of these inputs (decimals are immutable: the same objects are the same
+ * values). A new mark with the same lots keeps the size's figures.
  */
-const memos = new WeakMap<PositionRecord, MathMemo>();
 
 /** Position figures at the current mark (or last, or entry when the market has not printed yet). */
 export function mathOf(state: EngineState, position: PositionRecord): PositionMath {
   const book = state.books.get(position.symbol);
   if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
   const mark = state.markDecimal(book) ?? position.avgPrice;
-  const memo = memos.get(position);
+  const memo = position.mathMemo;
   if (memo !== undefined && memo.book === book && memo.lots === position.lots && memo.avgPrice === position.avgPrice && memo.mark === mark) return memo.math;
   const size = memo !== undefined && memo.book === book && memo.lots === position.lots ? memo.math.size : sizeOf(book, position.lots);
   const markUnits = scaledInteger(mark, book.price.decimals);
   const math = positionMath(position, size, mark, markUnits === undefined ? undefined : { units: markUnits, scale: book.price.decimals });
-  memos.set(position, { book, lots: position.lots, avgPrice: position.avgPrice, mark, math });
+  if (memo === undefined) position.mathMemo = { book, lots: position.lots, avgPrice: position.avgPrice, mark, math };
+  else {
+    memo.book = book;
+    memo.lots = position.lots;
+    memo.avgPrice = position.avgPrice;
+    memo.mark = mark;
+    memo.math = math;
+  }
   return math;
 }
 

@@ -50,13 +50,6 @@ export class EngineState {
   private lastAgePurge: number;
   /** When `purgeByAge` next has work (a market minute after its last run): the per-event check reads this field alone. */
   nextAgePurge: number;
-  /**
-   * Per book, the last mark ticks asked for and their decimal: every account figure, position view and
-   * liquidation check reads the mark, many times per price, and formatting the ticks to look the text up
-   * cost more than the figures that use it.
-   */
-  private readonly marks = new Map<SymbolBook, { ticks: number; value: Decimal }>();
-
   constructor(
     readonly instruments: readonly SimInstrument[],
     readonly ids: EngineIds,
@@ -202,14 +195,10 @@ export class EngineState {
   markDecimal(book: SymbolBook): Decimal | undefined {
     const ticks = book.markTicks > 0 ? book.markTicks : book.lastTicks;
     if (ticks <= 0) return undefined;
-    const memo = this.marks.get(book);
-    if (memo !== undefined && memo.ticks === ticks) return memo.value;
+    if (book.markMemoTicks === ticks && book.markMemo !== undefined) return book.markMemo;
     const value = this.priceOf(book, ticks);
-    if (memo === undefined) this.marks.set(book, { ticks, value });
-    else {
-      memo.ticks = ticks;
-      memo.value = value;
-    }
+    book.markMemoTicks = ticks;
+    book.markMemo = value;
     return value;
   }
 }

@@ -70,8 +70,7 @@ export function leverageRate(leverage: number): Decimal {
 }
 
 function checkLotBounds(book: SymbolBook, lots: number): Result<number, SimReject> {
-  const min = book.qty.toUnits(book.instrument.minQuantity);
-  const max = book.qty.toUnits(book.instrument.maxQuantity);
+  const { min, max } = book.lotBounds;
   if (lots < min) return err(reject.quantityLow(book.qty.toText(lots), book.instrument.minQuantity));
   if (lots > max) return err(reject.quantityHigh(book.qty.toText(lots), book.instrument.maxQuantity));
   return ok(lots);

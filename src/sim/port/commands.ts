@@ -23,13 +23,19 @@ function stopsOf(command: { readonly takeProfit?: ModelStop; readonly stopLoss?:
 /** POST /api/v2/futures/order: LIMIT at `price`, or MARKET (no price, IOC). */
 export function simPlaceOrder(command: PlaceOrderCommand): SimPlaceOrder {
   const limit = command.orderType === 'LIMIT';
+  const price = limit ? command.price : undefined;
+  const { takeProfit, stopLoss } = command;
+  // Without stops and with a price (every order a quoting strategy places): one literal, no spread of a temporary.
+  if (takeProfit === undefined && stopLoss === undefined && price !== undefined) {
+    return { symbol: command.symbol, side: command.side, positionSide: command.positionSide, type: command.orderType, quantity: command.quantity, price, priceType: 'INPUT', timeInForce: command.timeInForce, clientOrderId: command.clientOrderId, generation: 'v2' };
+  }
   return {
     symbol: command.symbol,
     side: command.side,
     positionSide: command.positionSide,
     type: command.orderType,
     quantity: command.quantity,
-    ...(limit && command.price !== undefined ? { price: command.price } : {}),
+    ...(price === undefined ? {} : { price }),
     priceType: limit ? 'INPUT' : 'MARKET',
     timeInForce: limit ? command.timeInForce : 'IOC',
     clientOrderId: command.clientOrderId,
