@@ -54,6 +54,9 @@ export class LedgerBook {
   private readonly booked: BookedTradeIds;
   /** Booking key → a fill booked to the external ledger that may still find its owner. */
   private readonly waiting = new Map<string, Fill>();
+  /** The fill whose booking key `keyOf` made last, and that key. */
+  private keyedFill: Fill | undefined;
+  private keyedKey = '';
 
   constructor(state?: LedgerState) {
     this.booked = new BookedTradeIds(LEDGER_FILL_MEMORY, LEDGER_FILL_CHUNK, state?.booked);
@@ -71,7 +74,22 @@ export class LedgerBook {
     for (const slots of this.byOwner.values()) for (const p of slots.values()) positions.push(p);
     const { open, chunks } = this.booked.record();
     // One of two fixed shapes (a spread per fill before): the fills awaiting an owner only when there are some.
-    return this.waiting.size === 0 ? { positions, fills: open, chunks } : { positions, fills: open, chunks, unattributed: [...this.waiting.values()] };
+    return this.waiting.size === 0
+      ? {
+          positions,
+          get fills() {
+            return open();
+          },
+          chunks,
+        }
+      : {
+          positions,
+          get fills() {
+            return open();
+          },
+          chunks,
+          unattributed: [...this.waiting.values()],
+        };
   }
 
   /** Chunks of booked trade ids sealed since the last call (to write before the record) and forgotten (to delete after it). */
@@ -140,7 +158,7 @@ export class LedgerBook {
 
   /** Whether the fill's trade id was booked already (a resync may deliver it again, also after a restart). */
   isBooked(fill: Fill): boolean {
-    return this.booked.has(bookingKey(fill));
+    return this.booked.has(this.keyOf(fill));
   }
 
   /**
@@ -148,7 +166,7 @@ export class LedgerBook {
    * zero) is answered as `excess`: the caller decides where it belongs.
    */
   bookFill(owner: string, fill: Fill, multiplier: Decimal): Decimal {
-    this.remember(bookingKey(fill));
+    this.remember(this.keyOf(fill));
     const before = this.get(owner, fill.symbol, fill.positionSide) ?? flatPosition(owner, fill.symbol, fill.positionSide, fill.time);
     if (owner === EXTERNAL_LEDGER) {
       // Foreign fills: the quantity is derived from the account; keep what they cost and earned.
@@ -228,6 +246,15 @@ export class LedgerBook {
 
   private remember(key: string): void {
     this.booked.add(key);
+  }
+
+  /** The fill's booking key, made once for `isBooked` and then `bookFill` of the same fill. */
+  private keyOf(fill: Fill): string {
+    if (fill !== this.keyedFill) {
+      this.keyedFill = fill;
+      this.keyedKey = bookingKey(fill);
+    }
+    return this.keyedKey;
   }
 }
 
