@@ -129,8 +129,28 @@ export class OrderTracker {
     try {
       work();
     } catch (error: unknown) {
-      if (!isStorageFailure(error)) throw error;
-      this.writes.failed(error);
+      this.writeFailed(error);
+      return;
+    }
+    this.writes.wrote();
+  }
+
+  /** A storage failure of a write after a send is reported (`write`); any other error is thrown. */
+  private writeFailed(error: unknown): void {
+    if (!isStorageFailure(error)) throw error;
+    this.writes?.failed(error);
+  }
+
+  /** `write` of one phase change (every order event that moves an order on): no closure made for it. */
+  private writeChange(id: string, change: Parameters<OrderJournal['update']>[1]): void {
+    if (this.strict || this.writes === undefined) {
+      this.journal.update(id, change);
+      return;
+    }
+    try {
+      this.journal.update(id, change);
+    } catch (error: unknown) {
+      this.writeFailed(error);
       return;
     }
     this.writes.wrote();
@@ -152,10 +172,7 @@ export class OrderTracker {
     tracked.phase = phase;
     const exchangeOrderId = tracked.order?.orderId ?? tracked.algo?.orderId;
     // A cancel the journal missed (after-send-rows.ts) has no row to update.
-    if (tracked.unjournaled !== true) {
-      const change = phaseChange(phase, this.clock.now(), exchangeOrderId, detail);
-      this.write(() => this.journal.update(id, change));
-    }
+    if (tracked.unjournaled !== true) this.writeChange(id, phaseChange(phase, this.clock.now(), exchangeOrderId, detail));
     if (!isLive(phase)) this.live.delete(id);
     return phase;
   }
