@@ -34,7 +34,22 @@ export interface LedgerRecord {
   readonly fills: readonly string[];
   /** Numbers of the sealed chunks of booked trade ids, oldest first. */
   readonly chunks: readonly number[];
-  readonly unattributed?: readonly Fill[];
+  readonly unattributed?: readonly Fill[] | undefined;
+}
+
+/** A `LedgerRecord` whose open run of booked ids (the first `runLength` of `run`, which only grows) is copied when read. */
+class BookRecord implements LedgerRecord {
+  constructor(
+    readonly positions: readonly LedgerPosition[],
+    private readonly run: readonly string[],
+    private readonly runLength: number,
+    readonly chunks: readonly number[],
+    readonly unattributed: readonly Fill[] | undefined,
+  ) {}
+
+  get fills(): readonly string[] {
+    return this.run.slice(0, this.runLength);
+  }
 }
 
 /** A loss booked by `takeLoss`: what each ledger gave up. */
@@ -72,24 +87,8 @@ export class LedgerBook {
   record(): LedgerRecord {
     const positions: LedgerPosition[] = [];
     for (const slots of this.byOwner.values()) for (const p of slots.values()) positions.push(p);
-    const { open, chunks } = this.booked.record();
-    // One of two fixed shapes (a spread per fill before): the fills awaiting an owner only when there are some.
-    return this.waiting.size === 0
-      ? {
-          positions,
-          get fills() {
-            return open();
-          },
-          chunks,
-        }
-      : {
-          positions,
-          get fills() {
-            return open();
-          },
-          chunks,
-          unattributed: [...this.waiting.values()],
-        };
+    const { run, length, chunks } = this.booked.record();
+    return new BookRecord(positions, run, length, chunks, this.waiting.size === 0 ? undefined : [...this.waiting.values()]);
   }
 
   /** Chunks of booked trade ids sealed since the last call (to write before the record) and forgotten (to delete after it). */

@@ -81,15 +81,13 @@ export class BookedTradeIds {
   }
 
   /**
-   * The open run as it is now, copied only when read (every save makes a record, a backtest's store reads
-   * none), and the sealed chunks' numbers, oldest first. The run is only ever appended to (a full run is
-   * sealed as it is and a new one begun), so its first ids at the time of the record stay the same.
+   * The open run as it is now, to be copied only when read (every save makes a record, a backtest's store
+   * reads none): its first `length` ids of `run`. The run is only ever appended to (a full run is sealed
+   * as it is and a new one begun), so they stay what they are now. With the sealed chunks' numbers, oldest first.
    */
-  record(): { readonly open: () => readonly string[]; readonly chunks: readonly number[] } {
-    const run = this.open;
-    const length = run.length;
+  record(): { readonly run: readonly string[]; readonly length: number; readonly chunks: readonly number[] } {
     this.chunkNumbers ??= this.sealed.map((c) => c.n);
-    return { open: () => run.slice(0, length), chunks: this.chunkNumbers };
+    return { run: this.open, length: this.open.length, chunks: this.chunkNumbers };
   }
 
   /** Chunks to write before the main record and chunk numbers to delete after it, since the last call. */
