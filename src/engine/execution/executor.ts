@@ -192,6 +192,11 @@ export class Executor {
     return this.tracker.ownsOpen(strategyId, clientOrderId);
   }
 
+  /** How many submissions are live: an upper bound of every strategy's `openOrdersOf` together. */
+  liveCount(): number {
+    return this.tracker.liveCount();
+  }
+
   /** The command that placed a live order, while the executor tracks it (it may not be in the cache yet). */
   submittedCommand(clientOrderId: string): ExchangeCommand | undefined {
     return this.tracker.get(clientOrderId)?.command;

@@ -277,6 +277,11 @@ export class OrderTracker {
     return t !== undefined && t.strategyId === strategyId && isPlacing(t.command);
   }
 
+  /** How many submissions are live: at least as many as the strategies' live orders (`openOf` of each) together. */
+  liveCount(): number {
+    return this.live.size;
+  }
+
   /** Submissions whose outcome the exchange has not told yet. */
   awaitingCount(): number {
     let n = 0;
