@@ -1,18 +1,30 @@
 import { InvariantError } from '../core/errors.js';
 import type { KeyValueStore } from '../model/journal.js';
 
+/** A value one JSON round trip gives back as itself (immutable, so it is answered without a copy): no text made for it. */
+type Exact = string | boolean | null | number;
+
+function isExact(value: unknown): value is Exact {
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  return value === null || typeof value === 'string' || typeof value === 'boolean';
+}
+
 /**
  * One strategy's key-value store in memory, for backtests and sweeps: the SqliteKeyValueStore's
  * contract (the same tests run against both). Values are kept as their JSON text, so what is read back
  * is what the SQLite store would answer (a copy; a Decimal as its text) and a value JSON cannot hold is
- * refused the same way.
+ * refused the same way. A string, boolean, null or finite number (a strategy's counter, read and written
+ * per order) reads back from JSON as itself, so it is kept as it is: no text made and parsed for it.
  */
 export class MemoryKeyValueStore implements KeyValueStore {
   private readonly values = new Map<string, string>();
+  private readonly exact = new Map<string, Exact>();
 
   constructor(private readonly strategyId: string) {}
 
   get(key: string): unknown {
+    const exact = this.exact.get(key);
+    if (exact !== undefined || this.exact.has(key)) return exact;
     const text = this.values.get(key);
     if (text === undefined) return undefined;
     const value: unknown = JSON.parse(text);
@@ -20,18 +32,25 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   set(key: string, value: unknown): void {
+    if (isExact(value)) {
+      this.values.delete(key);
+      this.exact.set(key, value);
+      return;
+    }
     const text: string | undefined = JSON.stringify(value);
     if (text === undefined) throw new InvariantError('KV_NOT_JSON', `value of ${this.strategyId}/${key} is not JSON`);
+    this.exact.delete(key);
     this.values.set(key, text);
   }
 
   delete(key: string): void {
     this.values.delete(key);
+    this.exact.delete(key);
   }
 
   /** In SQLite's order of text (its bytes in UTF-8). */
   keys(): readonly string[] {
-    return [...this.values.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return [...this.values.keys(), ...this.exact.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   }
 }
 

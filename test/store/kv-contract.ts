@@ -22,6 +22,15 @@ export function describeKeyValueContract(name: string, open: () => { keyValue(st
       kv.set('empty', '');
       expect([kv.get('zero'), kv.get('empty')]).toEqual([0, '']);
       expect(kv.keys()).toEqual(['empty', 'levels', 'zero']);
+      // Scalars read back as JSON gives them: −0 as 0, a number JSON cannot hold as null; a scalar overwrites an object and back.
+      kv.set('zero', -0);
+      expect(Object.is(kv.get('zero'), 0)).toBe(true);
+      kv.set('zero', Number.NaN);
+      expect(kv.get('zero')).toBeNull();
+      kv.set('levels', 7);
+      expect(kv.get('levels')).toBe(7);
+      kv.set('levels', [1, 2, 3]);
+      kv.set('zero', 0);
       kv.delete('levels');
       kv.delete('never-set');
       expect(kv.get('levels')).toBeUndefined();

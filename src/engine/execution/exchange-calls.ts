@@ -15,7 +15,7 @@ async function guarded<T>(call: () => Promise<CallResult<T>>): Promise<CallResul
   try {
     return await call();
   } catch (error: unknown) {
-    return err(thrownFailure(error));
+    return thrown(error);
   }
 }
 
@@ -33,34 +33,43 @@ function algoReply(result: CallResult<AlgoOrderSnapshot>): CallResult<Reply> {
 
 const NO_REPLY: CallResult<Reply> = ok({ kind: 'none' });
 
+/** A rejected port call: an unknown outcome (a port that throws is a bug below). */
+function thrown(error: unknown): CallResult<never> {
+  return err(thrownFailure(error));
+}
+
+/** A port call that resolved without a snapshot to reply with (cancel-all). */
+function noReply(result: CallResult<void>): CallResult<Reply> {
+  return result.ok ? NO_REPLY : result;
+}
+
 /**
- * Sends one command through the port; `trace` (latency figures) goes along when given. One async step
- * per command, no closures: a port that throws answers an unknown outcome, as `guarded` does.
+ * Sends one command through the port; `trace` (latency figures) goes along when given. No async step
+ * of its own and no closures: the port's promise answers through one reaction, and a port that throws
+ * or rejects answers an unknown outcome, as `guarded` does.
  */
-export async function send(port: ExchangePort, command: ExchangeCommand, trace?: CallTrace): Promise<CallResult<Reply>> {
+export function send(port: ExchangePort, command: ExchangeCommand, trace?: CallTrace): Promise<CallResult<Reply>> {
   try {
     switch (command.type) {
       case 'place-order':
-        return orderReply(await (trace === undefined ? port.placeOrder(command) : port.placeOrder(command, trace)));
+        return (trace === undefined ? port.placeOrder(command) : port.placeOrder(command, trace)).then(orderReply, thrown);
       case 'modify-order':
-        return orderReply(await (trace === undefined ? port.modifyOrder(command) : port.modifyOrder(command, trace)));
+        return (trace === undefined ? port.modifyOrder(command) : port.modifyOrder(command, trace)).then(orderReply, thrown);
       case 'cancel-order':
-        return orderReply(await (trace === undefined ? port.cancelOrder(command) : port.cancelOrder(command, trace)));
-      case 'cancel-all': {
-        const result = await (trace === undefined ? port.cancelAll(command) : port.cancelAll(command, trace));
-        return result.ok ? NO_REPLY : result;
-      }
+        return (trace === undefined ? port.cancelOrder(command) : port.cancelOrder(command, trace)).then(orderReply, thrown);
+      case 'cancel-all':
+        return (trace === undefined ? port.cancelAll(command) : port.cancelAll(command, trace)).then(noReply, thrown);
       case 'place-algo':
-        return algoReply(await (trace === undefined ? port.placeAlgo(command) : port.placeAlgo(command, trace)));
+        return (trace === undefined ? port.placeAlgo(command) : port.placeAlgo(command, trace)).then(algoReply, thrown);
       case 'modify-algo':
-        return algoReply(await (trace === undefined ? port.modifyAlgo(command) : port.modifyAlgo(command, trace)));
+        return (trace === undefined ? port.modifyAlgo(command) : port.modifyAlgo(command, trace)).then(algoReply, thrown);
       case 'cancel-algo':
-        return algoReply(await (trace === undefined ? port.cancelAlgo(command) : port.cancelAlgo(command, trace)));
+        return (trace === undefined ? port.cancelAlgo(command) : port.cancelAlgo(command, trace)).then(algoReply, thrown);
       default:
         break;
     }
   } catch (error: unknown) {
-    return err(thrownFailure(error));
+    return Promise.resolve(thrown(error));
   }
   return assertNever(command, 'exchange command');
 }

@@ -124,7 +124,7 @@ export class Executor {
    * `trigger`: the market event the command answers (its write is then timed: tick-to-order).
    */
   submit(strategyId: string, command: ExchangeCommand, intentKey?: string, trigger?: Trigger): Promise<void> {
-    return this.execute(strategyId, command, intentKey, trigger).then(() => undefined);
+    return this.execute(strategyId, command, intentKey, trigger).then(toVoid);
   }
 
   /** `submit`, answering the submission's journal state after the first reply (or why it was not sent). */
@@ -190,6 +190,11 @@ export class Executor {
   /** Whether the order is one of the strategy's live orders (in `openOrdersOf(strategyId)`). */
   ownsOpenOrder(strategyId: string, clientOrderId: string): boolean {
     return this.tracker.ownsOpen(strategyId, clientOrderId);
+  }
+
+  /** How many submissions are live: an upper bound of every strategy's `openOrdersOf` together. */
+  liveCount(): number {
+    return this.tracker.liveCount();
   }
 
   /** The command that placed a live order, while the executor tracks it (it may not be in the cache yet). */
@@ -493,6 +498,11 @@ export class Executor {
     void work.then(done, done);
     return work;
   }
+}
+
+/** What `submit` resolves with: nothing (one function for every command, no closure each). */
+function toVoid(): void {
+  return undefined;
 }
 
 /** A new journal entry already `sent` (it goes out right after its commit), as a literal of one of two fixed shapes. */

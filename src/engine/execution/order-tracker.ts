@@ -129,8 +129,28 @@ export class OrderTracker {
     try {
       work();
     } catch (error: unknown) {
-      if (!isStorageFailure(error)) throw error;
-      this.writes.failed(error);
+      this.writeFailed(error);
+      return;
+    }
+    this.writes.wrote();
+  }
+
+  /** A storage failure of a write after a send is reported (`write`); any other error is thrown. */
+  private writeFailed(error: unknown): void {
+    if (!isStorageFailure(error)) throw error;
+    this.writes?.failed(error);
+  }
+
+  /** `write` of one phase change (every order event that moves an order on): no closure made for it. */
+  private writeChange(id: string, change: Parameters<OrderJournal['update']>[1]): void {
+    if (this.strict || this.writes === undefined) {
+      this.journal.update(id, change);
+      return;
+    }
+    try {
+      this.journal.update(id, change);
+    } catch (error: unknown) {
+      this.writeFailed(error);
       return;
     }
     this.writes.wrote();
@@ -152,10 +172,7 @@ export class OrderTracker {
     tracked.phase = phase;
     const exchangeOrderId = tracked.order?.orderId ?? tracked.algo?.orderId;
     // A cancel the journal missed (after-send-rows.ts) has no row to update.
-    if (tracked.unjournaled !== true) {
-      const change = phaseChange(phase, this.clock.now(), exchangeOrderId, detail);
-      this.write(() => this.journal.update(id, change));
-    }
+    if (tracked.unjournaled !== true) this.writeChange(id, phaseChange(phase, this.clock.now(), exchangeOrderId, detail));
     if (!isLive(phase)) this.live.delete(id);
     return phase;
   }
@@ -258,6 +275,11 @@ export class OrderTracker {
   ownsOpen(strategyId: string, clientOrderId: string): boolean {
     const t = this.live.get(clientOrderId);
     return t !== undefined && t.strategyId === strategyId && isPlacing(t.command);
+  }
+
+  /** How many submissions are live: at least as many as the strategies' live orders (`openOf` of each) together. */
+  liveCount(): number {
+    return this.live.size;
   }
 
   /** Submissions whose outcome the exchange has not told yet. */

@@ -34,7 +34,22 @@ export interface LedgerRecord {
   readonly fills: readonly string[];
   /** Numbers of the sealed chunks of booked trade ids, oldest first. */
   readonly chunks: readonly number[];
-  readonly unattributed?: readonly Fill[];
+  readonly unattributed?: readonly Fill[] | undefined;
+}
+
+/** A `LedgerRecord` whose open run of booked ids (the first `runLength` of `run`, which only grows) is copied when read. */
+class BookRecord implements LedgerRecord {
+  constructor(
+    readonly positions: readonly LedgerPosition[],
+    private readonly run: readonly string[],
+    private readonly runLength: number,
+    readonly chunks: readonly number[],
+    readonly unattributed: readonly Fill[] | undefined,
+  ) {}
+
+  get fills(): readonly string[] {
+    return this.run.slice(0, this.runLength);
+  }
 }
 
 /** A loss booked by `takeLoss`: what each ledger gave up. */
@@ -54,6 +69,9 @@ export class LedgerBook {
   private readonly booked: BookedTradeIds;
   /** Booking key → a fill booked to the external ledger that may still find its owner. */
   private readonly waiting = new Map<string, Fill>();
+  /** The fill whose booking key `keyOf` made last, and that key. */
+  private keyedFill: Fill | undefined;
+  private keyedKey = '';
 
   constructor(state?: LedgerState) {
     this.booked = new BookedTradeIds(LEDGER_FILL_MEMORY, LEDGER_FILL_CHUNK, state?.booked);
@@ -69,9 +87,8 @@ export class LedgerBook {
   record(): LedgerRecord {
     const positions: LedgerPosition[] = [];
     for (const slots of this.byOwner.values()) for (const p of slots.values()) positions.push(p);
-    const { open, chunks } = this.booked.record();
-    // One of two fixed shapes (a spread per fill before): the fills awaiting an owner only when there are some.
-    return this.waiting.size === 0 ? { positions, fills: open, chunks } : { positions, fills: open, chunks, unattributed: [...this.waiting.values()] };
+    const { run, length, chunks } = this.booked.record();
+    return new BookRecord(positions, run, length, chunks, this.waiting.size === 0 ? undefined : [...this.waiting.values()]);
   }
 
   /** Chunks of booked trade ids sealed since the last call (to write before the record) and forgotten (to delete after it). */
@@ -140,7 +157,7 @@ export class LedgerBook {
 
   /** Whether the fill's trade id was booked already (a resync may deliver it again, also after a restart). */
   isBooked(fill: Fill): boolean {
-    return this.booked.has(bookingKey(fill));
+    return this.booked.has(this.keyOf(fill));
   }
 
   /**
@@ -148,7 +165,7 @@ export class LedgerBook {
    * zero) is answered as `excess`: the caller decides where it belongs.
    */
   bookFill(owner: string, fill: Fill, multiplier: Decimal): Decimal {
-    this.remember(bookingKey(fill));
+    this.remember(this.keyOf(fill));
     const before = this.get(owner, fill.symbol, fill.positionSide) ?? flatPosition(owner, fill.symbol, fill.positionSide, fill.time);
     if (owner === EXTERNAL_LEDGER) {
       // Foreign fills: the quantity is derived from the account; keep what they cost and earned.
@@ -228,6 +245,15 @@ export class LedgerBook {
 
   private remember(key: string): void {
     this.booked.add(key);
+  }
+
+  /** The fill's booking key, made once for `isBooked` and then `bookFill` of the same fill. */
+  private keyOf(fill: Fill): string {
+    if (fill !== this.keyedFill) {
+      this.keyedFill = fill;
+      this.keyedKey = bookingKey(fill);
+    }
+    return this.keyedKey;
   }
 }
 

@@ -40,6 +40,8 @@ export class BookedTradeIds {
   private remembered = 0;
   private unwritten: BookedChunk[] = emptyObjectArray();
   private dropped: number[] = [];
+  /** The sealed chunks' numbers as `record` hands them out, made again only once the chunks changed. */
+  private chunkNumbers: readonly number[] | undefined;
 
   constructor(
     private readonly memory: number,
@@ -74,12 +76,18 @@ export class BookedTradeIds {
     this.open = emptyObjectArray();
     this.sealed.push(sealed);
     this.unwritten.push(sealed);
+    this.chunkNumbers = undefined;
     this.forgetOldest();
   }
 
-  /** The open run (a copy: the store may keep what it is handed) and the sealed chunks' numbers, oldest first. */
-  record(): { readonly open: readonly string[]; readonly chunks: readonly number[] } {
-    return { open: [...this.open], chunks: this.sealed.map((c) => c.n) };
+  /**
+   * The open run as it is now, to be copied only when read (every save makes a record, a backtest's store
+   * reads none): its first `length` ids of `run`. The run is only ever appended to (a full run is sealed
+   * as it is and a new one begun), so they stay what they are now. With the sealed chunks' numbers, oldest first.
+   */
+  record(): { readonly run: readonly string[]; readonly length: number; readonly chunks: readonly number[] } {
+    this.chunkNumbers ??= this.sealed.map((c) => c.n);
+    return { run: this.open, length: this.open.length, chunks: this.chunkNumbers };
   }
 
   /** Chunks to write before the main record and chunk numbers to delete after it, since the last call. */
@@ -95,6 +103,7 @@ export class BookedTradeIds {
       const oldest = this.sealed[0];
       if (oldest === undefined || this.remembered - oldest.ids.length < this.memory) return;
       this.sealed.shift();
+      this.chunkNumbers = undefined;
       this.remembered -= oldest.ids.length;
       for (const id of oldest.ids) this.ids.delete(id);
       const pending = this.unwritten.indexOf(oldest);

@@ -116,7 +116,8 @@ function openOrderLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
   // Counted only for a limit that is set (the global count looks up every open order of the account).
   const { limits } = ctx.strategy;
   const own = limits.maxOpenOrders === undefined ? undefined : checkMaxOpenOrders(limits, ctx.label, ctx.ownedIdList().length);
-  return own ?? (ctx.global.maxOpenOrders === undefined ? undefined : checkMaxOpenOrders(ctx.global, 'global', ctx.openOrderCount()));
+  const globalMax = ctx.global.maxOpenOrders;
+  return own ?? (globalMax === undefined ? undefined : checkMaxOpenOrders(ctx.global, 'global', ctx.openOrderCountUnder(globalMax)));
 }
 
 function exposureLimits(ctx: RiskContext, c: Candidate): Denial | undefined {

@@ -23,6 +23,8 @@ export interface StrategyRisk {
 export interface OrderRecords {
   /** Client order ids of the strategy's open regular and plan/TP-SL orders, each once. */
   openOrdersOf(strategyId: string): readonly string[];
+  /** At least as many as the ids of every strategy's `openOrdersOf` together (a bound made without listing them). */
+  liveCount(): number;
   /** Whether an order is in `openOrdersOf(strategyId)`, by one lookup. */
   ownsOpenOrder(strategyId: string, clientOrderId: string): boolean;
   /** The deterministic client order id for a strategy and intent key (a fresh one without key). */
@@ -172,6 +174,16 @@ export class RiskContext {
   /** How many open orders the whole account has: the cache's and every strategy's still on their way. */
   openOrderCount(): number {
     return openOrderCount(this.cache, this.strategiesOpenIds());
+  }
+
+  /**
+   * `openOrderCount()`, or any number below `limit` when the count is: first bounded by the cache's open
+   * regular and plan/TP-SL orders plus every live submission (each id counted once at most in the exact
+   * count), which lists no strategy's ids and looks up none of them.
+   */
+  openOrderCountUnder(limit: number): number {
+    const bound = this.cache.openOrders().length + this.cache.openAlgoOrders().length + this.parts.orders.liveCount();
+    return bound < limit ? bound : this.openOrderCount();
   }
 
   /** Each strategy's live order ids, a list per strategy (no id in two lists): those on their way without a set of all. */

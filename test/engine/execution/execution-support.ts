@@ -20,8 +20,11 @@ import { ACCOUNT, BTC, engine, PARENT, standardBook, T0 } from '../../sim/engine
 
 export { ACCOUNT, BTC, T0 };
 
-/** A fault at the port boundary: the call runs and its reply is lost, or it never reaches the exchange. */
-export type Fault = 'lose-reply' | 'drop-request' | 'fail';
+/**
+ * A fault at the port boundary: the call runs and its reply is lost, or it never reaches the exchange;
+ * or the port itself is broken (a bug below): it throws when called, or its promise rejects.
+ */
+export type Fault = 'lose-reply' | 'drop-request' | 'fail' | 'throw' | 'reject';
 
 type Method = keyof ExchangePort;
 
@@ -43,9 +46,15 @@ export class FaultyPort implements ExchangePort {
     return this.calls.get(method) ?? 0;
   }
 
-  private async run<T>(method: Method, call: () => PortResult<T>): PortResult<T> {
+  private run<T>(method: Method, call: () => PortResult<T>): PortResult<T> {
     this.calls.set(method, this.count(method) + 1);
     const fault = this.faults.get(method)?.shift();
+    if (fault === 'throw') throw new Error(`${method}: port bug (fault injection)`);
+    if (fault === 'reject') return Promise.reject(new Error(`${method}: port bug (fault injection)`));
+    return this.answer(fault, call);
+  }
+
+  private async answer<T>(fault: Fault | undefined, call: () => PortResult<T>): PortResult<T> {
     if (fault === 'drop-request') return err(LOST);
     if (fault === 'fail') return err(DOWN);
     const result: Result<T, ExchangeFailure> = await call();

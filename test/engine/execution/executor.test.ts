@@ -93,6 +93,20 @@ describe('Executor: journal first, then send; replies and stream events drive ea
     expect(openOnEngine(r)).toEqual([id]);
   });
 
+  test.each(['throw', 'reject'] as const)('a port that fails to call (%s) leaves an unknown outcome, settled by query; nothing is sent again', async (fault) => {
+    const r = rig({ stream: false });
+    r.faulty.inject('placeOrder', fault);
+    const id = r.executor.clientOrderId('alpha', `broken-${fault}`);
+    await r.executor.submit('alpha', limit(id, 'BUY', '99000'), `broken-${fault}`);
+    expect(r.journal.get(id)?.state).toBe('unknown');
+    expect(r.executor.pendingCount()).toBe(1);
+    await runFor(r.clock, 1000);
+    expect(r.journal.get(id)?.state).toBe('rejected');
+    expect(r.faulty.count('queryOrder')).toBe(1);
+    expect(r.faulty.count('placeOrder')).toBe(1);
+    expect(openOnEngine(r)).toEqual([]);
+  });
+
   test('a failing settle query is retried with backoff until it answers', async () => {
     const r = rig({ stream: false });
     r.faulty.inject('placeOrder', 'lose-reply');
