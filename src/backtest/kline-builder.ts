@@ -72,22 +72,39 @@ class Volume {
   }
 }
 
-/** A forming kline; prices are the prints' decimal text, made decimals when the kline closes. */
+/**
+ * A forming kline; prices are the prints' decimal text, made decimals when the kline closes. Each price's
+ * ticks on `grid` are beside it when known (0 when not): two known ones are compared as numbers (text
+ * comparison was most of a replayed trade's cost here).
+ */
 interface Forming {
   openTime: number;
   open: string;
   high: string;
+  highTicks: number;
   low: string;
+  lowTicks: number;
   close: string;
+  closeTicks: number;
+  /** What the ticks count steps of (the caller's token for its grid); undefined when none is known. */
+  readonly grid: object | undefined;
   volume: Volume;
   /** The close is within [low, high] (a trade's price always is; a downloaded bar's close need not be). */
   closeInside: boolean;
+}
+
+/** The order of two prices, −1, 0 or 1: by their ticks when both are known (on one grid), else by their text. */
+function comparePrices(a: string, aTicks: number, b: string, bTicks: number): number {
+  if (aTicks > 0 && bTicks > 0) return aTicks > bTicks ? 1 : aTicks < bTicks ? -1 : 0;
+  return compareDecimalText(a, b);
 }
 
 /** One symbol's series of one interval. */
 class SeriesBuilder {
   private forming: Forming | undefined;
   private lastClose: string | undefined;
+  private lastCloseTicks = 0;
+  private lastGrid: object | undefined;
 
   constructor(
     readonly series: KlineSeries,
@@ -118,30 +135,57 @@ class SeriesBuilder {
         closed: true,
       });
       this.lastClose = k.close;
+      this.lastCloseTicks = k.closeTicks;
+      this.lastGrid = k.grid;
       const next = k.openTime + this.ms;
-      this.forming = next + this.ms <= time ? { openTime: next, open: k.close, high: k.close, low: k.close, close: k.close, volume: new Volume(), closeInside: true } : undefined;
+      const c = k.close;
+      const ticks = k.closeTicks;
+      this.forming = next + this.ms <= time ? { openTime: next, open: c, high: c, highTicks: ticks, low: c, lowTicks: ticks, close: c, closeTicks: ticks, grid: k.grid, volume: new Volume(), closeInside: true } : undefined;
     }
   }
 
-  trade(trade: KlinePrint): void {
+  /** A print; `ticks`: its price as steps of `grid` (0 when not known). */
+  trade(trade: KlinePrint, ticks: number, grid: object | undefined): void {
     const openTime = Math.floor(trade.ts / this.ms) * this.ms;
     const k = this.forming;
     const price = trade.price;
     const qty = trade.qty;
     if (k === undefined || k.openTime !== openTime) {
-      const open = this.lastClose ?? price;
-      const side = compareDecimalText(price, open);
+      const lastClose = this.lastClose;
+      const open = lastClose ?? price;
+      const openTicks = lastClose === undefined ? ticks : this.lastGrid === grid ? this.lastCloseTicks : 0;
+      const side = comparePrices(price, ticks, open, openTicks);
       const volume = new Volume();
       if (qty !== undefined) volume.add(qty);
-      this.forming = { openTime, open, high: side > 0 ? price : open, low: side < 0 ? price : open, close: price, volume, closeInside: true };
+      this.forming = {
+        openTime,
+        open,
+        high: side > 0 ? price : open,
+        highTicks: side > 0 ? ticks : openTicks,
+        low: side < 0 ? price : open,
+        lowTicks: side < 0 ? ticks : openTicks,
+        close: price,
+        closeTicks: ticks,
+        grid,
+        volume,
+        closeInside: true,
+      };
       return;
     }
     // Prints repeat the last price often: the close's own value cannot move the high or the low once the close is inside them.
     if (price !== k.close || !k.closeInside) {
+      // Ticks of another grid than the kline's are not comparable with its own.
+      const own = grid === k.grid ? ticks : 0;
       // Above the high cannot be below the low: one comparison for a new high.
-      if (compareDecimalText(price, k.high) > 0) k.high = price;
-      else if (compareDecimalText(price, k.low) < 0) k.low = price;
+      if (comparePrices(price, own, k.high, k.highTicks) > 0) {
+        k.high = price;
+        k.highTicks = own;
+      } else if (comparePrices(price, own, k.low, k.lowTicks) < 0) {
+        k.low = price;
+        k.lowTicks = own;
+      }
       k.close = price;
+      k.closeTicks = own;
       k.closeInside = true;
     }
     if (qty !== undefined) k.volume.add(qty);
@@ -154,12 +198,19 @@ class SeriesBuilder {
     if (k === undefined || k.openTime !== openTime) {
       const volume = new Volume();
       volume.add(bar.volume);
-      this.forming = { openTime, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume, closeInside: false };
+      this.forming = { openTime, open: bar.open, high: bar.high, highTicks: 0, low: bar.low, lowTicks: 0, close: bar.close, closeTicks: 0, grid: undefined, volume, closeInside: false };
       return;
     }
-    if (compareDecimalText(bar.high, k.high) > 0) k.high = bar.high;
-    if (compareDecimalText(bar.low, k.low) < 0) k.low = bar.low;
+    if (compareDecimalText(bar.high, k.high) > 0) {
+      k.high = bar.high;
+      k.highTicks = 0;
+    }
+    if (compareDecimalText(bar.low, k.low) < 0) {
+      k.low = bar.low;
+      k.lowTicks = 0;
+    }
     k.close = bar.close;
+    k.closeTicks = 0;
     k.closeInside = false;
     k.volume.add(bar.volume);
   }
@@ -198,12 +249,17 @@ export class KlineBuilder {
     return out.sort((a, b) => a.time - b.time || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   }
 
-  trade(trade: KlinePrint): void {
+  /**
+   * A recorded trade (or another print). `ticks`: its price as steps of a grid, 0 when not known; `grid`:
+   * any object standing for that grid, the same for the same grid (a symbol's prices are compared by
+   * their ticks when both have them on one grid, else by their text: the same order).
+   */
+  trade(trade: KlinePrint, ticks = 0, grid?: object): void {
     // Called for every replayed trade: a plain loop (no iterator).
     const builders = this.builders;
     for (let i = 0; i < builders.length; i++) {
       const builder = builders[i]!;
-      if (builder.series.symbol === trade.symbol) builder.trade(trade);
+      if (builder.series.symbol === trade.symbol) builder.trade(trade, ticks, grid);
     }
   }
 

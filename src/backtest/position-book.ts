@@ -1,6 +1,7 @@
 import type { Decimal } from '../core/decimal.js';
 import { aboveZero, compareDecimals, dec } from '../core/decimal.js';
-import { minusExact, plusExact, timesExact, weightedAverageExact } from '../core/exact-decimal.js';
+import { DecimalSum } from '../core/decimal-sum.js';
+import { minusExact, plusExact, weightedAverageExact } from '../core/exact-decimal.js';
 import type { PositionSide } from '../model/instrument.js';
 
 const ZERO = dec(0);
@@ -32,11 +33,7 @@ interface Holding {
  * per fill; unrealized PnL is valued here against the owner's own average entry.
  */
 export class PositionBook {
-  realizedPnl = ZERO;
-  fees = ZERO;
   funding = ZERO;
-  /** Quote notional traded. */
-  volume = ZERO;
   fills = 0;
   closingFills = 0;
   /** Closing fills whose realized PnL beat their fee. */
@@ -44,6 +41,23 @@ export class PositionBook {
   private readonly holdings = new Map<string, Holding>();
   private exposedSince: number | undefined;
   private exposedMs = 0;
+  // Sums of every fill's figures, made decimals when read (a decimal per fill and figure was most of `apply`).
+  private readonly realized = new DecimalSum();
+  private readonly feeSum = new DecimalSum();
+  private readonly notional = new DecimalSum();
+
+  get realizedPnl(): Decimal {
+    return this.realized.decimal;
+  }
+
+  get fees(): Decimal {
+    return this.feeSum.decimal;
+  }
+
+  /** Quote notional traded. */
+  get volume(): Decimal {
+    return this.notional.decimal;
+  }
 
   apply(share: FillShare): void {
     const key = `${share.symbol}/${share.positionSide}`;
@@ -67,9 +81,9 @@ export class PositionBook {
     }
     this.fills++;
     // An opening fill realizes nothing: adding its zero would give the same value, a new decimal.
-    if (!share.realizedPnl.isZero()) this.realizedPnl = plusExact(this.realizedPnl, share.realizedPnl);
-    if (!share.fee.isZero()) this.fees = plusExact(this.fees, share.fee);
-    this.volume = plusExact(this.volume, timesExact(timesExact(share.price, share.qty), share.multiplier));
+    if (!share.realizedPnl.isZero()) this.realized.add(share.realizedPnl);
+    if (!share.fee.isZero()) this.feeSum.add(share.fee);
+    this.notional.addProduct(share.price, share.qty, share.multiplier);
     this.trackExposure(share.time);
   }
 

@@ -250,7 +250,7 @@ export class BacktestRun {
       // Warm-up trades (or bars) shape the klines forming at the start; klines closed before it are not replayed.
       if (event.type === 'trade' && !this.bars) {
         this.klines.advance(event.ts);
-        this.klines.trade(event);
+        this.klines.trade(event, book?.lastTicks, book?.priceDecimals);
       } else if (event.type === 'bar' && event.source === 'contract') {
         this.klines.advance(event.ts);
         this.klines.bar(event);
@@ -270,7 +270,8 @@ export class BacktestRun {
     const model = modelMarketEvent(event, book);
     if (model === undefined) return;
     this.kernel.ingest(model);
-    if (event.type === 'trade' && !this.bars) this.klines.trade(event);
+    // The engine's ticks of the trade's price (on its symbol's grid): the klines compare prices by them.
+    if (event.type === 'trade' && !this.bars) this.klines.trade(event, book?.lastTicks, book?.priceDecimals);
   }
 
   /** Hands the kernel each event of a daemon's view at its arrival time (those before now at once), in order. */

@@ -1,4 +1,5 @@
 import { Decimal, dec } from './decimal.js';
+import { timesExact } from './exact-decimal.js';
 import { MAX_EXACT_SCALE, decimalOfScaled, powerOfTen, scaledInteger } from './scaled-integer.js';
 
 const ZERO = dec(0);
@@ -36,6 +37,20 @@ export class DecimalSum {
     return this.push(x, true);
   }
 
+  /**
+   * `add(a.mul(b).mul(c))`. While the sum is an integer and the product's digits are a safe integer at
+   * the factors' places together (at most 15), the product is that integer, exact (at most 16 digits, as
+   * decimal.js's steps give it), added to the sum with no decimal made for it or for its factor `a × b`.
+   */
+  addProduct(a: Decimal, b: Decimal, c: Decimal): this {
+    if (this.exact && this.addProductUnits(a, b, c)) {
+      this.value = undefined;
+      this.exactTerms++;
+      return this;
+    }
+    return this.add(timesExact(timesExact(a, b), c));
+  }
+
   /** The sum as a decimal (the unsigned zero when it is zero, as decimal.js's steps from zero give). */
   get decimal(): Decimal {
     return (this.value ??= this.exact ? (this.units === 0 ? ZERO : decimalOfScaled(this.units, this.scale)) : this.stepped());
@@ -69,6 +84,30 @@ export class DecimalSum {
     const next = negated ? this.units - units : this.units + units;
     if (!isSafeInteger(next)) return false;
     this.units = next;
+    return true;
+  }
+
+  /** Adds `a × b × c` to the integer when the product and the sum stay exact there; false (nothing changed) otherwise. */
+  private addProductUnits(a: Decimal, b: Decimal, c: Decimal): boolean {
+    const aPlaces = a.decimalPlaces();
+    const bPlaces = b.decimalPlaces();
+    const cPlaces = c.decimalPlaces();
+    const places = aPlaces + bPlaces + cPlaces;
+    if (!(places <= MAX_EXACT_SCALE)) return false;
+    const aUnits = scaledInteger(a, aPlaces);
+    const bUnits = scaledInteger(b, bPlaces);
+    const cUnits = scaledInteger(c, cPlaces);
+    if (aUnits === undefined || bUnits === undefined || cUnits === undefined) return false;
+    const product = aUnits * bUnits * cUnits;
+    // A zero product (a zero factor) keeps decimal.js's sign rules: left to its own steps.
+    if (product === 0 || !isSafeInteger(product)) return false;
+    const scale = places > this.scale ? places : this.scale;
+    const sum = this.units * powerOfTen(scale - this.scale);
+    const units = product * powerOfTen(scale - places);
+    const next = sum + units;
+    if (!isSafeInteger(sum) || !isSafeInteger(units) || !isSafeInteger(next)) return false;
+    this.units = next;
+    this.scale = scale;
     return true;
   }
 

@@ -175,7 +175,9 @@ export class Cache implements CacheView {
     const current = this.ordersById.get(order.clientOrderId);
     if (current !== undefined && !supersedes(current, order)) return false;
     this.ordersById.set(order.clientOrderId, order);
-    this.clientIdByOrderId.set(order.orderId, order.clientOrderId);
+    // Set with the order's first snapshot (and when its exchange id changes): while the cache holds an
+    // order, its id maps to it (both are forgotten together), and a lookup of a fresh id text costs its hash.
+    if (current === undefined || current.orderId !== order.orderId) this.clientIdByOrderId.set(order.orderId, order.clientOrderId);
     if (isOpenStatus(order.status)) {
       this.openOrderIds.add(order.clientOrderId);
     } else {

@@ -76,4 +76,33 @@ describe('klines built from recorded trades for backtests', () => {
     const [closed] = k.advance(T0 + MIN);
     expect(closed?.volume.toFixed()).toBe('9007199254740993.55');
   });
+  it('prices given with their ticks build the same klines as their text alone, also across grids, bars of text and prints without ticks', () => {
+    const text = new KlineBuilder([{ symbol: BTC, interval: '1m' }]);
+    const ticked = new KlineBuilder([{ symbol: BTC, interval: '1m' }]);
+    const tenths = { step: '0.1' };
+    const hundredths = { step: '0.01' };
+    let seed = 11;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const closed: string[][] = [[], []];
+    for (let i = 0; i < 3000; i++) {
+      const ts = T0 + i * 7_000 + (next() % 5000);
+      const tenthsOfPrice = 1000 + (next() % 41) - 20 + Math.floor(i / 50);
+      // Equal values in other text now and then ('100.0' for '100'), and a print's ticks on a finer grid, or none.
+      const price = next() % 9 === 0 ? (tenthsOfPrice / 10).toFixed(2) : String(tenthsOfPrice / 10);
+      const kind = next() % 10;
+      const print = trade(ts, price, String(1 + (next() % 3)));
+      for (const [n, k] of [text, ticked].entries()) closed[n]!.push(...k.advance(ts).map((c) => JSON.stringify(c)));
+      text.trade(print);
+      if (kind === 0) ticked.trade(print);
+      else if (kind === 1) ticked.trade(print, tenthsOfPrice * 10, hundredths);
+      else ticked.trade(print, tenthsOfPrice, tenths);
+    }
+    const end = T0 + 3000 * 7_000 + 2 * MIN;
+    for (const [n, k] of [text, ticked].entries()) closed[n]!.push(...k.advance(end).map((c) => JSON.stringify(c)));
+    expect(closed[0]!.length).toBeGreaterThan(300);
+    expect(closed[1]).toEqual(closed[0]);
+  });
 });

@@ -49,6 +49,40 @@ describe('DecimalSum', () => {
     expect(wrong.slice(0, 5)).toEqual([]);
   });
 
+  test('products added are decimal.js adding each product of its multiplications, mixed with plain terms', () => {
+    const values = samples();
+    let pick = 5;
+    const wrong: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const sum = new DecimalSum();
+      let want = dec(0);
+      const shown: string[] = [];
+      for (let j = 0; j < 1 + (i % 7); j++) {
+        const factors: Decimal[] = [];
+        for (let k = 0; k < 3; k++) {
+          pick = (pick * 31 + 17) % values.length;
+          factors.push(values[pick]!);
+        }
+        const [a, b, c] = factors as [Decimal, Decimal, Decimal];
+        if ((i + j) % 4 === 3) {
+          sum.add(a);
+          want = want.add(a);
+          shown.push(`+${a.valueOf()}`);
+        } else {
+          sum.addProduct(a, b, c);
+          want = want.add(a.mul(b).mul(c));
+          shown.push(`+${a.valueOf()}×${b.valueOf()}×${c.valueOf()}`);
+        }
+      }
+      const got = sum.decimal;
+      if (JSON.stringify(got) !== JSON.stringify(want) || got.e !== want.e || got.d.join() !== want.d.join()) wrong.push(`${shown.join(' ')}: ${got.valueOf()}, not ${want.valueOf()}`);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    // A fill's notional: price × contracts × multiplier, exact, no decimal made per term.
+    const notional = new DecimalSum().addProduct(dec('111022.3'), dec('3.5'), dec('0.001')).addProduct(dec('111021.9'), dec('0.1'), dec('0.001'));
+    expect(notional.decimal.valueOf()).toBe('399.68024');
+  });
+
   test('a sum as a term is one step with its value, as its decimal would be', () => {
     const third = dec(1).div(3);
     const inner = new DecimalSum().add(dec('0.1')).add(third);
