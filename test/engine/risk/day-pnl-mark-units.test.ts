@@ -20,11 +20,17 @@ function markWithUnits(time: number, text: string, units: number, scale: number)
   return { event, reads: () => reads };
 }
 
+/** A harness past the account's synchronisation holding one BTC position opened today. */
+function holding(positionSide: 'LONG' | 'SHORT', avgPrice: string): RiskHarness {
+  const h = new RiskHarness({ global: { dailyLossLimit: d(1e9) } });
+  h.feed({ type: 'account.resynced', time: h.clock.now(), epoch: 1, adopted: 0, cancelled: 0, settled: 0 });
+  h.position(BTC, positionSide, '3', avgPrice, '0');
+  return h;
+}
+
 describe('day PnL: a mark price with integer digits', () => {
   it('revalues the position from the digits, its decimal not read, to the value the decimal gives', () => {
-    const h = new RiskHarness({ global: { dailyLossLimit: d(1e9) } });
-    h.feed({ type: 'account.resynced', time: h.clock.now(), epoch: 1, adopted: 0, cancelled: 0, settled: 0 });
-    h.position(BTC, 'LONG', '3', '100000.12', '0');
+    const h = holding('LONG', '100000.12');
     // 99999.9 as 999999 tenths: (99999.9 − 100000.12) × 3 × 0.001
     const tenths = markWithUnits(h.clock.now(), '99999.9', 999_999, 1);
     h.feed(tenths.event);
@@ -38,9 +44,7 @@ describe('day PnL: a mark price with integer digits', () => {
   });
 
   it('a mark off the average price’s grid reads its decimal, as without digits', () => {
-    const h = new RiskHarness({ global: { dailyLossLimit: d(1e9) } });
-    h.feed({ type: 'account.resynced', time: h.clock.now(), epoch: 1, adopted: 0, cancelled: 0, settled: 0 });
-    h.position(BTC, 'SHORT', '3', '100000.1', '0');
+    const h = holding('SHORT', '100000.1');
     const off = markWithUnits(h.clock.now(), '99999.95', 9_999_995, 2);
     h.feed(off.event);
     expect(off.reads()).toBeGreaterThan(0);
