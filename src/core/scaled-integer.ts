@@ -96,6 +96,23 @@ export function decimalOfScaled(units: number, scale: number): Decimal {
   return x as unknown as Decimal;
 }
 
+/**
+ * `units × 10^−from` as a count of 10^−`to` (`scaledInteger` of that value at `to`, without its decimal):
+ * undefined when it is off that grid or not a safe integer.
+ */
+export function rescaled(units: number, from: number, to: number): number | undefined {
+  if (units === 0) return 0;
+  const shift = to - from;
+  if (shift >= 0) {
+    if (shift > MAX_EXACT_SCALE) return undefined;
+    const result = units * POWERS[shift]!;
+    return Number.isSafeInteger(result) ? result : undefined;
+  }
+  if (shift < -MAX_EXACT_SCALE) return undefined;
+  const divisor = POWERS[-shift]!;
+  return units % divisor === 0 ? units / divisor : undefined;
+}
+
 /** `10^n` for 0 ≤ n ≤ 15 (exact in a double). */
 export function powerOfTen(n: number): number {
   return POWERS[n]!;

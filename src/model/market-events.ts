@@ -92,6 +92,13 @@ export interface MarkPriceUpdated {
   readonly symbol: string;
   readonly time: number;
   readonly price: Decimal;
+  /**
+   * `price` exactly, as an integer count of 10^−`priceScale` (both present or both absent), where the
+   * source holds the price as integers already (the simulator's ticks on the symbol's price grid): a
+   * reader computing in integers reads these instead of the decimal. The live parsers leave them absent.
+   */
+  readonly priceUnits?: number | undefined;
+  readonly priceScale?: number | undefined;
 }
 
 export interface IndexPriceUpdated {

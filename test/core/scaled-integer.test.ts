@@ -1,8 +1,20 @@
 import { Decimal, dec } from '../../src/core/decimal.js';
-import { decimalOfScaled, midpoint, onGrid, scaledInteger } from '../../src/core/scaled-integer.js';
+import { decimalOfScaled, midpoint, onGrid, rescaled, scaledInteger } from '../../src/core/scaled-integer.js';
 import { decimalTextSamples } from '../support/decimal-text-samples.js';
 
 describe('scaled integers', () => {
+  it('rescaled: units of one grid on another, as scaledInteger reads their decimal there', () => {
+    const wrong: string[] = [];
+    for (const [units, from] of [[999_999, 1], [-1_250, 3], [0, 4], [2 ** 52, 0], [123_456_789, 15], [7, 0]] as const) {
+      const x = decimalOfScaled(units, from);
+      for (let to = 0; to <= 17; to++) if (rescaled(units, from, to) !== scaledInteger(x, to)) wrong.push(`${units}e-${from} at ${to}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(rescaled(999_999, 1, 3)).toBe(99_999_900);
+    expect(rescaled(1_250, 3, 2)).toBe(125);
+    expect(rescaled(1_255, 3, 2)).toBeUndefined();
+  });
+
   test('x × 10^scale exactly when it is a safe integer, undefined otherwise', () => {
     const wrong: string[] = [];
     for (const text of decimalTextSamples()) {

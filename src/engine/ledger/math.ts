@@ -1,11 +1,15 @@
 import type { Decimal } from '../../core/decimal.js';
 import { compareDecimals, dec } from '../../core/decimal.js';
-import { weightedAverageExact } from '../../core/exact-decimal.js';
+import { minusExact, plusExact, timesExact, weightedAverageExact } from '../../core/exact-decimal.js';
 import type { PositionSide, Side } from '../../model/instrument.js';
 import { isOpening } from '../../model/instrument.js';
 import type { LedgerPosition } from '../../model/ledger.js';
 
-/** Pure arithmetic of one ledger position: opening and closing fills, fees, funding, transfers. */
+/**
+ * Pure arithmetic of one ledger position: opening and closing fills, fees, funding, transfers. A fill's
+ * steps go through the exact helpers (decimal.js's values, from safe integers where they fit): every
+ * fill of a replay comes here.
+ */
 
 const ZERO = dec(0);
 
@@ -15,8 +19,8 @@ export function flatPosition(owner: string, symbol: string, positionSide: Positi
 
 /** PnL of closing `qty` contracts of a `positionSide` position entered at `entry` at `exit`. */
 export function closingPnl(positionSide: PositionSide, entry: Decimal, exit: Decimal, qty: Decimal, multiplier: Decimal): Decimal {
-  const perContract = positionSide === 'LONG' ? exit.sub(entry) : entry.sub(exit);
-  return perContract.mul(qty).mul(multiplier);
+  const perContract = positionSide === 'LONG' ? minusExact(exit, entry) : minusExact(entry, exit);
+  return timesExact(timesExact(perContract, qty), multiplier);
 }
 
 /** The holding with new figures, as one literal of the record's shape (no spreads per fill). */
@@ -30,7 +34,7 @@ export function openInto(p: LedgerPosition, qty: Decimal, price: Decimal, time: 
 }
 
 function opened(p: LedgerPosition, fees: Decimal, qty: Decimal, price: Decimal, time: number): LedgerPosition {
-  const total = p.qty.add(qty);
+  const total = plusExact(p.qty, qty);
   const avgPrice = total.isZero() ? ZERO : weightedAverageExact(p.avgPrice, p.qty, price, qty);
   return holding(p, total, avgPrice, p.realizedPnl, fees, time);
 }
@@ -46,9 +50,9 @@ export function closeFrom(p: LedgerPosition, qty: Decimal, price: Decimal, multi
 function closed(p: LedgerPosition, fees: Decimal, qty: Decimal, price: Decimal, multiplier: Decimal, time: number): { readonly position: LedgerPosition; readonly excess: Decimal } {
   const done = compareDecimals(qty, p.qty) > 0 ? p.qty : qty;
   // Nothing beyond the holding: qty − qty is zero.
-  const excess = done === qty ? ZERO : qty.sub(done);
-  const left = p.qty.sub(done);
-  const realizedPnl = p.realizedPnl.add(closingPnl(p.positionSide, p.avgPrice, price, done, multiplier));
+  const excess = done === qty ? ZERO : minusExact(qty, done);
+  const left = minusExact(p.qty, done);
+  const realizedPnl = plusExact(p.realizedPnl, closingPnl(p.positionSide, p.avgPrice, price, done, multiplier));
   return { position: holding(p, left, left.isZero() ? ZERO : p.avgPrice, realizedPnl, fees, time), excess };
 }
 
@@ -58,7 +62,7 @@ export function applyExecution(
   fill: { readonly side: Side; readonly qty: Decimal; readonly price: Decimal; readonly fee: Decimal; readonly time: number },
   multiplier: Decimal,
 ): { readonly position: LedgerPosition; readonly excess: Decimal } {
-  const fees = p.fees.add(fill.fee);
+  const fees = plusExact(p.fees, fill.fee);
   if (isOpening(fill.side, p.positionSide)) return { position: opened(p, fees, fill.qty, fill.price, fill.time), excess: ZERO };
   return closed(p, fees, fill.qty, fill.price, multiplier, fill.time);
 }

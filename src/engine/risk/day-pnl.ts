@@ -1,6 +1,6 @@
 import type { Decimal } from '../../core/decimal.js';
 import { compareDecimals, dec } from '../../core/decimal.js';
-import { decimalOfScaled, powerOfTen, scaledInteger } from '../../core/scaled-integer.js';
+import { decimalOfScaled, powerOfTen, rescaled, scaledInteger } from '../../core/scaled-integer.js';
 import { assertNever } from '../../core/errors.js';
 import type { Position } from '../../model/account.js';
 import { positionKey } from '../../model/account.js';
@@ -232,10 +232,10 @@ export class DayPnl implements DayFigure {
       if (position === undefined || position.qty.isZero()) continue;
       instrument ??= this.cache.instrument(symbol);
       if (instrument === undefined) return false;
+      changed = true;
+      if (this.exact && this.markUnits(key, side, position, instrument, event)) continue;
       // Read only now: a replay's mark prices become decimals when something reads them.
       const mark = event.price;
-      changed = true;
-      if (this.exact && this.markUnits(key, side, position, instrument, mark)) continue;
       const move = side === 'LONG' ? mark.sub(position.avgPrice) : position.avgPrice.sub(mark);
       const pnl = move.mul(position.qty).mul(instrument.contractMultiplier);
       if (this.exact) {
@@ -252,7 +252,7 @@ export class DayPnl implements DayFigure {
    * `(mark − avgPrice) × qty × multiplier` (the other way round for a short) in integers, each step
    * checked as `markTo`'s decimal steps would round it: false when one does not fit.
    */
-  private markUnits(key: string, side: PositionSide, position: Position, instrument: Instrument, mark: Decimal): boolean {
+  private markUnits(key: string, side: PositionSide, position: Position, instrument: Instrument, event: MarkPriceUpdated): boolean {
     let terms = this.terms.get(key);
     if (terms === undefined || terms.multiplier !== instrument.contractMultiplier) {
       if (this.terms.has(key) && terms === undefined) return false;
@@ -261,9 +261,13 @@ export class DayPnl implements DayFigure {
       if (terms === undefined) return false;
     }
     // A mark on the average price's grid (as most are) is read at its scale without counting its places.
+    // The event's integer digits when it has them (no decimal read), on the same grid as the decimal's.
     let moveScale = terms.avgScale;
-    let markUnits = scaledInteger(mark, moveScale);
+    const given = event.priceUnits;
+    const givenScale = event.priceScale;
+    let markUnits = given !== undefined && givenScale !== undefined ? rescaled(given, givenScale, moveScale) : scaledInteger(event.price, moveScale);
     if (markUnits === undefined) {
+      const mark = event.price;
       moveScale = Math.max(mark.decimalPlaces(), terms.avgScale);
       if (moveScale > 15) return false;
       markUnits = scaledInteger(mark, moveScale);

@@ -22,10 +22,20 @@ export class GridDecimals {
   private readonly frontUnits = new Float64Array(FRONT_SLOTS).fill(Number.NaN);
   private readonly frontValues = new Array<Decimal | undefined>(FRONT_SLOTS).fill(undefined);
 
+  /** The grid's decimal places: `scaledOf`'s integers count 10^−scale. */
+  readonly scale: number;
+
   constructor(
     private readonly grid: StepGrid,
     private readonly max = 10_000,
-  ) {}
+  ) {
+    this.scale = grid.decimals;
+  }
+
+  /** `of(units)` as an integer count of 10^−scale (no decimal made); undefined beyond 2^53. */
+  scaledOf(units: number): number | undefined {
+    return this.grid.scaledOf(units);
+  }
 
   of(units: number): Decimal {
     const slot = units & FRONT_MASK;

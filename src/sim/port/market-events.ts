@@ -179,20 +179,29 @@ class LazyTrade implements TradePrinted {
   }
 }
 
-/** A mark or index price whose decimal is made when first read (most of a replay's reach no reader of the price; see LazyBook). */
+/**
+ * A mark or index price whose decimal is made when first read (most of a replay's reach no reader of the
+ * price; see LazyBook). A mark price the engine took ticks from carries their integer digits too
+ * (`MarkPriceUpdated.priceUnits`/`priceScale`: the same value); undefined otherwise.
+ */
 class LazyPrice<K extends MarkPriceUpdated['type'] | IndexPriceUpdated['type']> {
   readonly type: K;
   readonly symbol: string;
   readonly time: number;
+  readonly priceUnits: number | undefined;
+  readonly priceScale: number | undefined;
   readonly #text: string;
   readonly #grid: GridDecimals | undefined;
   readonly #ticks: number;
   #price: Decimal | undefined;
 
-  constructor(type: K, event: MarkPriceEvent | IndexPriceEvent, grid: GridDecimals | undefined, ticks: number) {
+  constructor(type: K, event: MarkPriceEvent | IndexPriceEvent, grid: GridDecimals | undefined, ticks: number, withUnits: boolean) {
     this.type = type;
     this.symbol = event.symbol;
     this.time = event.ts;
+    const units = withUnits && grid !== undefined && ticks > 0 ? grid.scaledOf(ticks) : undefined;
+    this.priceUnits = units;
+    this.priceScale = units === undefined || grid === undefined ? undefined : grid.scale;
     this.#text = event.price;
     this.#grid = grid;
     this.#ticks = ticks;
@@ -224,9 +233,9 @@ export function modelMarketEvent(event: SimMarketEvent, book?: BookPrices): Mark
     case 'trade':
       return new LazyTrade(event, book);
     case 'mark':
-      return new LazyPrice('market.markPrice', event, book?.priceDecimals, book === undefined ? 0 : book.markTicks);
+      return new LazyPrice('market.markPrice', event, book?.priceDecimals, book === undefined ? 0 : book.markTicks, true);
     case 'index':
-      return new LazyPrice('market.indexPrice', event, book?.priceDecimals, book === undefined ? 0 : book.indexTicks);
+      return new LazyPrice('market.indexPrice', event, book?.priceDecimals, book === undefined ? 0 : book.indexTicks, false);
     case 'funding':
       return { type: 'market.fundingRate', symbol: event.symbol, time: event.ts, rate: decimalOf(event.rate), nextFundingTime: event.nextFundingTime };
     case 'bar':

@@ -115,4 +115,15 @@ describe('modelMarketEvent (levels and trade amounts made decimals when read)', 
     expect(JSON.parse(JSON.stringify(mark))).toEqual({ type: 'market.markPrice', symbol: 'BTC-SWAP-USDT', time: trade.ts, price: '111021.6' });
     expect(JSON.parse(JSON.stringify(index))).toEqual({ type: 'market.indexPrice', symbol: 'ETH-SWAP-USDT', time: trade.ts, price: '4439.92' });
   });
+
+  it("a replayed mark price carries the engine's ticks as the grid's integer digits (its decimal's value), an unreplayed one none", () => {
+    const grid = new GridDecimals(new StepGrid('0.1'));
+    const prices: BookPrices = { bestBidTicks: 0, bestAskTicks: 0, lastTicks: 0, markTicks: 1_110_216, indexTicks: 0, priceDecimals: grid };
+    const mark = modelMarketEvent({ type: 'mark', ts: trade.ts, symbol: 'BTC-SWAP-USDT', price: '111021.6' }, prices) as MarkPriceUpdated;
+    expect([mark.priceUnits, mark.priceScale]).toEqual([1_110_216, 1]);
+    expect(mark.price.equals(dec(mark.priceUnits!).div(10 ** mark.priceScale!))).toBe(true);
+    expect(JSON.parse(JSON.stringify(mark))).toEqual({ type: 'market.markPrice', symbol: 'BTC-SWAP-USDT', time: trade.ts, price: '111021.6' });
+    const plain = modelMarketEvent({ type: 'mark', ts: trade.ts, symbol: 'BTC-SWAP-USDT', price: '111021.6' }) as MarkPriceUpdated;
+    expect([plain.priceUnits, plain.priceScale]).toEqual([undefined, undefined]);
+  });
 });
