@@ -41,6 +41,10 @@ export interface Tracked {
   algo?: AlgoOrderSnapshot;
   /** A sent cancel whose journal row could not be written (after-send-rows.ts): its phases live in memory only. */
   unjournaled?: boolean;
+  /** A placement whose journal entry was appended before it was tracked: the journal names the same owner. */
+  readonly ownerJournaled: boolean;
+  /** The `parentSeq` at which this order's exchange id (`order`'s) was listed among the parent orders (0: not by this order). */
+  parentListed: number;
 }
 
 /** Commands that create an order under their own client order id. */
@@ -82,6 +86,18 @@ export class OrderTracker {
   private strict = false;
   /** Our regular orders by exchange id (→ owner and attached stops): the TP/SL rows their attached stops create are the owner's too. */
   private readonly parentOwners = new Map<string, ParentOrder>();
+  /** How many orders were ever listed in `parentOwners`: the newest CHILD_LIMIT of them are still there (first in, first out). */
+  private parentSeq = 0;
+  /** The exchange ids listed in `parentOwners`, the one listed at sequence n at n % CHILD_LIMIT: the oldest leaves by its slot, no iterator made. */
+  private readonly parentRing: string[] = [];
+  /**
+   * The placement that settled last, its owner and the clock's instant then: the events that settle an
+   * order are dispatched to the strategies right after (whose is it?), at that instant, when no purge can
+   * have taken its journal entry (the journal keeps it for days), so its owner is the journal's without a read.
+   */
+  private settledId = '';
+  private settledOwner = '';
+  private settledAt = Number.NaN;
 
   constructor(
     private readonly journal: OrderJournal,
@@ -158,7 +174,7 @@ export class OrderTracker {
 
   /** Starts tracking a journaled entry in its journal state. */
   remember(entry: Pick<JournalEntry, 'id' | 'strategyId' | 'symbol' | 'command' | 'state'>): Tracked {
-    const tracked: Tracked = { id: entry.id, strategyId: entry.strategyId, symbol: entry.symbol, command: entry.command, phase: entry.state };
+    const tracked: Tracked = { id: entry.id, strategyId: entry.strategyId, symbol: entry.symbol, command: entry.command, phase: entry.state, ownerJournaled: isPlacing(entry.command), parentListed: 0 };
     if (isLive(entry.state)) this.live.set(entry.id, tracked);
     return tracked;
   }
@@ -173,7 +189,10 @@ export class OrderTracker {
     const exchangeOrderId = tracked.order?.orderId ?? tracked.algo?.orderId;
     // A cancel the journal missed (after-send-rows.ts) has no row to update.
     if (tracked.unjournaled !== true) this.writeChange(id, phaseChange(phase, this.clock.now(), exchangeOrderId, detail));
-    if (!isLive(phase)) this.live.delete(id);
+    if (!isLive(phase)) {
+      this.live.delete(id);
+      if (tracked.ownerJournaled) this.noteSettled(tracked);
+    }
     return phase;
   }
 
@@ -185,8 +204,8 @@ export class OrderTracker {
     const tracked = this.trackedFor(snapshot.clientOrderId, snapshot.orderId, 'order');
     if (tracked === undefined) return this.adoptChild(snapshot) ? 'applied' : 'foreign';
     if (tracked.order !== undefined && !supersedes(tracked.order, snapshot)) return 'stale';
+    if (tracked.command.type === 'place-order') this.rememberParent(snapshot, tracked, tracked.command);
     tracked.order = snapshot;
-    if (tracked.command.type === 'place-order') this.rememberParent(snapshot, tracked.strategyId, tracked.command);
     this.advance(tracked.id, { kind: 'exists', finished: isFinishedOrder(snapshot) });
     return 'applied';
   }
@@ -216,7 +235,17 @@ export class OrderTracker {
     const command = 'kind' in snapshot ? algoCommandOf(snapshot) : placeCommandOf(snapshot);
     const finished = 'kind' in snapshot ? isFinishedAlgo(snapshot) : isFinishedOrder(snapshot);
     const time = this.clock.now();
-    const tracked: Tracked = { id: snapshot.clientOrderId, strategyId, symbol: snapshot.symbol, command, phase: finished ? 'done' : 'accepted', ...(isAlgo ? { algo: snapshot } : { order: snapshot }) };
+    const tracked: Tracked = {
+      id: snapshot.clientOrderId,
+      strategyId,
+      symbol: snapshot.symbol,
+      command,
+      phase: finished ? 'done' : 'accepted',
+      // Its journal write may fail (reported, not thrown), or the id be another entry's: the journal answers for it.
+      ownerJournaled: false,
+      parentListed: 0,
+      ...(isAlgo ? { algo: snapshot } : { order: snapshot }),
+    };
     const known = this.journal.get(tracked.id);
     if (known === undefined) {
       this.write(() =>
@@ -238,7 +267,16 @@ export class OrderTracker {
   }
 
   ownerOf(id: string): string | undefined {
-    return this.live.get(id)?.strategyId ?? this.journal.get(id)?.strategyId;
+    const live = this.live.get(id);
+    if (live !== undefined) return live.strategyId;
+    if (id === this.settledId && this.clock.now() === this.settledAt) return this.settledOwner;
+    return this.journal.get(id)?.strategyId;
+  }
+
+  private noteSettled(tracked: Tracked): void {
+    this.settledId = tracked.id;
+    this.settledOwner = tracked.strategyId;
+    this.settledAt = this.clock.now();
   }
 
   /** Snapshots of regular orders nobody here knows, waiting for the plan row that may have created them. */
@@ -300,7 +338,7 @@ export class OrderTracker {
     if (entry === undefined || entry.state !== 'rejected' || !isPlacing(entry.command) || kindOf(entry.command) !== kind) return undefined;
     if (entry.exchangeOrderId !== undefined && entry.exchangeOrderId !== orderId) return undefined;
     this.logger.warn({ clientOrderId, orderId }, 'an order settled as rejected exists after all');
-    const tracked: Tracked = { id: entry.id, strategyId: entry.strategyId, symbol: entry.symbol, command: entry.command, phase: 'rejected' };
+    const tracked: Tracked = { id: entry.id, strategyId: entry.strategyId, symbol: entry.symbol, command: entry.command, phase: 'rejected', ownerJournaled: true, parentListed: 0 };
     this.live.set(entry.id, tracked);
     return tracked;
   }
@@ -316,19 +354,24 @@ export class OrderTracker {
     ];
   }
 
-  private rememberParent(snapshot: OrderSnapshot, strategyId: string, command: PlaceOrderCommand): void {
-    if (this.parentOwners.has(snapshot.orderId)) return;
+  /** Lists the order among the parents once: a later snapshot with the same exchange id is known listed by the order's sequence number. */
+  private rememberParent(snapshot: OrderSnapshot, tracked: Tracked, command: PlaceOrderCommand): void {
+    if (tracked.parentListed > 0 && this.parentSeq - tracked.parentListed < CHILD_LIMIT && tracked.order?.orderId === snapshot.orderId) return;
+    if (this.parentOwners.has(snapshot.orderId)) {
+      tracked.parentListed = 0;
+      return;
+    }
     this.parentOwners.set(snapshot.orderId, {
-      strategyId,
+      strategyId: tracked.strategyId,
       symbol: snapshot.symbol,
       positionSide: snapshot.positionSide,
       takeProfit: command.takeProfit?.triggerPrice,
       stopLoss: command.stopLoss?.triggerPrice,
     });
-    if (this.parentOwners.size > CHILD_LIMIT) {
-      const oldest = this.parentOwners.keys().next().value;
-      if (oldest !== undefined) this.parentOwners.delete(oldest);
-    }
+    const slot = this.parentSeq % CHILD_LIMIT;
+    if (this.parentSeq >= CHILD_LIMIT) this.parentOwners.delete(this.parentRing[slot] ?? '');
+    this.parentRing[slot] = snapshot.orderId;
+    tracked.parentListed = ++this.parentSeq;
   }
 
   /**

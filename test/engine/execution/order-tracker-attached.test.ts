@@ -121,4 +121,21 @@ describe('TP/SL rows of attached stops are traced to the order that carried them
     track(t, journal, 'beta', 'beta-entry', '5002', { tp: '104000', sl: '97000' });
     expect(t.applyAlgo(row('1767000005', 'STOP_LOSS', '97000'))).toBe('foreign');
   });
+  test('the newest 1000 parent orders are remembered: an older one seen again is remembered again', () => {
+    const { t, journal } = trackerWithEntry('beta', 'beta-0', '6000', { tp: '104000', sl: '96000' });
+    const command: PlaceOrderCommand = { type: 'place-order', clientOrderId: 'alpha-open', symbol: BTC, side: 'BUY', positionSide: 'LONG', orderType: 'LIMIT', price: dec(99000), quantity: dec(2), timeInForce: 'GTC' };
+    journal.append({ id: 'alpha-open', strategyId: 'alpha', command, time: T0 });
+    t.remember({ id: 'alpha-open', strategyId: 'alpha', symbol: BTC, command, state: 'sent' });
+    const open: OrderSnapshot = { ...childOrder('5001'), clientOrderId: 'alpha-open', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: dec(99000), filledQty: dec(0), avgPrice: dec(0), status: 'NEW', updateTime: T0 };
+    expect(t.applyOrder(open)).toBe('applied');
+    for (let i = 1; i <= 1000; i++) track(t, journal, 'beta', `beta-${i}`, String(6000 + i), { tp: '104000', sl: '96000' });
+    expect(t.sizes()).toEqual(expect.arrayContaining([{ name: 'tracker.parentOwners', size: 1000, limit: 1000 }]));
+    // beta-0 and alpha-open left the table; alpha-open, filled now, is listed again.
+    expect(t.applyOrder({ ...open, filledQty: dec(2), avgPrice: dec(99000), status: 'FILLED', updateTime: T0 + 1 })).toBe('applied');
+    expect(t.get('alpha-open')).toBeUndefined();
+    expect(t.applyAlgo(row('1767000010', 'STOP_LOSS', '97000', '5001'))).toBe('applied');
+    expect(t.ownerOf('1767000010')).toBe('alpha');
+    expect(t.applyAlgo(row('1767000011', 'STOP_LOSS', '96000', '6000'))).toBe('foreign');
+    expect(t.applyAlgo(row('1767000012', 'STOP_LOSS', '96000', '6002'))).toBe('applied');
+  });
 });

@@ -101,4 +101,24 @@ describe('the order tracker bounds what waits for a plan row', () => {
     expect(size(t, 'tracker.live')).toBe(0);
     expect(journal.get('mine')?.state).toBe('done');
   });
+  test("a settled order's owner is the journal's: gone with its purged entry, and not an adopter's under a reused id", () => {
+    const journal = StateStore.inMemory().journal();
+    let now = T0;
+    const t = new OrderTracker(journal, { now: () => now }, silentLogger);
+    const command = { type: 'place-order' as const, clientOrderId: 'mine', symbol: BTC, side: 'BUY' as const, positionSide: 'LONG' as const, orderType: 'MARKET' as const, quantity: dec('1'), timeInForce: 'IOC' as const };
+    journal.append({ id: 'mine', strategyId: 's', command, time: T0 });
+    t.remember({ id: 'mine', strategyId: 's', symbol: BTC, command, state: 'sent' });
+    expect(t.applyOrder({ ...unknownOrder('42', T0), clientOrderId: 'mine' })).toBe('applied');
+    expect(t.ownerOf('mine')).toBe('s');
+    now = T0 + 10 * MINUTE;
+    expect(journal.purgeSettled(now)).toBe(1);
+    expect(t.ownerOf('mine')).toBeUndefined();
+    // An open order adopted for another strategy under a journaled id: tracked in memory only while open.
+    journal.append({ id: 'reused', strategyId: 's', command: { ...command, clientOrderId: 'reused' }, time: now });
+    journal.update('reused', { state: 'rejected', time: now });
+    t.adopt('other', { ...unknownOrder('43', now), clientOrderId: 'reused', status: 'NEW', filledQty: dec('0') });
+    expect(t.ownerOf('reused')).toBe('other');
+    expect(t.applyOrder({ ...unknownOrder('43', now + 1), clientOrderId: 'reused' })).toBe('applied');
+    expect(t.ownerOf('reused')).toBe('s');
+  });
 });
