@@ -211,8 +211,11 @@ export class BacktestRun {
     for (;;) {
       // Instants of market data alone are handled without a promise each; the others take a `step`.
       const now = this.driver.stepNow(limit);
-      if (now === 'waiting') await this.driver.finishInstant();
-      else if (now === 'none' && !(await this.driver.step(limit))) break;
+      if (now === 'waiting') {
+        await this.driver.finishInstant();
+        const left = this.driver.settleLeft();
+        if (left !== undefined) await left;
+      } else if (now === 'none' && !(await this.driver.step(limit))) break;
       if (this.events - reported >= PROGRESS_EVERY_EVENTS) {
         reported = this.events;
         this.progress(false);
