@@ -10,34 +10,34 @@
  * compacted.
  */
 export class RecentKeys {
-  /** Key → its time (-Infinity when none was given). */
-  private readonly times = new Map<string, number>();
-  /** Key → the sequence number of its live slot in `queue`. */
+  /** Key → the sequence number of its live slot in `queue` (one map: a push sets one entry, a delete drops one). */
   private readonly slots = new Map<string, number>();
   /** Keys in arrival order from `head` on; the slot at index i has sequence number `base + i`. */
   private queue: string[] = [];
+  /** Beside `queue`: the time each slot's key was given (-Infinity when none was). */
+  private times: number[] = [];
   private head = 0;
   private base = 0;
 
   constructor(private readonly capacity: number) {}
 
   has(key: string): boolean {
-    return this.times.has(key);
+    return this.slots.has(key);
   }
 
   /** Remembers the key; false when it was already known. */
   add(key: string, time = -Infinity): boolean {
-    if (this.times.has(key)) return false;
+    if (this.slots.has(key)) return false;
     this.push(key, time);
     return true;
   }
 
   /** Remembers the key (moving it to the newest end); answers the key forgotten to make room, if any. */
   push(key: string, time = -Infinity): string | undefined {
-    this.times.set(key, time);
     this.slots.set(key, this.base + this.queue.length);
     this.queue.push(key);
-    const oldest = this.times.size > this.capacity ? this.oldest() : undefined;
+    this.times.push(time);
+    const oldest = this.slots.size > this.capacity ? this.oldest() : undefined;
     if (oldest !== undefined) this.delete(oldest);
     this.compactWhenSparse();
     return oldest;
@@ -50,7 +50,8 @@ export class RecentKeys {
   forgetBefore(cutoff: number): number {
     let forgotten = 0;
     for (let key = this.oldest(); key !== undefined; key = this.oldest()) {
-      if ((this.times.get(key) ?? -Infinity) >= cutoff) break;
+      // `oldest` left `head` at the key's live slot.
+      if ((this.times[this.head] as number) >= cutoff) break;
       this.delete(key);
       forgotten += 1;
     }
@@ -70,14 +71,13 @@ export class RecentKeys {
 
   /** Forgets a key; false when it was not known. */
   delete(key: string): boolean {
-    if (!this.times.delete(key)) return false;
-    this.slots.delete(key);
-    if (this.times.size === 0) this.clearQueue();
+    if (!this.slots.delete(key)) return false;
+    if (this.slots.size === 0) this.clearQueue();
     return true;
   }
 
   get size(): number {
-    return this.times.size;
+    return this.slots.size;
   }
 
   /** How many keys it keeps at most. */
@@ -88,22 +88,26 @@ export class RecentKeys {
   /** Drops stale slots once they outnumber the live keys (each slot is copied at most once per as many pushes). */
   private compactWhenSparse(): void {
     const slots = this.queue.length;
-    if (slots < 64 || slots < 2 * this.times.size + 32) return;
+    if (slots < 64 || slots < 2 * this.slots.size + 32) return;
     const live: string[] = [];
+    const times: number[] = [];
     for (let i = this.head; i < slots; i++) {
       const key = this.queue[i] as string;
       if (this.slots.get(key) !== this.base + i) continue;
       this.slots.set(key, this.base + slots + live.length);
       live.push(key);
+      times.push(this.times[i] as number);
     }
     this.base += slots;
     this.queue = live;
+    this.times = times;
     this.head = 0;
   }
 
   private clearQueue(): void {
     this.base += this.queue.length;
     this.queue = [];
+    this.times = [];
     this.head = 0;
   }
 }
