@@ -35,6 +35,8 @@ export class LiveMarketFeed implements MarketFeed {
   private readonly queue: MarketEvent[] = [];
   private head = 0;
   private lastTs = Number.NEGATIVE_INFINITY;
+  /** The latest time the engine advanced to (`advancedTo`): it may have acted at that instant already. */
+  private advancedThrough = Number.NEGATIVE_INFINITY;
   private readonly symbols = new Map<string, SymbolState>();
   private withdrawn = 0;
   private boundaries = 0;
@@ -54,9 +56,14 @@ export class LiveMarketFeed implements MarketFeed {
     return expires !== undefined && now <= expires;
   }
 
-  /** Queues one event (its `ts`: when it arrived). A funding event older than the one in force is dropped (false). */
+  /**
+   * Queues one event (its `ts`: when it arrived). A funding event older than the one in force is dropped
+   * (false). One that arrives once the engine has advanced to its instant is stamped a millisecond after
+   * it: the engine may have matched an order there already, against the market before this event, and a
+   * backtest of the recording applies an instant's market events before the orders of that instant.
+   */
   push(event: MarketEvent): boolean {
-    const ts = Math.max(event.ts, this.lastTs);
+    const ts = Math.max(event.ts, this.lastTs, this.advancedThrough + 1);
     this.materializeBefore(ts, event);
     const state = this.stateOf(event.symbol);
     const queued: MarketEvent = ts === event.ts ? event : eventAt(event, ts);
@@ -70,6 +77,10 @@ export class LiveMarketFeed implements MarketFeed {
     }
     this.enqueue(queued);
     return true;
+  }
+
+  advancedTo(time: number): void {
+    if (time > this.advancedThrough) this.advancedThrough = time;
   }
 
   peekTime(): number | undefined {

@@ -128,6 +128,28 @@ describe('the simulator engine on a live feed', () => {
     expect(placed(ex.placeOrder(ACCOUNT, order({ side: 'BUY', price: d('100000'), quantity: d('1'), timeInForce: 'IOC' }))).executedQty).toBe('1');
   });
 
+  test('a book that arrives once the engine has acted at its instant is stamped after that instant, as its recording is replayed', () => {
+    const feed = new LiveMarketFeed({ maxBookAgeMs: MAX_AGE });
+    const ex = engineOn(feed);
+    const applied: MarketEvent[] = [];
+    ex.onMarketEvent((event) => applied.push(event));
+    feed.push(book(T0 + 1000));
+    feed.push({ type: 'mark', ts: T0 + 1000, symbol: BTC, price: '100000' });
+    ex.advanceTo(T0 + 2000);
+    // The order at T0 + 2000 matched against the first book; a book arriving later in that same instant
+    // cannot have been before it, so it is not recorded at T0 + 2000 (a backtest would apply it before the order).
+    placed(ex.placeOrder(ACCOUNT, order({ side: 'BUY', price: d('100000'), quantity: d('1'), timeInForce: 'IOC' })));
+    feed.push({ type: 'depth', ts: T0 + 2000, symbol: BTC, bids: [['99990', '5']], asks: [['99995', '2']] });
+    expect(feed.peekTime()).toBe(T0 + 2001);
+    ex.advanceTo(T0 + 2000);
+    expect(applied.map(brief)).toEqual(['depth@1000', 'mark@1000']);
+    ex.advanceTo(T0 + 2001);
+    expect(applied.map(brief)).toEqual(['depth@1000', 'mark@1000', 'depth@2001']);
+    // What arrives for a later instant keeps its own time.
+    feed.push(book(T0 + 3000));
+    expect(feed.peekTime()).toBe(T0 + 3000);
+  });
+
   test('a position held over a funding boundary pays the published rate at the boundary, once', () => {
     const feed = new LiveMarketFeed({ maxBookAgeMs: H8 * 2 });
     const ex = engineOn(feed);

@@ -78,6 +78,11 @@ export interface MarketFeed {
   lastPriceUnits?(grid: StepGrid): number | undefined;
   lastBestBidUnits?(grid: StepGrid): number | undefined;
   lastBestAskUnits?(grid: StepGrid): number | undefined;
+  /**
+   * The engine has applied everything due by `time` and acted at it (commands, ticks): a feed that is
+   * pushed to as it runs stamps what arrives later after it (see LiveMarketFeed.push).
+   */
+  advancedTo?(time: number): void;
 }
 
 export interface SimUserSetup {
@@ -179,6 +184,7 @@ export class SimExchange implements SimVenue {
     if (feed !== undefined) {
       const units = feed.lastPriceUnits === undefined ? undefined : feed;
       for (let next = feed.peekTime(); next !== undefined && next <= time; next = feed.peekTime()) this.applyMarketEvent(feed.next(), units);
+      feed.advancedTo?.(time);
     }
     if (time > this.s.time) this.s.time = time;
     if (this.s.time >= this.s.nextAgePurge) this.purgeHistory();
