@@ -9,6 +9,7 @@ import type { ContractFilters } from './contract-filters.js';
 import { contractFilters } from './contract-filters.js';
 import type { OrderRecord } from './order-record.js';
 import { GridDecimals } from './grid-decimals.js';
+import { emptyObjectArray } from '../../core/empty-arrays.js';
 
 // Globals read once: this is the matching hot path (see ticks.ts).
 const { min } = Math;
@@ -68,8 +69,8 @@ export class SymbolBook {
   private readonly takenBids = new Map<number, number>();
   private readonly takenAsks = new Map<number, number>();
   /** Resting buys, best (highest) price first, then time; sells lowest first. */
-  readonly buys: OrderRecord[] = [];
-  readonly sells: OrderRecord[] = [];
+  readonly buys: OrderRecord[] = emptyObjectArray();
+  readonly sells: OrderRecord[] = emptyObjectArray();
   private restCounter = 0;
 
   constructor(instrument: SimInstrument) {
