@@ -64,7 +64,11 @@ export class EngineState {
     this.time = startTime;
     this.lastAgePurge = startTime;
     this.nextAgePurge = startTime + AGE_PURGE_EVERY_MS;
-    for (const instrument of instruments) this.books.set(instrument.symbol, new SymbolBook(instrument));
+    for (const instrument of instruments) {
+      this.books.set(instrument.symbol, new SymbolBook(instrument));
+      // Made now, not at a run's first position: a holder set made in optimized code deoptimized it (no feedback for the construct).
+      this.holders.set(instrument.symbol, new Set());
+    }
   }
 
   /** A new order: kept by id and by client id until the history lets it go. */
