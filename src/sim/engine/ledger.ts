@@ -196,7 +196,10 @@ export class FlowBook {
     private readonly ids: IdSequence,
     /** The oldest rows go beyond this many. */
     private readonly maxRows = Infinity,
-  ) {}
+  ) {
+    // Every kind's list made now, not at the kind's first row of a run (made in optimized code, it deoptimized `record`).
+    for (const kind of Object.keys(FLOW_TYPES) as FlowKind[]) this.byKind.set(kind, emptyObjectArray());
+  }
 
   /** Books `entry` (kept as it is: its decimals are immutable). */
   record(entry: FlowEntry): void {
