@@ -95,18 +95,17 @@ describe('DecimalSum', () => {
 
   test('compareTo answers as compareDecimals of its decimal: far from, near and at the compared value, sums as terms too', () => {
     const values = samples();
-    let pick = 11;
     const wrong: string[] = [];
     for (let i = 0; i < 2000; i++) {
       const inner = new DecimalSum();
       const sum = new DecimalSum();
-      for (let j = 0; j < 1 + (i % 5); j++) {
-        pick = (pick * 31 + 17) % values.length;
-        // A 20-digit quotient among the terms: the sum is not the exact integer, the estimate answers.
-        const x = j === 0 ? values[pick]!.div(7) : values[pick]!;
-        if (j % 2 === 0) sum.add(x);
-        else sum.sub(x);
-        inner.add(values[(pick + 3) % values.length]!.div(3));
+      // A 20-digit quotient among the terms: the sum is not the exact integer, the estimate answers.
+      sum.add(values[(i * 7) % values.length]!.div(7));
+      for (let j = 1; j < 1 + (i % 5); j++) {
+        const at = (i * 13 + j * 29) % values.length;
+        if (j % 2 === 0) sum.add(values[at]!);
+        else sum.sub(values[at]!);
+        inner.add(values[(at + 3) % values.length]!.div(3));
       }
       if (i % 3 === 0) sum.sub(inner);
       const value = sum.decimal;
