@@ -13,7 +13,7 @@ import { MAX_EXACT_SCALE, powerOfTen, scaledInteger } from './scaled-integer.js'
 const SMALLEST = 1e-250;
 
 /** `x` as a double from its first three digit words (relative error below 1e-13); NaN when not finite or out of a double's normal range. */
-function approximately(x: Decimal): number {
+export function approximately(x: Decimal): number {
   if (!x.isFinite()) return Number.NaN;
   const words = x.d;
   const first = words[0]!;
@@ -30,7 +30,7 @@ function approximately(x: Decimal): number {
 }
 
 /** Relative margin outside which a double estimate decides a comparison (its error is below 1e-13; decimal.js rounds at 1e-19). */
-const ESTIMATE_MARGIN = 1e-9;
+export const ESTIMATE_MARGIN = 1e-9;
 
 /**
  * `|a − b| / reference > bound`, the answer of `a.sub(b).abs().div(reference)` compared with `bound`

@@ -1,9 +1,12 @@
-import { Decimal, dec } from './decimal.js';
+import { Decimal, compareDecimals, dec } from './decimal.js';
+import { ESTIMATE_MARGIN, approximately } from './decimal-estimate.js';
 import { timesExact } from './exact-decimal.js';
 import { MAX_EXACT_SCALE, decimalOfScaled, powerOfTen, scaledInteger } from './scaled-integer.js';
 
 const ZERO = dec(0);
 const { isSafeInteger } = Number;
+/** Past this many terms the estimate's error bound (each decimal.js step rounds at 1e-19) is not taken for granted. */
+const MAX_ESTIMATED_TERMS = 100_000;
 
 interface Term {
   readonly x: Decimal | DecimalSum;
@@ -28,6 +31,8 @@ export class DecimalSum {
   private scale = 0;
   private exact = true;
   private value: Decimal | undefined;
+  /** Σ|term| of the last `approximate` (the scale of its error). */
+  private magnitude = 0;
 
   add(x: Decimal | DecimalSum): this {
     return this.push(x, false);
@@ -54,6 +59,52 @@ export class DecimalSum {
   /** The sum as a decimal (the unsigned zero when it is zero, as decimal.js's steps from zero give). */
   get decimal(): Decimal {
     return (this.value ??= this.exact ? (this.units === 0 ? ZERO : decimalOfScaled(this.units, this.scale)) : this.stepped());
+  }
+
+  /**
+   * The sign of `decimal − x` (as `compareDecimals` gives it), with no decimal steps made where a double
+   * estimate is clearly on one side: each term's double is within 1e-13 of it and each decimal.js step
+   * rounds at 1e-19 of a partial sum (at most Σ|term|), so outside 1e-9 of Σ|term| + |x| the answers
+   * cannot differ. Near the edge, or for values a double does not hold, the decimal answers.
+   */
+  compareTo(x: Decimal): number {
+    if (this.value === undefined && !this.exact && this.termCount() < MAX_ESTIMATED_TERMS) {
+      const estimate = this.approximate();
+      const other = approximately(x);
+      const margin = ESTIMATE_MARGIN * (this.magnitude + Math.abs(other));
+      // NaN (a term or x out of a double's range) fails both tests.
+      if (estimate - other > margin) return 1;
+      if (estimate - other < -margin) return -1;
+    }
+    return compareDecimals(this.decimal, x);
+  }
+
+  private termCount(): number {
+    return this.exactTerms + (this.rest?.length ?? 0);
+  }
+
+  /** The sum as a double, Σ|term| left in `magnitude`; NaN when a term does not fit a double. */
+  private approximate(): number {
+    if (this.value !== undefined) {
+      const value = approximately(this.value);
+      this.magnitude = Math.abs(value);
+      return value;
+    }
+    let sum = this.units / powerOfTen(this.scale);
+    let magnitude = Math.abs(sum);
+    for (const { x, negated } of this.rest ?? []) {
+      let term: number;
+      if (x instanceof DecimalSum) {
+        term = x.approximate();
+        magnitude += x.magnitude;
+      } else {
+        term = approximately(x);
+        magnitude += Math.abs(term);
+      }
+      sum = negated ? sum - term : sum + term;
+    }
+    this.magnitude = magnitude;
+    return sum;
   }
 
   private push(x: Decimal | DecimalSum, negated: boolean): this {

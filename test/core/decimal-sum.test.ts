@@ -1,5 +1,5 @@
 import type { Decimal } from '../../src/core/decimal.js';
-import { dec } from '../../src/core/decimal.js';
+import { compareDecimals, dec } from '../../src/core/decimal.js';
 import { DecimalSum } from '../../src/core/decimal-sum.js';
 
 /** Money-like decimals: zeros of both signs, few and many places, 20-digit quotients, values near 2^53. */
@@ -91,6 +91,41 @@ describe('DecimalSum', () => {
     const exact = new DecimalSum().add(dec('2.5')).sub(new DecimalSum().add(dec('0.125')).add(dec('1')));
     expect(exact.decimal.valueOf()).toBe('1.375');
     expect(new DecimalSum().decimal.valueOf()).toBe('0');
+  });
+
+  test('compareTo answers as compareDecimals of its decimal: far from, near and at the compared value, sums as terms too', () => {
+    const values = samples();
+    const wrong: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const inner = new DecimalSum();
+      const sum = new DecimalSum();
+      // A 20-digit quotient among the terms: the sum is not the exact integer, the estimate answers.
+      sum.add(values[(i * 7) % values.length]!.div(7));
+      for (let j = 1; j < 1 + (i % 5); j++) {
+        const at = (i * 13 + j * 29) % values.length;
+        if (j % 2 === 0) sum.add(values[at]!);
+        else sum.sub(values[at]!);
+        inner.add(values[(at + 3) % values.length]!.div(3));
+      }
+      if (i % 3 === 0) sum.sub(inner);
+      const value = sum.decimal;
+      // Compared before the decimal is read again: the estimate path (a fresh sum of the same terms would be too).
+      const probes = [value, value.add('1e-15'), value.sub('1e-15'), value.add(1), value.sub(1), value.mul(2), dec(0)];
+      for (const probe of probes) {
+        const again = new DecimalSum().add(sum);
+        const fresh = i % 3 === 0 ? new DecimalSum().add(value) : again;
+        const want = compareDecimals(value, probe);
+        const got = fresh.compareTo(probe);
+        if (Math.sign(got) !== Math.sign(want)) wrong.push(`${value.valueOf()} vs ${probe.valueOf()}: ${got}, not ${want}`);
+      }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    // Terms of 19 places, their sum a hair below the margin it is compared with: the decimal steps decide.
+    const free = new DecimalSum().add(dec('1000')).sub(dec('0.1234567890123456789')).sub(dec(1).div(3));
+    const exactly = dec('1000').sub(dec('0.1234567890123456789')).sub(dec(1).div(3));
+    expect(free.compareTo(exactly)).toBe(0);
+    expect(new DecimalSum().add(dec('1000')).sub(dec('0.1234567890123456789')).sub(dec(1).div(3)).compareTo(exactly.add('1e-16'))).toBe(-1);
+    expect(new DecimalSum().add(dec('1000')).sub(dec('0.1234567890123456789')).sub(dec(1).div(3)).compareTo(dec('999'))).toBe(1);
   });
 
   test('a zero sum is the unsigned zero, as decimal.js steps give it', () => {

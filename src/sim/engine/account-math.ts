@@ -27,6 +27,8 @@ export interface AccountFigures {
   readonly crossMaintMargin: Decimal;
   /** wallet + cross unrealized PnL − position margin − order margin (API-NOTES §4.1: includes unrealized PnL). */
   readonly available: Decimal;
+  /** The sign of `available − x`, without making `available` where a double estimate tells it. */
+  compareAvailable(x: Decimal): number;
 }
 
 /**
@@ -215,6 +217,10 @@ class SummedFigures implements AccountFigures {
 
   get available(): Decimal {
     return this.free.decimal;
+  }
+
+  compareAvailable(x: Decimal): number {
+    return this.free.compareTo(x);
   }
 }
 

@@ -10,6 +10,7 @@ import { reject } from './rejects.js';
 import type { BookPrices } from './symbol-book.js';
 import { SymbolBook } from './symbol-book.js';
 import type { AccountEvent, AccountRef, Category, SimReject, UserTradeView } from './types.js';
+import { emptyObjectArray } from '../../core/empty-arrays.js';
 
 /**
  * How long finished records stay queryable: finished orders and plan rows, user trades and balance flows.
@@ -42,10 +43,10 @@ export class EngineState {
   /** Futures accounts holding a position, per symbol (funding and liquidation visit only these). */
   readonly holders = new Map<string, Set<FuturesAccount>>();
   time: number;
-  private readonly accountListeners: Array<(event: AccountEvent) => void> = [];
-  private readonly marketListeners: Array<(event: MarketEvent, book: BookPrices | undefined) => void> = [];
+  private readonly accountListeners: Array<(event: AccountEvent) => void> = emptyObjectArray();
+  private readonly marketListeners: Array<(event: MarketEvent, book: BookPrices | undefined) => void> = emptyObjectArray();
   /** Finished orders in the order they finished (from `finishedHead` on), with the time they did. */
-  private finished: Array<{ readonly order: OrderRecord; readonly at: number } | undefined> = [];
+  private finished: Array<{ readonly order: OrderRecord; readonly at: number } | undefined> = emptyObjectArray();
   private finishedHead = 0;
   private lastAgePurge: number;
   /** When `purgeByAge` next has work (a market minute after its last run): the per-event check reads this field alone. */
@@ -63,7 +64,11 @@ export class EngineState {
     this.time = startTime;
     this.lastAgePurge = startTime;
     this.nextAgePurge = startTime + AGE_PURGE_EVERY_MS;
-    for (const instrument of instruments) this.books.set(instrument.symbol, new SymbolBook(instrument));
+    for (const instrument of instruments) {
+      this.books.set(instrument.symbol, new SymbolBook(instrument));
+      // Made now, not at a run's first position: a holder set made in optimized code deoptimized it (no feedback for the construct).
+      this.holders.set(instrument.symbol, new Set());
+    }
   }
 
   /** A new order: kept by id and by client id until the history lets it go. */
@@ -172,7 +177,7 @@ export class EngineState {
   recordTrade(accountId: string, trade: UserTradeView): void {
     let list = this.trades.get(accountId);
     if (list === undefined) {
-      list = [];
+      list = emptyObjectArray();
       this.trades.set(accountId, list);
     }
     list.push(trade);

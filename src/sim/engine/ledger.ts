@@ -4,6 +4,7 @@ import type { IdSequence } from './ids.js';
 import type { OrderRecord } from './order-record.js';
 import { PositionRecord } from './position-record.js';
 import type { AccountType, AccountView, BalanceFlowView, Category, FlowKind, FlowQuery, MarginType, PositionSide } from './types.js';
+import { emptyObjectArray } from '../../core/empty-arrays.js';
 
 const ZERO = dec(0);
 
@@ -127,15 +128,19 @@ export class UserRecord {
   }
 }
 
-/** One balance change as `FlowBook.record` got it. */
+/**
+ * One balance change as `FlowBook.record` got it. Every key is present, in this order, at every call site
+ * (undefined where it does not apply): one hidden class, so `record` optimized on the fills' entries does not
+ * deoptimize on the next run's opening transfer.
+ */
 interface FlowEntry {
   readonly userId: string;
   readonly accountId: string;
   readonly accountType: AccountType;
-  readonly category?: Category;
+  readonly category: Category | undefined;
   readonly coin: string;
   readonly kind: FlowKind;
-  readonly symbol?: string;
+  readonly symbol: string | undefined;
   readonly change: Decimal;
   readonly total: Decimal;
   readonly time: number;
@@ -183,7 +188,7 @@ class FlowRow {
 
 /** Every balance change, as the balance-flow endpoints show them (newest first on query). */
 export class FlowBook {
-  private readonly rows: FlowRow[] = [];
+  private readonly rows: FlowRow[] = emptyObjectArray();
   /** The same rows split by kind, in the same order: a query of one kind (funding) reads only its own. */
   private readonly byKind = new Map<FlowKind, FlowRow[]>();
 
@@ -191,7 +196,10 @@ export class FlowBook {
     private readonly ids: IdSequence,
     /** The oldest rows go beyond this many. */
     private readonly maxRows = Infinity,
-  ) {}
+  ) {
+    // Every kind's list made now, not at the kind's first row of a run (made in optimized code, it deoptimized `record`).
+    for (const kind of Object.keys(FLOW_TYPES) as FlowKind[]) this.byKind.set(kind, emptyObjectArray());
+  }
 
   /** Books `entry` (kept as it is: its decimals are immutable). */
   record(entry: FlowEntry): void {
@@ -200,7 +208,7 @@ export class FlowBook {
     this.rows.push(row);
     let ofKind = this.byKind.get(entry.kind);
     if (ofKind === undefined) {
-      ofKind = [];
+      ofKind = emptyObjectArray();
       this.byKind.set(entry.kind, ofKind);
     }
     ofKind.push(row);

@@ -3,6 +3,7 @@ import type { FuturesAccount } from './ledger.js';
 import type { PositionLife, PositionRecord } from './position-record.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { MarginType, PositionSide } from './types.js';
+import { emptyObjectArray } from '../../core/empty-arrays.js';
 
 /** One closed life of a position (flat → open → flat), as GET /api/v1/futures/historyPositions lists it. */
 export interface ClosedPositionView {
@@ -78,7 +79,7 @@ export class PositionHistory {
     const row = new ClosedPositionRow(position.symbol, time, position.side, position.marginType, position.leverage, life, book);
     let list = this.rows.get(account.accountId);
     if (list === undefined) {
-      list = [];
+      list = emptyObjectArray();
       this.rows.set(account.accountId, list);
     }
     list.push(row);

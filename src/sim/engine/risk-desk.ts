@@ -10,6 +10,7 @@ import type { FuturesAccount } from './ledger.js';
 import type { PositionMath, PositionRecord } from './position-record.js';
 import type { SymbolBook } from './symbol-book.js';
 import type { TradingDesk } from './trading-desk.js';
+import { emptyObjectArray } from '../../core/empty-arrays.js';
 
 
 /**
@@ -56,7 +57,7 @@ export class RiskDesk {
     }
   }
 
-  private readonly pending: FuturesAccount[] = [];
+  private readonly pending: FuturesAccount[] = emptyObjectArray();
 
   /**
    * After a fill of `account`: its bands made now, at the current prices, so that the next price change
@@ -152,7 +153,7 @@ export class RiskDesk {
       // The insurance fund covers a cross deficit: the wallet never stays below zero.
       const cover = account.wallet.neg();
       account.wallet = dec(0);
-      this.s.flows.record({ userId: account.userId, accountId: account.accountId, accountType: 'FUTURES', category: account.category, coin: account.category, kind: 'LIQUIDATION', change: cover, total: account.wallet, time: this.s.time });
+      this.s.flows.record({ userId: account.userId, accountId: account.accountId, accountType: 'FUTURES', category: account.category, coin: account.category, kind: 'LIQUIDATION', symbol: undefined, change: cover, total: account.wallet, time: this.s.time });
       this.desk.emitBalance(account);
     }
   }

@@ -10,6 +10,7 @@ import { AlgoDesk } from './algo/desk.js';
 import type { AlgoRecord } from './algo/record.js';
 import { DEFAULT_HISTORY_RETENTION, EngineState } from './engine-state.js';
 import type { HistoryRetention } from './engine-state.js';
+import { FillFollowUps } from './fill-follow-ups.js';
 import { engineIds } from './ids.js';
 import type { FuturesAccount } from './ledger.js';
 import { UserRecord } from './ledger.js';
@@ -142,19 +143,10 @@ export class SimExchange implements SimVenue {
     this.instruments = options.instruments ?? DEFAULT_SIM_INSTRUMENTS;
     this.s = new EngineState(this.instruments, engineIds(), options.startTime, { ...DEFAULT_HISTORY_RETENTION, ...options.history });
     this.closedPositions = new PositionHistory(this.s.retention.maxRecords);
-    this.desk = new TradingDesk(this.s, {
-      afterFill: (order, account) => {
-        this.algos.afterFill(order, account);
-        this.risk.refreshBands(account);
-      },
-      positionClosed: (account, position) => {
-        const book = this.s.books.get(position.symbol);
-        if (book !== undefined) this.closedPositions.record(account, position, book, this.s.time);
-        this.algos.positionClosed(account, position);
-      },
-    });
-    this.algos = new AlgoDesk(this.s, this.desk);
-    this.risk = new RiskDesk(this.s, this.desk, (account, position) => this.algos.positionClosed(account, position));
+    const followUps = new FillFollowUps(this.s, this.closedPositions);
+    this.desk = new TradingDesk(this.s, followUps);
+    this.algos = followUps.algos = new AlgoDesk(this.s, this.desk);
+    this.risk = followUps.risk = new RiskDesk(this.s, this.desk, (account, position) => this.algos.positionClosed(account, position));
     this.transfers = transferDesk(this.s, (account) => this.desk.emitBalance(account));
     this.feed = options.feed;
     this.wallet = new WalletDesk(this.s);

@@ -9,6 +9,7 @@ import type { ContractFilters } from './contract-filters.js';
 import { contractFilters } from './contract-filters.js';
 import type { OrderRecord } from './order-record.js';
 import { GridDecimals } from './grid-decimals.js';
+import { emptyObjectArray } from '../../core/empty-arrays.js';
 
 // Globals read once: this is the matching hot path (see ticks.ts).
 const { min } = Math;
@@ -36,6 +37,9 @@ export type BookPrices = Pick<SymbolBook, 'bestBidTicks' | 'bestAskTicks' | 'las
  * new snapshot shows the opposite side crossing its price (the market moved through it). Resting fills
  * are maker fills at the order's own price. Everything here is integer ticks and lots.
  */
+/** A fraction a ticks field is first stored with, so V8 keeps it as a double (then set to 0). */
+const DOUBLE_SEED = 0.5;
+
 export class SymbolBook {
   readonly instrument: SimInstrument;
   readonly filters: ContractFilters;
@@ -49,12 +53,17 @@ export class SymbolBook {
   readonly qtyDecimals: GridDecimals;
   /** The contract multiplier's digits (undefined beyond 2^53: notionals in decimals). */
   readonly multiplier: { readonly units: number; readonly decimals: number } | undefined;
-  /** 0 until the first event of the kind. */
-  lastTicks = 0;
-  markTicks = 0;
-  indexTicks = 0;
-  bestBidTicks = 0;
-  bestAskTicks = 0;
+  /**
+   * 0 until the first event of the kind. Double fields from the first store (see the constructor): the
+   * prepared feed hands integer-valued doubles where the JSONL decoder hands small integers, and a field
+   * that moved from one representation to the other mid-process gave every book a new hidden class,
+   * deoptimizing the code optimized on the old one (sweep, rest, bandTicks, the order checks).
+   */
+  lastTicks = DOUBLE_SEED;
+  markTicks = DOUBLE_SEED;
+  indexTicks = DOUBLE_SEED;
+  bestBidTicks = DOUBLE_SEED;
+  bestAskTicks = DOUBLE_SEED;
   depth: DepthEvent | undefined;
   /**
    * The engine's `markDecimal` of this book, remembered with the ticks it was made of (0: none yet):
@@ -62,14 +71,14 @@ export class SymbolBook {
    * and formatting the ticks to look the text up cost more than the figures that use it. A field of the
    * book, not an entry of a map keyed by it: read ~70,000 times per backtest of the sample.
    */
-  markMemoTicks = 0;
+  markMemoTicks = DOUBLE_SEED;
   markMemo: Decimal | undefined;
   /** Lots this account's taker orders took per price since the last snapshot. */
   private readonly takenBids = new Map<number, number>();
   private readonly takenAsks = new Map<number, number>();
   /** Resting buys, best (highest) price first, then time; sells lowest first. */
-  readonly buys: OrderRecord[] = [];
-  readonly sells: OrderRecord[] = [];
+  readonly buys: OrderRecord[] = emptyObjectArray();
+  readonly sells: OrderRecord[] = emptyObjectArray();
   private restCounter = 0;
 
   constructor(instrument: SimInstrument) {
@@ -91,6 +100,7 @@ export class SymbolBook {
     this.priceDecimals = new GridDecimals(grids.price, 100_000);
     this.qtyDecimals = new GridDecimals(grids.quantity);
     this.multiplier = scaledText(instrument.contractMultiplier);
+    this.lastTicks = this.markTicks = this.indexTicks = this.bestBidTicks = this.bestAskTicks = this.markMemoTicks = 0;
   }
 
   /** LOT_SIZE's bounds as lots, read from the instrument's text once (each order is checked against them); a bound off the grid throws as each check did. */

@@ -106,7 +106,7 @@ export class TradingDesk {
       if (lastTier !== undefined && compareDecimals(after, decimalOfText(lastTier.maxQuantity)) > 0) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
       if (compareDecimals(leverageRate(settings.leverage), decimalOfText(tierFor(book.instrument.riskLimits, after).initialMarginRate)) < 0) return err(reject.positionTooLarge());
       marginLocked = openingMargin(book, notional, settings.leverage);
-      if (compareDecimals(accountFigures(this.s, account).available, marginLocked) < 0) return err(reject.insufficientBalance());
+      if (accountFigures(this.s, account).compareAvailable(marginLocked) < 0) return err(reject.insufficientBalance());
     }
     if (spec.timeInForce === 'POST_ONLY') {
       const crosses = buying ? book.bestAskTicks > 0 && priceTicks >= book.bestAskTicks : book.bestBidTicks > 0 && priceTicks <= book.bestBidTicks;

@@ -188,7 +188,7 @@ export class WalletDesk {
   private move(user: UserRecord, coin: string, change: Decimal, kind: 'WITHDRAW' | 'DEPOSIT'): void {
     const total = (user.spot.get(coin) ?? dec(0)).add(change);
     user.spot.set(coin, total);
-    this.s.flows.record({ userId: user.userId, accountId: user.mainAccountId, accountType: 'MAIN', coin, kind, change, total, time: this.s.time });
+    this.s.flows.record({ userId: user.userId, accountId: user.mainAccountId, accountType: 'MAIN', category: undefined, coin, kind, symbol: undefined, change, total, time: this.s.time });
   }
 }
 

@@ -48,7 +48,7 @@ export function transferDesk(s: EngineState, balanceChanged: (account: FuturesAc
       return account.wallet;
     })();
     const accountId = type === 'MAIN' ? user.mainAccountId : type === 'COPY_TRADING' ? user.copyTradingAccountId : (futuresOf(user, coin)?.accountId ?? '');
-    s.flows.record({ userId: user.userId, accountId, accountType: type, coin, kind: 'TRANSFER', change: amount, total, time: s.time });
+    s.flows.record({ userId: user.userId, accountId, accountType: type, category: undefined, coin, kind: 'TRANSFER', symbol: undefined, change: amount, total, time: s.time });
     if (type === 'FUTURES') {
       const account = futuresOf(user, coin);
       if (account !== undefined) balanceChanged(account);

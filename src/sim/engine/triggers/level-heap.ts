@@ -1,11 +1,12 @@
 import type { FixedEntry } from './fixed-entry.js';
+import { emptyObjectArray } from '../../../core/empty-arrays.js';
 
 /**
  * An indexed binary min-heap of fixed triggers by key, ties by registration sequence; entries know
  * their index, so removal by id is O(log n).
  */
 export class LevelHeap {
-  private readonly items: FixedEntry[] = [];
+  private readonly items: FixedEntry[] = emptyObjectArray();
 
   get size(): number {
     return this.items.length;

@@ -1,6 +1,7 @@
 import type { FixedEntry } from './fixed-entry.js';
 import { LevelHeap } from './level-heap.js';
 import type { TrailingEntry } from './trailing-entry.js';
+import { emptyObjectArray } from '../../../core/empty-arrays.js';
 
 // Globals read once: hot loops also run inside jest's vm context, where each global lookup is slow.
 const INF = Number.POSITIVE_INFINITY;
@@ -19,7 +20,7 @@ export class PriceLane {
   lo = -INF;
   private readonly rising = new LevelHeap();
   private readonly falling = new LevelHeap();
-  private readonly trailing: TrailingEntry[] = [];
+  private readonly trailing: TrailingEntry[] = emptyObjectArray();
 
   add(entry: Entry): void {
     if (entry.kind === 'FIXED') (entry.direction === 'RISING' ? this.rising : this.falling).push(entry);

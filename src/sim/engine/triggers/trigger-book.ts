@@ -4,6 +4,7 @@ import { PriceLane, type Entry } from './price-lane.js';
 import { TrailingEntry } from './trailing-entry.js';
 import { RATE_SCALE } from './trailing-math.js';
 import type { PriceSource, TriggerSpec, TriggerState } from './types.js';
+import { emptyObjectArray } from '../../../core/empty-arrays.js';
 
 // Globals read once: hot loops also run inside jest's vm context, where each global lookup is slow.
 const { isSafeInteger } = Number;
@@ -23,10 +24,10 @@ interface SymbolLanes {
 export class TriggerBook {
   private readonly lanesBySymbol = new Map<string, SymbolLanes>();
   private readonly byId = new Map<string, Entry>();
-  private readonly scratch: Entry[] = [];
+  private readonly scratch: Entry[] = emptyObjectArray();
   private lastFired: readonly Entry[] = [];
   /** Trailing triggers activated since the last `takeActivated`, in activation order. */
-  private activated: Entry[] = [];
+  private activated: Entry[] = emptyObjectArray();
   private nextSeq = 0;
 
   /** Number of registered triggers. */
@@ -84,7 +85,7 @@ export class TriggerBook {
   takeActivated(): readonly string[] {
     if (this.activated.length === 0) return NONE;
     const ids = this.activated.map((entry) => entry.id);
-    this.activated = [];
+    this.activated = emptyObjectArray();
     return ids;
   }
 
