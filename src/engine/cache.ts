@@ -50,6 +50,8 @@ export class Cache implements CacheView {
   private readonly clientIdByOrderId = new Map<string, string>();
   private readonly closedOrders: RecentKeys;
   private readonly algoById = new Map<string, AlgoOrderSnapshot>();
+  /** Client order ids of the open plan/TP-SL orders, in `algoById`'s order: listing them reads none of the retained closed rows. */
+  private readonly openAlgoIds = new Set<string>();
   private readonly closedAlgos: RecentKeys;
   /** Fill trade ids per symbol. */
   private readonly fillIds = new Map<string, RecentKeys>();
@@ -215,7 +217,10 @@ export class Cache implements CacheView {
     const current = this.algoById.get(order.clientOrderId);
     if (current !== undefined && (!isOpenAlgoStatus(current.status) || current.updateTime > order.updateTime)) return false;
     this.algoById.set(order.clientOrderId, order);
-    if (!isOpenAlgoStatus(order.status)) {
+    if (isOpenAlgoStatus(order.status)) {
+      this.openAlgoIds.add(order.clientOrderId);
+    } else {
+      this.openAlgoIds.delete(order.clientOrderId);
       this.retire(this.closedAlgos, order.clientOrderId, order.updateTime, (id) => this.algoById.get(id)?.updateTime, (id) => this.forgetAlgo(id));
     }
     return true;
@@ -284,7 +289,12 @@ export class Cache implements CacheView {
     return this.algoById.get(clientOrderId);
   }
   openAlgoOrders(symbol?: string): readonly AlgoOrderSnapshot[] {
-    return [...this.algoById.values()].filter((o) => isOpenAlgoStatus(o.status) && (symbol === undefined || o.symbol === symbol));
+    const out: AlgoOrderSnapshot[] = [];
+    for (const id of this.openAlgoIds) {
+      const order = this.algoById.get(id);
+      if (order !== undefined && (symbol === undefined || order.symbol === symbol)) out.push(order);
+    }
+    return out;
   }
   book(symbol: string): BookSnapshot | undefined {
     return this.markets.get(symbol)?.book;

@@ -18,6 +18,7 @@ import type { KillSwitchChanged, ProtectionChanged } from '../model/kernel-event
 import type { GlobalRiskLimits } from '../model/risk-limits.js';
 import { Cache } from './cache.js';
 import { EventBus } from '../core/event-bus.js';
+import { emptyObjectArray } from '../core/empty-arrays.js';
 import { Executor } from './execution/executor.js';
 import { isStorageFailure } from './execution/journal-health.js';
 import type { ReconcileReport } from './execution/reconciler.js';
@@ -94,7 +95,7 @@ export class Kernel {
   private readonly bus = new EventBus<BusEvent>();
   /** The executor's owner lookup for metrics, made once (not a closure per event). */
   private readonly ownerOfOrder = (clientOrderId: string): string | undefined => this.executor.ownerOf(clientOrderId);
-  private readonly pending: BusEvent[] = [];
+  private readonly pending = emptyObjectArray<BusEvent>();
   private readonly submissionFailures = new Map<string, (error: unknown) => void>();
   /** When the data of a pending event arrived and when it entered the kernel (stopwatch ms), for the events whose source says so. */
   private readonly arrivals = new Map<BusEvent, { readonly arrivedAt: number; readonly ingestedAt: number }>();
@@ -121,7 +122,7 @@ export class Kernel {
       journal: options.journal,
       time,
       logger: logger.child({ component: 'executor' }),
-      publish: (event) => this.ingest(event),
+      bus: this,
       ...(options.idNamespace === undefined ? {} : { idNamespace: options.idNamespace }),
       ...(options.settleAfterMs === undefined ? {} : { settleAfterMs: options.settleAfterMs }),
       onWritten: (command, stamps) => this.metrics.tickToOrder.observe(command.type, stamps),

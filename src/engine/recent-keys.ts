@@ -1,3 +1,5 @@
+import { emptyDoubleArray, emptyObjectArray } from '../core/empty-arrays.js';
+
 /**
  * A bounded memory of keys in arrival order: remembers the newest `capacity` keys and forgets the
  * oldest, so long runs keep a fixed footprint. A key may carry a time, so that keys older than an age can
@@ -13,9 +15,9 @@ export class RecentKeys {
   /** Key → the sequence number of its live slot in `queue` (one map: a push sets one entry, a delete drops one). */
   private readonly slots = new Map<string, number>();
   /** Keys in arrival order from `head` on; the slot at index i has sequence number `base + i`. */
-  private queue: string[] = [];
+  private queue = emptyObjectArray<string>();
   /** Beside `queue`: the time each slot's key was given (-Infinity when none was). */
-  private times: number[] = [];
+  private times = emptyDoubleArray();
   private head = 0;
   private base = 0;
 
@@ -89,8 +91,8 @@ export class RecentKeys {
   private compactWhenSparse(): void {
     const slots = this.queue.length;
     if (slots < 64 || slots < 2 * this.slots.size + 32) return;
-    const live: string[] = [];
-    const times: number[] = [];
+    const live = emptyObjectArray<string>();
+    const times = emptyDoubleArray();
     for (let i = this.head; i < slots; i++) {
       const key = this.queue[i] as string;
       if (this.slots.get(key) !== this.base + i) continue;
@@ -106,8 +108,8 @@ export class RecentKeys {
 
   private clearQueue(): void {
     this.base += this.queue.length;
-    this.queue = [];
-    this.times = [];
+    this.queue = emptyObjectArray();
+    this.times = emptyDoubleArray();
     this.head = 0;
   }
 }

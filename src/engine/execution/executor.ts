@@ -12,7 +12,7 @@ import { AfterSendRows } from './after-send-rows.js';
 import { ClientOrderIds } from './client-order-ids.js';
 import type { CallResult } from './exchange-calls.js';
 import { send } from './exchange-calls.js';
-import type { Reply } from './execution-events.js';
+import type { EventSink, Reply } from './execution-events.js';
 import { ExecutionEvents } from './execution-events.js';
 import { duplicateFailure } from './execution-failures.js';
 import type { JournalHealthState } from './journal-health.js';
@@ -51,7 +51,8 @@ export interface ExecutorOptions {
   readonly journal: OrderJournal;
   readonly time: TimeSource;
   readonly logger: Logger;
-  readonly publish: (event: BusEvent) => void;
+  /** Where its events go: the kernel (the same object's method in every run). */
+  readonly bus: EventSink;
   /** The state's namespace in every client order id (client-order-ids.ts); none in backtests. */
   readonly idNamespace?: string;
   /** Delay before the first query that settles an unknown outcome (doubles per retry). Default 1000. */
@@ -112,7 +113,7 @@ export class Executor {
     this.journalHealth = new JournalHealth(options.journal, options.time, this.log, options.onJournalHealth);
     this.tracker = new OrderTracker(options.journal, options.time.clock, this.log, this.journalHealth);
     this.afterSend = new AfterSendRows(options.journal, this.journalHealth, this.log);
-    this.events = new ExecutionEvents(options.time.clock, options.publish);
+    this.events = new ExecutionEvents(options.time.clock, options.bus);
     this.settleAfterMs = options.settleAfterMs ?? 1000;
     this.maxSettleAttempts = options.maxSettleAttempts ?? 10;
     this.maxSettleDelayMs = options.maxSettleDelayMs ?? 60_000;

@@ -10,6 +10,7 @@ import { algoCommandOf, placeCommandOf } from './adopted-commands.js';
 import type { PhaseInput } from './order-phase.js';
 import { algoSupersedes, isAwaitingAnswer, isFinishedAlgo, isFinishedOrder, isLive, nextPhase, supersedes } from './order-phase.js';
 import type { TableSize } from '../../core/table-size.js';
+import { emptyObjectArray } from '../../core/empty-arrays.js';
 
 export type OrderKind = 'order' | 'algo';
 
@@ -89,7 +90,7 @@ export class OrderTracker {
   /** How many orders were ever listed in `parentOwners`: the newest CHILD_LIMIT of them are still there (first in, first out). */
   private parentSeq = 0;
   /** The exchange ids listed in `parentOwners`, the one listed at sequence n at n % CHILD_LIMIT: the oldest leaves by its slot, no iterator made. */
-  private readonly parentRing: string[] = [];
+  private readonly parentRing = emptyObjectArray<string>();
   /**
    * The placement that settled last, its owner and the clock's instant then: the events that settle an
    * order are dispatched to the strategies right after (whose is it?), at that instant, when no purge can

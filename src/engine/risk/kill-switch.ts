@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import { dec } from '../../core/decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
 import type { KillSwitchChanged } from '../../model/kernel-events.js';
@@ -60,8 +61,13 @@ export class KillSwitch {
   private override: DailyLossOverride | undefined;
   /** Why it was last released ('' before it ever was). */
   private releasedReason = '';
-  /** The daily loss limit last asked with, negated. */
-  private negatedLimit: { readonly limit: Decimal; readonly negated: Decimal } | undefined;
+  /**
+   * The daily loss limit last asked with (by identity: a limit asked first replaces this zero), and it
+   * negated. Decimals from the start, never undefined: the first asks run before V8 records feedback, so
+   * code optimized on decimals here would deoptimize on each new run's first ask ("not a JavaScript object").
+   */
+  private lossLimit = dec(0);
+  private negatedLossLimit = dec(0);
 
   get state(): KillSwitchState {
     const holds = [this.dailyLoss, this.manual].filter((h): h is Hold => h !== undefined);
@@ -122,8 +128,11 @@ export class KillSwitch {
     if (limit === undefined || this.dailyLoss !== undefined || this.override !== undefined) return undefined;
     // Asked on every event that moves the day's PnL (each mark price with a position open): the loss
     // −dayPnl stays below the limit while dayPnl is above −limit, a decimal made once per limit.
-    if (this.negatedLimit?.limit !== limit) this.negatedLimit = { limit, negated: limit.neg() };
-    if (day.isAbove(this.negatedLimit.negated)) return undefined;
+    if (this.lossLimit !== limit) {
+      this.lossLimit = limit;
+      this.negatedLossLimit = limit.neg();
+    }
+    if (day.isAbove(this.negatedLossLimit)) return undefined;
     const dayPnl = day.value();
     const loss = dayPnl.neg();
     const reason = `daily loss ${loss.toDecimalPlaces(8).toFixed()} reached the limit ${limit.toFixed()}`;

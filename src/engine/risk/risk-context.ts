@@ -61,7 +61,7 @@ export interface RiskContextParts {
   readonly killSwitchEngaged: () => boolean;
   readonly strategyRate: OrderRateWindow;
   readonly globalRate: OrderRateWindow;
-  readonly strategyIds: Iterable<string>;
+  readonly strategyIds: readonly string[];
   readonly orders: OrderRecords;
   /** The strategies' own ledger holdings (absent: every strategy closes against the account's). */
   readonly holdings?: OwnHoldings;

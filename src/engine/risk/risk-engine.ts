@@ -66,7 +66,7 @@ export class RiskEngine {
   private readonly protections: Protections;
   /** Each strategy's context, made at its first check. */
   private readonly contexts = new Map<string, RiskContext>();
-  private readonly strategyIds: Iterable<string>;
+  private readonly strategyIds: readonly string[];
 
   constructor(options: RiskEngineOptions) {
     this.cache = options.cache;
@@ -75,12 +75,14 @@ export class RiskEngine {
     this.strategies = options.strategies;
     this.orders = options.orders;
     this.holdings = options.holdings;
-    this.strategyIds = { [Symbol.iterator]: () => options.strategies.keys() };
+    // An array, not an iterable over the map's keys: a closure made per engine, whose call the next backtest's
+    // engine would deoptimize ("wrong call target", and "weak objects" once the last engine is collected).
+    this.strategyIds = [...options.strategies.keys()];
     this.day = new DayPnl(options.cache, options.clock.now());
     const { orders } = options;
     this.protections = new Protections({
       specs: options.global.protections ?? [],
-      strategyIds: [...options.strategies.keys()],
+      strategyIds: this.strategyIds,
       cache: options.cache,
       ownerOf: (clientOrderId) => orders.ownerOf(clientOrderId),
       ...(options.protectionStore === undefined ? {} : { store: options.protectionStore }),

@@ -113,7 +113,7 @@ export class Rig {
     options: { readonly orphans?: OrphanPolicy; readonly strategies?: readonly string[]; readonly stream?: boolean } = {},
   ) {
     this.faulty = new FaultyPort(port);
-    this.executor = new Executor({ port: this.faulty, journal, time: clock, logger: silentLogger, publish: (e) => this.publish(e) });
+    this.executor = new Executor({ port: this.faulty, journal, time: clock, logger: silentLogger, bus: { ingest: (e) => this.publish(e) } });
     this.reconciler = new Reconciler({
       port: this.faulty,
       executor: this.executor,
