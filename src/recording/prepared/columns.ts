@@ -522,7 +522,16 @@ function dictionaryOf(data: Data): string[] {
     const text = textOf(chunk);
     for (let i = 0; i < chunk.length; i++) values.push(text.get(i));
   }
-  return values;
+  return asJsonParses(values);
+}
+
+/**
+ * `values` as the JSONL reader's JSON.parse makes text: V8 internalizes short values (prices,
+ * quantities), and code warmed on a JSONL replay's internalized texts deoptimized on a prepared one's
+ * fresh strings ("wrong instance type"). One parse of the whole dictionary.
+ */
+function asJsonParses(values: readonly string[]): string[] {
+  return JSON.parse(JSON.stringify(values)) as string[];
 }
 
 function decimals(values: readonly string[], what: string): readonly string[] {
