@@ -92,6 +92,15 @@ export class BacktestRun {
   /** The engine's equity parts at the last sample and their sum. */
   private lastEquity: { readonly parts: readonly EquityParts[]; readonly equity: Decimal } | undefined;
 
+  /**
+   * The options the per-event path reads, copied: the caller's object differs in shape from one backtest
+   * of a process to the next (a first run without `prepared`, the next with it), and reading through it
+   * deoptimized the replay loop in the second backtest ("wrong map").
+   */
+  private readonly to: number | undefined;
+  private readonly replaysView: boolean;
+  private readonly userId: string;
+
   private constructor(
     private readonly options: BacktestOptions,
     private readonly feed: RecordingFeed,
@@ -99,6 +108,9 @@ export class BacktestRun {
     private readonly warnings: readonly MarketStreamWarning[],
   ) {
     const { account } = options;
+    this.to = options.to;
+    this.replaysView = options.marketView !== undefined;
+    this.userId = account.userId;
     this.clock = new VirtualClock(startTime);
     this.latency = options.latency ?? DEFAULT_BACKTEST_LATENCY;
     // A daemon's view has the klines its poller read: none are built from trades then.
@@ -188,7 +200,7 @@ export class BacktestRun {
       this.engine.applyMarketEvent(this.feed.next());
     }
     this.warming = false;
-    if (this.options.marketView !== undefined) return;
+    if (this.replaysView) return;
     const latest = [...this.warmed.entries()].sort(([a, x], [b, y]) => x.ts - y.ts || (a < b ? -1 : a > b ? 1 : 0));
     for (const [, event] of latest) {
       const model = modelMarketEvent(event);
@@ -199,7 +211,7 @@ export class BacktestRun {
 
   async execute(): Promise<BacktestResult> {
     // Without `to`, the run ends with the last event: nothing scheduled after it runs.
-    const limit = (): number => this.options.to ?? (this.feed.exhausted() ? (this.lastEventTime ?? this.startTime) : Number.POSITIVE_INFINITY);
+    const limit = (): number => this.to ?? (this.feed.exhausted() ? (this.lastEventTime ?? this.startTime) : Number.POSITIVE_INFINITY);
     this.equity.start(this.clock);
     const daily = this.scheduleDailyReset();
     // Start-up takes port round trips: it may run past `to` (the strategies then see no market at all).
@@ -222,7 +234,7 @@ export class BacktestRun {
         await macrotask();
       }
     }
-    const endTime = Math.max(this.clock.now(), this.options.to ?? this.lastEventTime ?? this.startTime);
+    const endTime = Math.max(this.clock.now(), this.to ?? this.lastEventTime ?? this.startTime);
     this.clock.advanceTo(endTime);
     this.engine.advanceTo(endTime);
     this.equity.stop();
@@ -263,7 +275,7 @@ export class BacktestRun {
     if (event.ts > this.clock.now()) throw new InvariantError('LOOK_AHEAD', `market event of ${event.ts} applied at ${this.clock.now()}`);
     this.events++;
     this.lastEventTime = event.ts;
-    if (this.options.marketView !== undefined) return;
+    if (this.replaysView) return;
     const closed = this.klines.advance(event.ts);
     for (let i = 0; i < closed.length; i++) this.kernel.ingest(closed[i]!);
     if (event.type === 'bar') {
@@ -294,7 +306,7 @@ export class BacktestRun {
   }
 
   private onAccountEvent(event: SimAccountEvent): void {
-    if (event.userId !== this.options.account.userId) return;
+    if (event.userId !== this.userId) return;
     if (event.type === 'trade') {
       const view = event.trade;
       const f = fillOf(view, event.amounts);

@@ -7,6 +7,7 @@ import { MarketStreamReader } from '../sim/market-stream/reader.js';
 import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
 import { BacktestError } from './error.js';
 import { instrumentsOf } from './instruments.js';
+import { replayEvent } from './replay-events.js';
 
 export interface RecordingFeedOptions {
   /** Events after this time are not replayed (the file is not read further). */
@@ -166,7 +167,7 @@ export class RecordingFileFeed implements RecordingFeed {
     const event = pick === undefined ? undefined : pick.buffer[pick.pos++];
     if (pick === undefined || event === undefined) throw new InvariantError('FEED_EXHAUSTED', 'the market feed has no next event');
     pick.events++;
-    return event;
+    return replayEvent(event);
   }
 
   private head(s: Source): MarketEvent | undefined {

@@ -7,6 +7,7 @@ import type { MarketStreamWarning } from '../sim/market-stream/stream-error.js';
 import { BacktestError } from './error.js';
 import type { RecordingFeed, RecordingFeedOptions, RecordingReplay } from './feed.js';
 import { instrumentsOf } from './instruments.js';
+import { replayEvent } from './replay-events.js';
 
 /**
  * Everything a ParsedRecording holds, as plain structured-cloneable data: what a sweep's main thread
@@ -221,7 +222,7 @@ class ParsedRecordingFeed implements RecordingFeed {
     if (event === undefined) throw new InvariantError('FEED_EXHAUSTED', 'the market feed has no next event');
     this.handedOut[this.sourceOf[this.pos]!]!++;
     this.pos++;
-    return event;
+    return replayEvent(event);
   }
 
   close(): Promise<void> {

@@ -12,6 +12,7 @@ import type { PreparedCacheEvent, PreparedCacheOptions } from '../../src/recordi
 import { encodePrepared, fileSha256, PREPARED_VERSION, PreparedColumns, PreparedFormatError, PreparedRecording, preparedDirOf, preparedFileName } from '../../src/recording/prepared/index.js';
 import { PREPARED_METADATA_KEY } from '../../src/recording/prepared/format.js';
 import type { RecordingFeed } from '../../src/recording/feed.js';
+import { RecordingFileFeed } from '../../src/recording/feed.js';
 import { dec } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { StrategyInstance } from '../../src/engine/strategy/instance.js';
@@ -178,6 +179,28 @@ describe('the prepared form of a recording', () => {
       }
     }
     expect((await ParsedRecording.parse([btc, eth])).warnings).toHaveLength(1);
+  });
+
+  it('hands out each kind of event as one class from the JSONL, held or streamed, and from the prepared form', async () => {
+    const events = everyKind();
+    const btc = await writeRecording(tmp.path('classes-btc.jsonl'), events.filter((e) => e.symbol !== ETH), header([BTC_SWAP_USDT]));
+    const eth = await writeRecording(tmp.path('classes-eth.jsonl'), events.filter((e) => e.symbol === ETH), header([ETH_SWAP_USDT]));
+    const classes = async (feed: RecordingFeed): Promise<string[]> => {
+      const out: string[] = [];
+      await feed.load(Number.POSITIVE_INFINITY);
+      while (feed.peekTime() !== undefined) {
+        const event = feed.next();
+        out.push(`${event.type}:${(event as object).constructor.name}`);
+      }
+      return out;
+    };
+    const paths = [btc, eth];
+    const prepared = await classes((await PreparedRecording.load(paths, undefined, {})).replay());
+    expect(prepared.filter((c) => c.startsWith('depth:') || c.startsWith('trade:'))).not.toHaveLength(0);
+    expect(await classes((await ParsedRecording.parse(paths)).replay())).toEqual(prepared);
+    const file = await RecordingFileFeed.open(paths);
+    expect(await classes(file)).toEqual(prepared);
+    await file.close();
   });
 
   it('tells each event\'s prices as units of a grid as converting its text does, undefined off the grid or on an empty side, from one recording or merged', async () => {

@@ -1,12 +1,14 @@
 import { tableFromIPC } from 'apache-arrow';
 import type { Data, Table } from 'apache-arrow';
 import { InvariantError } from '../../core/errors.js';
-import type { BarSource, DepthEvent, FundingPeriod, MarketChannel, MarketEvent, PriceLevel, TradeEvent } from '../../sim/market-stream/events.js';
+import type { BarSource, FundingPeriod, MarketChannel, MarketEvent, PriceLevel } from '../../sim/market-stream/events.js';
 import { BAR_SOURCES, FUNDING_PERIODS, STREAM_CHANNELS } from '../../sim/market-stream/events.js';
 import { isSignedDecimal, isUnsignedDecimal } from '../../sim/market-stream/event-lines.js';
 import type { MarketStreamHeader } from '../../sim/market-stream/format.js';
 import { parseHeader } from '../../sim/market-stream/format.js';
 import type { StepGrid } from '../../sim/market-stream/ticks.js';
+import type { DepthRows } from '../replay-events.js';
+import { ReplayDepth, ReplayTrade } from '../replay-events.js';
 import { DictionaryUnits } from './dictionary-units.js';
 import type { PreparedColumnName, PreparedMetadata } from './format.js';
 import { PREPARED_COLUMN_NAMES, PREPARED_COLUMNS, PREPARED_FORMAT, PREPARED_METADATA_KEY, PREPARED_VERSION } from './format.js';
@@ -56,85 +58,24 @@ interface DepthLevels {
   readonly askQty: Levels;
 }
 
-/**
- * A depth row's event whose sides become [price, quantity] pairs when first read, from the columns (which
- * never change): a replay's engine reads only the best price of each side of most snapshots
- * (`bestBidPrice`/`bestAskPrice`, straight from the columns), and building ~10 pairs per row was the
- * largest allocation of a data-only replay. Each side is built once and the same array handed out on
- * every read, so a holder of the event sees it unchanged. The sides are accessors of the class, not own
- * properties: a spread (`{ ...event }`) has none (`eventAt` copies an event), `toJSON` gives the plain form.
- */
-class ColumnDepth implements DepthEvent {
-  readonly type = 'depth';
-  readonly ts: number;
-  readonly symbol: string;
-  readonly #levels: DepthLevels;
-  readonly #row: number;
-  #bids: readonly PriceLevel[] | undefined;
-  #asks: readonly PriceLevel[] | undefined;
+/** A depth row's sides from the level columns (which never change), for ReplayDepth. */
+class ColumnDepthRows implements DepthRows {
+  constructor(private readonly levels: DepthLevels) {}
 
-  constructor(ts: number, symbol: string, levels: DepthLevels, row: number) {
-    this.ts = ts;
-    this.symbol = symbol;
-    this.#levels = levels;
-    this.#row = row;
-    this.#bids = undefined;
-    this.#asks = undefined;
+  bids(row: number): PriceLevel[] {
+    return levelPairs(this.levels.bidPrice, this.levels.bidQty, row);
   }
 
-  get bids(): readonly PriceLevel[] {
-    return (this.#bids ??= levelPairs(this.#levels.bidPrice, this.#levels.bidQty, this.#row));
+  asks(row: number): PriceLevel[] {
+    return levelPairs(this.levels.askPrice, this.levels.askQty, row);
   }
 
-  get asks(): readonly PriceLevel[] {
-    return (this.#asks ??= levelPairs(this.#levels.askPrice, this.#levels.askQty, this.#row));
+  bestBid(row: number): string | undefined {
+    return firstPrice(this.levels.bidPrice, row);
   }
 
-  get bestBidPrice(): string | undefined {
-    return firstPrice(this.#levels.bidPrice, this.#row);
-  }
-
-  get bestAskPrice(): string | undefined {
-    return firstPrice(this.#levels.askPrice, this.#row);
-  }
-
-  toJSON(): DepthEvent {
-    return { type: this.type, ts: this.ts, symbol: this.symbol, bids: this.bids, asks: this.asks };
-  }
-}
-
-/**
- * A trade row's event whose id text is cut from the column when first read: the id is a fresh string per
- * trade (the other fields are shared dictionary text), and a replay's engine and kernel never read it
- * unless a strategy looks at a print's id. `id` is an accessor, as ColumnDepth's sides: a spread has none
- * (`eventAt` copies an event), `toJSON` gives the plain form.
- */
-class ColumnTrade implements TradeEvent {
-  readonly type = 'trade';
-  readonly ts: number;
-  readonly symbol: string;
-  readonly price: string;
-  readonly qty: string;
-  readonly buyerIsMaker: boolean;
-  readonly #ids: TextColumn;
-  readonly #row: number;
-
-  constructor(ts: number, symbol: string, price: string, qty: string, buyerIsMaker: boolean, ids: TextColumn, row: number) {
-    this.ts = ts;
-    this.symbol = symbol;
-    this.price = price;
-    this.qty = qty;
-    this.buyerIsMaker = buyerIsMaker;
-    this.#ids = ids;
-    this.#row = row;
-  }
-
-  get id(): string {
-    return this.#ids.get(this.#row);
-  }
-
-  toJSON(): TradeEvent {
-    return { type: this.type, ts: this.ts, symbol: this.symbol, id: this.id, price: this.price, qty: this.qty, buyerIsMaker: this.buyerIsMaker };
+  bestAsk(row: number): string | undefined {
+    return firstPrice(this.levels.askPrice, row);
   }
 }
 
@@ -217,8 +158,8 @@ export class PreparedColumns {
     private readonly bars: Bars,
   ) {}
 
-  /** The four level columns, handed to each depth event (ColumnDepth). */
-  private depthLevels: DepthLevels | undefined;
+  /** The four level columns, handed to each depth event. */
+  private depthRows: ColumnDepthRows | undefined;
   /** The price dictionaries' texts as units, made when first asked. */
   private priceUnitsOf: DictionaryUnits | undefined;
   private bidUnitsOf: DictionaryUnits | undefined;
@@ -306,9 +247,9 @@ export class PreparedColumns {
       symbolData.values as Int32Array,
       symbolNames,
       priceData.values as Int32Array,
-      decimals(dictionaryOf(priceData), 'price'),
+      asJsonParses(decimals(dictionaryOf(priceData), 'price')),
       qtyData.values as Int32Array,
-      decimals(dictionaryOf(qtyData), 'qty'),
+      asJsonParses(decimals(dictionaryOf(qtyData), 'qty')),
       textOf(data('trade_id')),
       data('buyer_is_maker').values as Uint8Array,
       textOf(data('funding_rate')),
@@ -501,9 +442,9 @@ export class PreparedColumns {
     const symbol = this.symbolNames[this.symbols[row]!]!;
     switch (this.kinds[row]) {
       case KIND_DEPTH:
-        return new ColumnDepth(ts, symbol, (this.depthLevels ??= { bidPrice: this.bidPrice, bidQty: this.bidQty, askPrice: this.askPrice, askQty: this.askQty }), row);
+        return ReplayDepth.ofRow(ts, symbol, (this.depthRows ??= new ColumnDepthRows({ bidPrice: this.bidPrice, bidQty: this.bidQty, askPrice: this.askPrice, askQty: this.askQty })), row);
       case KIND_TRADE:
-        return new ColumnTrade(ts, symbol, this.priceText[this.price[row]!]!, this.qtyText[this.qty[row]!]!, ((this.buyerIsMaker[row >> 3]! >> (row & 7)) & 1) === 1, this.tradeIds, row);
+        return ReplayTrade.ofRow(ts, symbol, this.priceText[this.price[row]!]!, this.qtyText[this.qty[row]!]!, ((this.buyerIsMaker[row >> 3]! >> (row & 7)) & 1) === 1, this.tradeIds, row);
       case KIND_MARK:
         return { type: 'mark', ts, symbol, price: this.priceText[this.price[row]!]! };
       case KIND_INDEX:
@@ -582,6 +523,17 @@ function dictionaryOf(data: Data): string[] {
     for (let i = 0; i < chunk.length; i++) values.push(text.get(i));
   }
   return values;
+}
+
+/**
+ * `values` as the JSONL reader's JSON.parse makes text: V8 internalizes short values (prices,
+ * quantities), and the kline builder's comparison of trade prices warmed on a JSONL replay's internalized
+ * texts deoptimized on a prepared one's fresh strings ("wrong instance type"). One parse of the whole
+ * dictionary; the trade, mark and index texts only (~4 ms for the sample's 31k): the depth levels' (~70k,
+ * ~9 ms more) reach no such comparison.
+ */
+function asJsonParses(values: readonly string[]): string[] {
+  return JSON.parse(JSON.stringify(values)) as string[];
 }
 
 function decimals(values: readonly string[], what: string): readonly string[] {
