@@ -190,15 +190,19 @@ export function fundingOf(view: BalanceFlowView): FundingPayment {
   return { flowId: view.id, symbol: view.symbol, asset: view.coin, amount: dec(view.change), time: view.created };
 }
 
+/**
+ * A REST balance: of the stream's balances' class (LazyBalance, its figures read now), so that the
+ * kernel's cache sees one shape of balance (a plain object here deoptimized it: "wrong map").
+ */
 export function balanceOf(view: FuturesBalanceView, updateTime: number): Balance {
-  return {
-    asset: view.coin,
-    walletBalance: dec(view.balance),
-    availableBalance: dec(view.availableBalance),
-    lockedMargin: dec(view.positionMargin).add(dec(view.orderMargin)),
-    unrealizedPnl: dec(view.crossUnrealizedPnl),
-    updateTime,
+  const figures: BalanceFigures = {
+    wallet: dec(view.balance),
+    available: dec(view.availableBalance),
+    positionMargin: dec(view.positionMargin),
+    orderMargin: dec(view.orderMargin),
+    crossUnrealizedPnl: dec(view.crossUnrealizedPnl),
   };
+  return new LazyBalance(view.coin, () => figures, updateTime);
 }
 
 /** The same balance from the engine's figures (no text round trip): what `balanceOf` gives for the view they come from. */
