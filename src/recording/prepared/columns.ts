@@ -633,11 +633,13 @@ function sameLengths(prices: Levels, quantities: Levels, row: number): boolean {
 function levelPairs(prices: Levels, quantities: Levels, row: number): PriceLevel[] {
   const start = prices.offsets[row]!;
   const n = prices.offsets[row + 1]! - start;
-  const out = new Array<PriceLevel>(n);
+  // Pushed, not `new Array(n)`: a packed array, as JSON.parse makes a JSONL line's sides; the engine's sweep
+  // optimized on those deoptimized on a holey one ("wrong map") at the first prepared replay.
+  const out: PriceLevel[] = [];
   const p = prices.indices;
   const q = quantities.indices;
   const pt = prices.dictionary;
   const qt = quantities.dictionary;
-  for (let k = 0; k < n; k++) out[k] = [pt[p[start + k]!]!, qt[q[start + k]!]!];
+  for (let k = 0; k < n; k++) out.push([pt[p[start + k]!]!, qt[q[start + k]!]!]);
   return out;
 }
