@@ -9,48 +9,49 @@ function isExact(value: unknown): value is Exact {
   return value === null || typeof value === 'string' || typeof value === 'boolean';
 }
 
+/** A value kept as its JSON text (read back as a copy). */
+interface JsonText {
+  readonly text: string;
+}
+
 /**
  * One strategy's key-value store in memory, for backtests and sweeps: the SqliteKeyValueStore's
  * contract (the same tests run against both). Values are kept as their JSON text, so what is read back
  * is what the SQLite store would answer (a copy; a Decimal as its text) and a value JSON cannot hold is
  * refused the same way. A string, boolean, null or finite number (a strategy's counter, read and written
  * per order) reads back from JSON as itself, so it is kept as it is: no text made and parsed for it.
+ * Both kinds live in one table: an absent key (each run's first reads) answers by the same lookup and a
+ * type test, no second lookup that a run's optimized code would meet without feedback.
  */
 export class MemoryKeyValueStore implements KeyValueStore {
-  private readonly values = new Map<string, string>();
-  private readonly exact = new Map<string, Exact>();
+  private readonly held = new Map<string, Exact | JsonText>();
 
   constructor(private readonly strategyId: string) {}
 
   get(key: string): unknown {
-    const exact = this.exact.get(key);
-    if (exact !== undefined || this.exact.has(key)) return exact;
-    const text = this.values.get(key);
-    if (text === undefined) return undefined;
-    const value: unknown = JSON.parse(text);
+    const held = this.held.get(key);
+    if (typeof held !== 'object' || held === null) return held;
+    const value: unknown = JSON.parse(held.text);
     return value;
   }
 
   set(key: string, value: unknown): void {
     if (isExact(value)) {
-      this.values.delete(key);
-      this.exact.set(key, value);
+      this.held.set(key, value);
       return;
     }
     const text: string | undefined = JSON.stringify(value);
     if (text === undefined) throw new InvariantError('KV_NOT_JSON', `value of ${this.strategyId}/${key} is not JSON`);
-    this.exact.delete(key);
-    this.values.set(key, text);
+    this.held.set(key, { text });
   }
 
   delete(key: string): void {
-    this.values.delete(key);
-    this.exact.delete(key);
+    this.held.delete(key);
   }
 
   /** In SQLite's order of text (its bytes in UTF-8). */
   keys(): readonly string[] {
-    return [...this.values.keys(), ...this.exact.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return [...this.held.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   }
 }
 
