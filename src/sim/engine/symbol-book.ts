@@ -28,6 +28,9 @@ export interface Fill {
  */
 export type BookPrices = Pick<SymbolBook, 'bestBidTicks' | 'bestAskTicks' | 'lastTicks' | 'markTicks' | 'indexTicks' | 'priceDecimals'>;
 
+/** A fraction a ticks field is first stored with, so V8 keeps it as a double (then set to 0). */
+const DOUBLE_SEED = 0.5;
+
 /**
  * One symbol's market as the account's orders see it, and the account orders resting on it.
  *
@@ -37,9 +40,6 @@ export type BookPrices = Pick<SymbolBook, 'bestBidTicks' | 'bestAskTicks' | 'las
  * new snapshot shows the opposite side crossing its price (the market moved through it). Resting fills
  * are maker fills at the order's own price. Everything here is integer ticks and lots.
  */
-/** A fraction a ticks field is first stored with, so V8 keeps it as a double (then set to 0). */
-const DOUBLE_SEED = 0.5;
-
 export class SymbolBook {
   readonly instrument: SimInstrument;
   readonly filters: ContractFilters;
@@ -54,9 +54,10 @@ export class SymbolBook {
   /** The contract multiplier's digits (undefined beyond 2^53: notionals in decimals). */
   readonly multiplier: { readonly units: number; readonly decimals: number } | undefined;
   /**
-   * 0 until the first event of the kind. Double fields from the first store (see the constructor): the
-   * prepared feed hands integer-valued doubles where the JSONL decoder hands small integers, and a field
-   * that moved from one representation to the other mid-process gave every book a new hidden class,
+   * 0 until the first event of the kind. Double fields from the first store (see the constructor): a
+   * price's units may reach it as a small integer or as an integer-valued double (a typed array's value,
+   * as the prepared feed's were once), and a field that moved from the first representation to the other
+   * mid-process gave every book a new hidden class,
    * deoptimizing the code optimized on the old one (sweep, rest, bandTicks, the order checks).
    */
   lastTicks = DOUBLE_SEED;
