@@ -58,6 +58,11 @@ export class Cache implements CacheView {
   /** Funding flow ids already passed on: resyncs list the last day's payments each time. */
   private readonly fundingIds = new RecentKeys(FUNDING_MEMORY);
   private readonly fillMemory: number;
+  /** `retire`'s readers and forgetters, made once (two closures per finished order were made before). */
+  private readonly orderClosedAt = (id: string): number | undefined => this.ordersById.get(id)?.updateTime;
+  private readonly forgetOrderOf = (id: string): void => this.forgetOrder(id);
+  private readonly algoClosedAt = (id: string): number | undefined => this.algoById.get(id)?.updateTime;
+  private readonly forgetAlgoOf = (id: string): void => this.forgetAlgo(id);
   private readonly markets = new Map<string, SymbolMarket>();
   private readonly klineHistory: number;
   private readonly closedMaxAgeMs: number;
@@ -184,7 +189,7 @@ export class Cache implements CacheView {
       this.openOrderIds.add(order.clientOrderId);
     } else {
       this.openOrderIds.delete(order.clientOrderId);
-      this.retire(this.closedOrders, order.clientOrderId, order.updateTime, (id) => this.ordersById.get(id)?.updateTime, (id) => this.forgetOrder(id));
+      this.retire(this.closedOrders, order.clientOrderId, order.updateTime, this.orderClosedAt, this.forgetOrderOf);
     }
     return true;
   }
@@ -221,7 +226,7 @@ export class Cache implements CacheView {
       this.openAlgoIds.add(order.clientOrderId);
     } else {
       this.openAlgoIds.delete(order.clientOrderId);
-      this.retire(this.closedAlgos, order.clientOrderId, order.updateTime, (id) => this.algoById.get(id)?.updateTime, (id) => this.forgetAlgo(id));
+      this.retire(this.closedAlgos, order.clientOrderId, order.updateTime, this.algoClosedAt, this.forgetAlgoOf);
     }
     return true;
   }

@@ -324,7 +324,8 @@ export class Kernel {
     this.metrics.approved(strategyId);
     const key = intent.type === 'place' || intent.type === 'plan' || intent.type === 'tpsl' ? intent.key : undefined;
     const commands = checked.value;
-    for (let i = 0; i < commands.length; i++) this.executor.submit(strategyId, commands[i]!, key, approved).catch(this.submissionFailed(strategyId));
+    // `execute`, not `submit`: its outcome is not read here, and a `then` to drop it would be one more promise per command.
+    for (let i = 0; i < commands.length; i++) this.executor.execute(strategyId, commands[i]!, key, approved).catch(this.submissionFailed(strategyId));
   }
 
   /** The log of a strategy's failed submission: one function per strategy, not a closure per command. */

@@ -125,10 +125,12 @@ function onPrice(ctx: Ctx, symbol: string, state: SymbolState, time: number): vo
   const spansWindow = first !== undefined && time - first >= ctx.params.windowMs * 0.9;
   const { high, low } = window;
   window.push(time, mid);
-  if (!spansWindow || high === undefined || low === undefined || state.entering || hasPosition(ctx, symbol)) return;
-  if (state.enteredAt !== undefined && ctx.clock.now() - state.enteredAt < ctx.params.cooldownMs) return;
+  if (!spansWindow || high === undefined || low === undefined || state.entering) return;
   const long = compareDecimals(mid, high) > 0;
   if (!long && !(compareDecimals(mid, low) < 0)) return;
+  // Only a breakout asks for the positions and the cooldown: most books stay inside the range.
+  if (hasPosition(ctx, symbol)) return;
+  if (state.enteredAt !== undefined && ctx.clock.now() - state.enteredAt < ctx.params.cooldownMs) return;
   const tp = ctx.params.takeProfitPct.div(100);
   const sl = ctx.params.stopLossPct.div(100);
   state.entering = true;

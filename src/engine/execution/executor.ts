@@ -154,7 +154,7 @@ export class Executor {
       this.events.failed(strategyId, command, admitted.duplicate);
       return Promise.resolve('duplicate');
     }
-    return this.track(this.exchange(admitted.id, strategyId, command, journaled, undefined));
+    return this.exchange(admitted.id, strategyId, command, journaled, undefined);
   }
 
   /** Order events from the bus (stream or REST): they move orders on, whatever their arrival order. */
@@ -300,7 +300,7 @@ export class Executor {
     if (session === undefined) tracked.unjournaled = true;
     else this.afterSend.add(sentEntry(id, strategyId, intentKey, command, this.options.time.clock.now()), tracked);
     const admitted = trigger === undefined ? undefined : journaledTrigger(trigger, this.stopwatch.now());
-    return this.track(this.exchange(id, strategyId, command, admitted, tracked));
+    return this.exchange(id, strategyId, command, admitted, tracked);
   }
 
   /** This session's number, drawn at its first command that places nothing; undefined while the journal cannot be written. */
@@ -365,19 +365,26 @@ export class Executor {
   /**
    * Sends an admitted command (already `sent` in the journal, a cancel's row on its way) and applies the
    * reply; answers its phase then (`sent`: the cancel's tracked entry, kept after it leaves the tracker).
+   * In flight (`track`) until the reply is applied. One reaction on the port's promise per command: no
+   * async function's frame and await, nor a second reaction to untrack it (send neither throws nor
+   * rejects: a failing port answers an unknown outcome).
    */
-  private async exchange(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined, sent: Tracked | undefined): Promise<SubmitOutcome> {
+  private exchange(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined, sent: Tracked | undefined): Promise<SubmitOutcome> {
     this.busy.add(id);
     this.sending.add(id);
-    let result: CallResult<Reply>;
-    try {
-      result = await send(this.options.port, command, this.traceOf(command, trigger));
-    } finally {
-      this.busy.delete(id);
-      this.sending.delete(id);
-    }
-    this.applyResult(id, strategyId, command, result);
-    return sent?.phase ?? this.tracker.get(id)?.phase ?? this.options.journal.get(id)?.state ?? 'pending';
+    const work: Promise<SubmitOutcome> = send(this.options.port, command, this.traceOf(command, trigger)).then((result) => {
+      try {
+        this.busy.delete(id);
+        this.sending.delete(id);
+        this.applyResult(id, strategyId, command, result);
+        return sent?.phase ?? this.tracker.get(id)?.phase ?? this.options.journal.get(id)?.state ?? 'pending';
+      } finally {
+        // Settled as this returns: a flush waiting on the set sees it done.
+        this.inFlight.delete(work);
+      }
+    });
+    this.inFlight.add(work);
+    return work;
   }
 
   /** What a command's call answered: the tracker, the journal and the bus learn it. */

@@ -20,6 +20,9 @@ export interface BookedChanges {
   readonly drop: readonly number[];
 }
 
+/** What a save writes when nothing was sealed or forgotten since the last: shared, never changed. */
+const NO_CHANGES: BookedChanges = Object.freeze({ write: Object.freeze([]), drop: Object.freeze([]) });
+
 /**
  * The trade ids the ledgers booked, remembered in order so that a restart finds them again, in a form a
  * key-value store can append to: ids gather in an open run of at most `chunk` ids (stored inside the main
@@ -92,6 +95,8 @@ export class BookedTradeIds {
 
   /** Chunks to write before the main record and chunk numbers to delete after it, since the last call. */
   takeChanges(): BookedChanges {
+    // Most saves (one per fill) find nothing sealed or forgotten: no fresh empty lists for them.
+    if (this.unwritten.length === 0 && this.dropped.length === 0) return NO_CHANGES;
     const changes = { write: this.unwritten, drop: this.dropped };
     this.unwritten = emptyObjectArray();
     this.dropped = [];
