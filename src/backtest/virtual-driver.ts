@@ -66,11 +66,7 @@ export class VirtualDriver {
   private readonly instantReplies: boolean;
 
   constructor(options: VirtualDriverOptions) {
-    this.clock = options.clock;
-    this.engine = options.engine;
-    this.feed = options.feed;
-    this.work = options.work;
-    this.instantReplies = options.instantReplies;
+    ({ clock: this.clock, engine: this.engine, feed: this.feed, work: this.work, instantReplies: this.instantReplies } = options);
   }
 
   /** Time of the earliest scheduled action. */
