@@ -50,32 +50,32 @@ interface Levels {
   readonly dictionary: readonly string[];
 }
 
-/** A depth row's level columns: prices and quantities of each side. */
-interface DepthLevels {
-  readonly bidPrice: Levels;
-  readonly bidQty: Levels;
-  readonly askPrice: Levels;
-  readonly askQty: Levels;
-}
-
 /** A depth row's sides from the level columns (which never change), for ReplayDepth. */
 class ColumnDepthRows implements DepthRows {
-  constructor(private readonly levels: DepthLevels) {}
+  // The levels as constructor arguments, not one object literal read through: a literal made once per
+  // backtest gets its boilerplate on the second backtest, which widened its fields' types and deoptimized
+  // the depth path's hot readers (`bids`, `asks`, the simulator's book sweep) in the process's run 2.
+  constructor(
+    private readonly bidPrice: Levels,
+    private readonly bidQty: Levels,
+    private readonly askPrice: Levels,
+    private readonly askQty: Levels,
+  ) {}
 
   bids(row: number): PriceLevel[] {
-    return levelPairs(this.levels.bidPrice, this.levels.bidQty, row);
+    return levelPairs(this.bidPrice, this.bidQty, row);
   }
 
   asks(row: number): PriceLevel[] {
-    return levelPairs(this.levels.askPrice, this.levels.askQty, row);
+    return levelPairs(this.askPrice, this.askQty, row);
   }
 
   bestBid(row: number): string | undefined {
-    return firstPrice(this.levels.bidPrice, row);
+    return firstPrice(this.bidPrice, row);
   }
 
   bestAsk(row: number): string | undefined {
-    return firstPrice(this.levels.askPrice, row);
+    return firstPrice(this.askPrice, row);
   }
 }
 
@@ -95,7 +95,7 @@ function firstUnits(prices: Levels, units: DictionaryUnits, row: number, grid: S
 interface TextColumn {
   readonly offsets: Int32Array;
   readonly bytes: Uint8Array;
-  readonly get: (row: number) => string;
+  get(row: number): string;
 }
 
 /**
@@ -156,14 +156,21 @@ export class PreparedColumns {
     private readonly askPrice: Levels,
     private readonly askQty: Levels,
     private readonly bars: Bars,
-  ) {}
+  ) {
+    // Made here, not when first asked: a hot reader's once-per-backtest first branch has no type
+    // feedback in the first backtest and deoptimized the reader in the second.
+    this.depthRows = new ColumnDepthRows(bidPrice, bidQty, askPrice, askQty);
+    this.priceUnitsOf = new DictionaryUnits(priceText);
+    this.bidUnitsOf = new DictionaryUnits(bidPrice.dictionary);
+    this.askUnitsOf = new DictionaryUnits(askPrice.dictionary);
+  }
 
   /** The four level columns, handed to each depth event. */
-  private depthRows: ColumnDepthRows | undefined;
-  /** The price dictionaries' texts as units, made when first asked. */
-  private priceUnitsOf: DictionaryUnits | undefined;
-  private bidUnitsOf: DictionaryUnits | undefined;
-  private askUnitsOf: DictionaryUnits | undefined;
+  private readonly depthRows: ColumnDepthRows;
+  /** The price dictionaries' texts as units, each converted when first asked. */
+  private readonly priceUnitsOf: DictionaryUnits;
+  private readonly bidUnitsOf: DictionaryUnits;
+  private readonly askUnitsOf: DictionaryUnits;
 
   get size(): number {
     return this.ts.length;
@@ -424,16 +431,16 @@ export class PreparedColumns {
 
   /** Units of the price of `row` (a trade, mark or index row) on `grid`, each distinct text converted once; undefined when off the grid. */
   priceUnits(row: number, grid: StepGrid): number | undefined {
-    return (this.priceUnitsOf ??= new DictionaryUnits(this.priceText)).units(this.price[row]!, grid);
+    return this.priceUnitsOf.units(this.price[row]!, grid);
   }
 
   /** Units of the best bid of `row` (a depth row) on `grid`, as `priceUnits`; undefined when the side has no level or the price is off the grid. */
   bestBidUnits(row: number, grid: StepGrid): number | undefined {
-    return firstUnits(this.bidPrice, (this.bidUnitsOf ??= new DictionaryUnits(this.bidPrice.dictionary)), row, grid);
+    return firstUnits(this.bidPrice, this.bidUnitsOf, row, grid);
   }
 
   bestAskUnits(row: number, grid: StepGrid): number | undefined {
-    return firstUnits(this.askPrice, (this.askUnitsOf ??= new DictionaryUnits(this.askPrice.dictionary)), row, grid);
+    return firstUnits(this.askPrice, this.askUnitsOf, row, grid);
   }
 
   /** The event of `row`, as the JSONL decoder makes it from that line. */
@@ -442,7 +449,7 @@ export class PreparedColumns {
     const symbol = this.symbolNames[this.symbols[row]!]!;
     switch (this.kinds[row]) {
       case KIND_DEPTH:
-        return ReplayDepth.ofRow(ts, symbol, (this.depthRows ??= new ColumnDepthRows({ bidPrice: this.bidPrice, bidQty: this.bidQty, askPrice: this.askPrice, askQty: this.askQty })), row);
+        return ReplayDepth.ofRow(ts, symbol, this.depthRows, row);
       case KIND_TRADE:
         return ReplayTrade.ofRow(ts, symbol, this.priceText[this.price[row]!]!, this.qtyText[this.qty[row]!]!, ((this.buyerIsMaker[row >> 3]! >> (row & 7)) & 1) === 1, this.tradeIds, row);
       case KIND_MARK:
@@ -580,18 +587,37 @@ function textOf(data: Data): TextColumn {
 /** A text column over checked offsets and bytes. */
 function textColumn(offsets: Int32Array, bytes: Uint8Array): TextColumn {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  let ascii = true;
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i]! > 127) {
-      ascii = false;
-      break;
-    }
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 127) return new Utf8TextColumn(offsets, bytes, decoder);
+  return new AsciiTextColumn(offsets, bytes, decoder.decode(bytes));
+}
+
+// Classes, not object literals with a closure each: a closure per loaded recording is another call
+// target every backtest, and the event reader optimized in one deoptimized in the next ("wrong call target").
+
+/** A text column of ASCII bytes only: each row a slice of the whole, decoded once. */
+class AsciiTextColumn implements TextColumn {
+  constructor(
+    readonly offsets: Int32Array,
+    readonly bytes: Uint8Array,
+    private readonly whole: string,
+  ) {}
+
+  get(row: number): string {
+    return this.whole.slice(this.offsets[row]!, this.offsets[row + 1]!);
   }
-  if (ascii) {
-    const whole = decoder.decode(bytes);
-    return { offsets, bytes, get: (row) => whole.slice(offsets[row]!, offsets[row + 1]!) };
+}
+
+/** A text column with non-ASCII bytes: each row decoded when asked. */
+class Utf8TextColumn implements TextColumn {
+  constructor(
+    readonly offsets: Int32Array,
+    readonly bytes: Uint8Array,
+    private readonly decoder: InstanceType<typeof TextDecoder>,
+  ) {}
+
+  get(row: number): string {
+    return this.decoder.decode(this.bytes.subarray(this.offsets[row]!, this.offsets[row + 1]!));
   }
-  return { offsets, bytes, get: (row) => decoder.decode(bytes.subarray(offsets[row]!, offsets[row + 1]!)) };
 }
 
 function levelsOf(data: Data, name: string): Levels {

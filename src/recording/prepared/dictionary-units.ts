@@ -1,5 +1,7 @@
 import type { StepGrid } from '../../sim/market-stream/ticks.js';
 
+type UnitsTable = Array<number | null | undefined>;
+
 /**
  * A dictionary column's distinct texts as units of a step grid, each text converted once per step when
  * first asked (`StepGrid.tryUnits`, so the same units): a replay converts the same few thousand price
@@ -10,16 +12,22 @@ import type { StepGrid } from '../../sim/market-stream/ticks.js';
  * gives small integers (Smis), and the engine's fields and code warmed on one path deoptimized on the other.
  */
 export class DictionaryUnits {
-  private readonly steps: string[] = [];
-  private readonly decimals: number[] = [];
+  // The first grid's table in fields of their own (a backtest asks with one grid per column): no array
+  // that starts empty in every backtest and changes its elements kind at its first push, which made
+  // `units` and its callers deoptimize ("wrong map") at the start of each backtest after the first.
+  /** '' until the first grid (no grid's step is empty): a string always, for the comparison's sake. */
+  private firstStep = '';
+  private firstDecimals = 0;
   /** Per step: a text's units, null when off the grid, undefined when not converted yet. */
-  private readonly tables: Array<number | null | undefined>[] = [];
+  private firstTable: UnitsTable | undefined;
+  /** Other grids' tables (a sweep's other steps), by `decimals/step`. */
+  private readonly others = new Map<string, UnitsTable>();
 
   constructor(private readonly dictionary: readonly string[]) {}
 
   /** Units of the dictionary's text `index` on `grid`; undefined when the text is off the grid (the caller's own conversion then reports it). */
   units(index: number, grid: StepGrid): number | undefined {
-    const table = this.tableOf(grid);
+    const table = grid.step === this.firstStep && grid.decimals === this.firstDecimals ? this.firstTable! : this.tableOf(grid);
     let units = table[index];
     if (units === undefined) {
       units = grid.tryUnits(this.dictionary[index]!) ?? null;
@@ -28,15 +36,20 @@ export class DictionaryUnits {
     return units ?? undefined;
   }
 
-  private tableOf(grid: StepGrid): Array<number | null | undefined> {
+  private tableOf(grid: StepGrid): UnitsTable {
     const { step, decimals } = grid;
-    for (let i = 0; i < this.steps.length; i++) {
-      if (this.steps[i] === step && this.decimals[i] === decimals) return this.tables[i]!;
+    if (this.firstTable === undefined) {
+      this.firstStep = step;
+      this.firstDecimals = decimals;
+      return (this.firstTable = this.newTable());
     }
-    const table = new Array<number | null | undefined>(this.dictionary.length).fill(undefined);
-    this.steps.push(step);
-    this.decimals.push(decimals);
-    this.tables.push(table);
+    const key = `${decimals}/${step}`;
+    let table = this.others.get(key);
+    if (table === undefined) this.others.set(key, (table = this.newTable()));
     return table;
+  }
+
+  private newTable(): UnitsTable {
+    return new Array<number | null | undefined>(this.dictionary.length).fill(undefined);
   }
 }
