@@ -14,6 +14,10 @@ const TWO = dec(2);
 
 /** A limit price checked against PRICE_FILTER: on the tick grid and within min/max. */
 export function checkPrice(book: SymbolBook, price: Decimal, name = 'price'): Result<number, SimReject> {
+  // A positive price on the grid within bounds on the grid passes every check below: decided in ticks, no decimal compared.
+  const bounds = book.priceBounds;
+  const ticksOnGrid = bounds === null ? undefined : unitsOf(book.price, price);
+  if (ticksOnGrid !== undefined && bounds !== null && ticksOnGrid > 0 && ticksOnGrid >= bounds.min && ticksOnGrid <= bounds.max) return ok(ticksOnGrid);
   if (price.isZero() || price.isNegative()) return err(reject.param(name));
   const f = book.filters.priceFilter;
   if (compareDecimals(price, decimalOfText(f.minPrice)) < 0) return err(reject.priceLow(decText(price), f.minPrice));

@@ -111,6 +111,19 @@ export class SymbolBook {
 
   private lotBoundsMemo: { readonly min: number; readonly max: number } | undefined;
 
+  /** PRICE_FILTER's bounds as ticks, read from the filters' (fixed) text once; null when either is off the grid (each check then compares decimals). */
+  get priceBounds(): { readonly min: number; readonly max: number } | null {
+    if (this.priceBoundsMemo === undefined) {
+      const { minPrice, maxPrice } = this.filters.priceFilter;
+      const min = this.price.tryUnits(minPrice);
+      const max = this.price.tryUnits(maxPrice);
+      this.priceBoundsMemo = min === undefined || max === undefined ? null : { min, max };
+    }
+    return this.priceBoundsMemo;
+  }
+
+  private priceBoundsMemo: { readonly min: number; readonly max: number } | null | undefined;
+
   get restingCount(): number {
     return this.buys.length + this.sells.length;
   }

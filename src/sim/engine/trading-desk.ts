@@ -90,9 +90,12 @@ export class TradingDesk {
     if (spec.forced !== true) {
       const small = checkNotional(book, lotsReference === priceTicks ? notional : notionalOf(book, lots.value, lotsReference));
       if (small !== undefined) return err(small);
-      for (const o of account.openOrders) if (o.clientOrderId === spec.clientOrderId) return err(reject.duplicateClientId(spec.clientOrderId));
+      // One pass over the open orders for both checks; a duplicate id is refused before the count.
       let sameSymbol = 0;
-      for (const o of account.openOrders) if (o.symbol === spec.symbol) sameSymbol++;
+      for (const o of account.openOrders) {
+        if (o.clientOrderId === spec.clientOrderId) return err(reject.duplicateClientId(spec.clientOrderId));
+        if (o.symbol === spec.symbol) sameSymbol++;
+      }
       if (sameSymbol >= book.maxOpenOrders) return err(reject.maxOrders(book.filters.limitTrading.maxEntrustNum));
     }
     let marginLocked = ZERO;
