@@ -240,6 +240,8 @@ export class SymbolBook {
 
   /** Visible lots at a price on one side of the latest snapshot, less what this account took there. */
   visibleLots(bidSide: boolean, priceTicks: number): number {
+    // A price better than the side's best (the snapshot's first level) has nothing ahead: the side's levels are not read (a prepared snapshot builds them on the first read).
+    if (bidSide ? this.bestBidTicks > 0 && priceTicks > this.bestBidTicks : this.bestAskTicks > 0 && priceTicks < this.bestAskTicks) return 0;
     const levels = bidSide ? this.depth?.bids : this.depth?.asks;
     if (levels === undefined) return 0;
     for (let i = 0; i < levels.length; i++) {
