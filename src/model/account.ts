@@ -36,7 +36,8 @@ export interface Position {
   readonly margin: Decimal;
   readonly unrealizedPnl: Decimal;
   readonly realizedPnl: Decimal;
-  readonly liquidationPrice?: Decimal;
+  /** Undefined (or absent) when the venue gives none or zero. */
+  readonly liquidationPrice?: Decimal | undefined;
   readonly markPrice?: Decimal;
   readonly updateTime: number;
 }
