@@ -93,7 +93,7 @@ export function notionalOf(book: SymbolBook, lots: number, priceTicks: number): 
     const units = price * qty * multiplier.units;
     if (Number.isSafeInteger(units)) return decimalOfScaled(units, book.price.decimals + book.qty.decimals + multiplier.decimals);
   }
-  return book.priceDecimals.of(priceTicks).mul(book.qtyDecimals.of(lots)).mul(decimalOfText(book.instrument.contractMultiplier));
+  return book.priceDecimals.of(priceTicks).mul(book.qtyDecimals.of(lots)).mul(book.multiplierDecimal);
 }
 
 /** MIN_NOTIONAL. */
@@ -103,5 +103,5 @@ export function checkNotional(book: SymbolBook, notional: Decimal): SimReject | 
 
 /** Margin an opening order reserves: initial margin plus the opening and closing fee at the taker rate (document 000). */
 export function openingMargin(book: SymbolBook, notional: Decimal, leverage: number): Decimal {
-  return plusExact(dividedExact(notional, leverage), timesExact(timesExact(notional, decimalOfText(book.instrument.takerFeeRate)), TWO));
+  return plusExact(dividedExact(notional, leverage), timesExact(timesExact(notional, book.takerFeeRate), TWO));
 }
