@@ -74,19 +74,38 @@ export function orderAvgPrice(m: OrderMoment): Decimal {
   return m.cumQuote.div(coins).toDecimalPlaces(places);
 }
 
+/** A position with the account it belongs to, as it stood at one moment (see OrderMoment). */
+export interface PositionMoment {
+  readonly account: FuturesAccount;
+  readonly record: PositionRecord;
+  readonly book: SymbolBook;
+  readonly marginType: MarginType;
+  readonly leverage: number;
+  readonly lots: number;
+  readonly availableLots: number;
+  readonly avgPrice: Decimal;
+  readonly margin: Decimal;
+  readonly realizedPnl: Decimal;
+  readonly markTicks: number;
+  readonly lastTicks: number;
+  readonly liquidationPrice: Decimal;
+  readonly math: PositionMath;
+  /** The account's figures of the moment (for the risk rate, made only when a view shows it). */
+  readonly figures: AccountFigures;
+}
+
 export function positionMoment(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): PositionMoment {
   const book = state.books.get(position.symbol);
   if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
-  return new PositionMoment(account, position, book, mathOf(state, position), figures);
+  return new PositionAtMoment(account, position, book, mathOf(state, position), figures);
 }
 
 /**
- * A position with the account it belongs to, as it stood at one moment (see OrderMoment). Its
- * liquidation price is made when first read: one moment is made per fill, and most readers (a
- * backtest's kernel without a liquidation protection) never read it; what it is made of is copied now
- * (the record moves on; decimals and figures are immutable).
+ * A PositionMoment whose liquidation price is made when first read: one moment is made per fill, and
+ * most readers (a backtest's kernel without a liquidation protection) never read it. Everything it is
+ * made of is copied now (the record moves on; decimals and figures are immutable).
  */
-export class PositionMoment {
+class PositionAtMoment implements PositionMoment {
   readonly marginType: MarginType;
   readonly leverage: number;
   readonly lots: number;
@@ -103,7 +122,6 @@ export class PositionMoment {
     readonly record: PositionRecord,
     readonly book: SymbolBook,
     readonly math: PositionMath,
-    /** The account's figures of the moment (for the risk rate, made only when a view shows it). */
     readonly figures: AccountFigures,
   ) {
     this.marginType = record.marginType;
