@@ -36,8 +36,7 @@ export interface Position {
   readonly margin: Decimal;
   readonly unrealizedPnl: Decimal;
   readonly realizedPnl: Decimal;
-  /** Undefined (or absent) when the venue gives none or zero. */
-  readonly liquidationPrice?: Decimal | undefined;
+  readonly liquidationPrice?: Decimal;
   readonly markPrice?: Decimal;
   readonly updateTime: number;
 }

@@ -10,7 +10,6 @@ import { PositionSize, tierFor } from './position-record.js';
 import { decimalOfScaled, scaledInteger } from '../../core/scaled-integer.js';
 import { scaledText } from '../market-stream/ticks.js';
 import type { SymbolBook } from './symbol-book.js';
-import type { PositionSide } from './types.js';
 import { liquidationPrice, positionMath } from './position-record.js';
 
 const ZERO = dec(0);
@@ -229,16 +228,14 @@ function figuresOf(inputs: FigureInputs): AccountFigures {
   return new SummedFigures(inputs);
 }
 
-/**
- * Liquidation price of a position of `side` with `lots`, `marginType`, `avgPrice` and `margin` (isolated),
- * its figures `math`, in an account of `figures`: the values of one moment, so that it can be made later.
- */
-export function liquidationPriceAt(side: PositionSide, lots: number, marginType: PositionRecord['marginType'], avgPrice: Decimal, margin: Decimal, math: PositionMath, figures: AccountFigures): Decimal {
-  if (lots === 0) return ZERO;
-  if (marginType === 'ISOLATED') return liquidationPrice(side, avgPrice, math.size, margin);
+/** Liquidation price of one position, with the figures it was computed from. */
+export function liquidationOf(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): { readonly liquidationPrice: Decimal; readonly math: PositionMath } {
+  const math = mathOf(state, position);
+  if (position.lots === 0) return { liquidationPrice: ZERO, math };
+  if (position.marginType === 'ISOLATED') return { liquidationPrice: liquidationPrice(position, math.size, position.margin), math };
   // Everything else backing the cross book stays as it is; this position's own PnL moves with the price.
   const cushion = minusExact(minusExact(figures.crossEquity, math.unrealizedPnl), minusExact(figures.crossMaintMargin, math.maintMargin));
-  return liquidationPrice(side, avgPrice, math.size, cushion);
+  return { liquidationPrice: liquidationPrice(position, math.size, cushion), math };
 }
 
 /**

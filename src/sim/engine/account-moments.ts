@@ -4,7 +4,7 @@ import { decimalOfText } from '../../core/decimal-cache.js';
 import { ratioInDigits } from '../../core/exact-decimal.js';
 import { MAX_EXACT_SCALE, powerOfTen } from '../../core/scaled-integer.js';
 import type { AccountFigures } from './account-math.js';
-import { accountFigures, liquidationPriceAt, mathOf, riskRateOf } from './account-math.js';
+import { accountFigures, liquidationOf, riskRateOf } from './account-math.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { OrderRecord } from './order-record.js';
@@ -97,48 +97,24 @@ export interface PositionMoment {
 export function positionMoment(state: EngineState, account: FuturesAccount, position: PositionRecord, figures: AccountFigures = accountFigures(state, account)): PositionMoment {
   const book = state.books.get(position.symbol);
   if (book === undefined) throw new RangeError(`no book for ${position.symbol}`);
-  return new PositionAtMoment(account, position, book, mathOf(state, position), figures);
-}
-
-/**
- * A PositionMoment whose liquidation price is made when first read: one moment is made per fill, and
- * most readers (a backtest's kernel without a liquidation protection) never read it. Everything it is
- * made of is copied now (the record moves on; decimals and figures are immutable).
- */
-class PositionAtMoment implements PositionMoment {
-  readonly marginType: MarginType;
-  readonly leverage: number;
-  readonly lots: number;
-  readonly availableLots: number;
-  readonly avgPrice: Decimal;
-  readonly margin: Decimal;
-  readonly realizedPnl: Decimal;
-  readonly markTicks: number;
-  readonly lastTicks: number;
-  private liquidation: Decimal | undefined;
-
-  constructor(
-    readonly account: FuturesAccount,
-    readonly record: PositionRecord,
-    readonly book: SymbolBook,
-    readonly math: PositionMath,
-    readonly figures: AccountFigures,
-  ) {
-    this.marginType = record.marginType;
-    this.leverage = record.leverage;
-    this.lots = record.lots;
-    this.availableLots = record.availableLots;
-    this.avgPrice = record.avgPrice;
-    this.margin = record.margin;
-    this.realizedPnl = record.realizedPnl;
-    this.markTicks = book.markTicks;
-    this.lastTicks = book.lastTicks;
-    this.liquidation = undefined;
-  }
-
-  get liquidationPrice(): Decimal {
-    return (this.liquidation ??= liquidationPriceAt(this.record.side, this.lots, this.marginType, this.avgPrice, this.margin, this.math, this.figures));
-  }
+  const { liquidationPrice, math } = liquidationOf(state, account, position, figures);
+  return {
+    account,
+    record: position,
+    book,
+    marginType: position.marginType,
+    leverage: position.leverage,
+    lots: position.lots,
+    availableLots: position.availableLots,
+    avgPrice: position.avgPrice,
+    margin: position.margin,
+    realizedPnl: position.realizedPnl,
+    markTicks: book.markTicks,
+    lastTicks: book.lastTicks,
+    liquidationPrice,
+    math,
+    figures,
+  };
 }
 
 /** A position's risk rate in percent at its moment (maintenance margin over margin balance). */

@@ -192,10 +192,10 @@ export function positionMath(position: PositionRecord, size: PositionSize, mark:
  * The mark price at which `cushion` (margin available to this position beyond its own unrealized PnL)
  * no longer covers maintenance: long p = (avg·Q − cushion) / (Q·(1 − mmr)), short p = (avg·Q + cushion) / (Q·(1 + mmr)).
  */
-export function liquidationPrice(side: PositionSide, avgPrice: Decimal, size: PositionSize, cushion: Decimal): Decimal {
+export function liquidationPrice(position: PositionRecord, size: PositionSize, cushion: Decimal): Decimal {
   const coins = size.coins;
   if (coins.isZero()) return ZERO;
-  const entry = avgPrice.mul(coins);
-  const price = (side === 'LONG' ? entry.sub(cushion) : entry.add(cushion)).div(size.liquidationDivisor(side));
+  const entry = position.avgPrice.mul(coins);
+  const price = (position.side === 'LONG' ? entry.sub(cushion) : entry.add(cushion)).div(size.liquidationDivisor(position.side));
   return price.isNegative() ? ZERO : price;
 }

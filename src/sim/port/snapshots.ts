@@ -152,11 +152,9 @@ export function positionOfEvent(event: PositionChanged): Position {
   return event instanceof PositionEvent ? positionOfMoment(event.moment, event.time) : positionOf(event.position, event.time);
 }
 
-/**
- * What `positionOf(positionViewOf(m), updateTime)` gives, without the text. The liquidation price (the
- * view's when positive, else undefined) is made when read: few readers ask for it (see PositionMoment).
- */
+/** What `positionOf(positionViewOf(m), updateTime)` gives, without the text. */
 function positionOfMoment(m: PositionMoment, updateTime: number): Position {
+  const liquidation = positionLiquidationPrice(m);
   const markTicks = positionMarkTicks(m);
   const book = m.book;
   const symbol = m.record.symbol;
@@ -168,31 +166,12 @@ function positionOfMoment(m: PositionMoment, updateTime: number): Position {
   const margin = moneyValue(m.margin);
   const unrealizedPnl = moneyValue(m.math.unrealizedPnl);
   const realizedPnl = moneyValue(m.realizedPnl);
-  // The mark present only when positive, as the view's text gives it; one literal per case (no spread of a temporary).
-  if (markTicks <= 0) {
-    return {
-      symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl,
-      get liquidationPrice() {
-        return positiveLiquidationPrice(m);
-      },
-      updateTime,
-    };
-  }
+  // The optional prices present only when positive, as the view's text gives them; one literal per case (no spread of a temporary).
+  if (markTicks <= 0) return liquidation.gt(0) ? { symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl, liquidationPrice: liquidation, updateTime } : { symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl, updateTime };
   const markPrice = book.priceDecimals.of(markTicks);
-  return {
-    symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl,
-    get liquidationPrice() {
-      return positiveLiquidationPrice(m);
-    },
-    markPrice,
-    updateTime,
-  };
-}
-
-/** A moment's liquidation price as a position view's text gives it: present only when positive. */
-function positiveLiquidationPrice(m: PositionMoment): Decimal | undefined {
-  const price = positionLiquidationPrice(m);
-  return price.gt(0) ? price : undefined;
+  return liquidation.gt(0)
+    ? { symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl, liquidationPrice: liquidation, markPrice, updateTime }
+    : { symbol, positionSide, qty, avgPrice, leverage, marginType, margin, unrealizedPnl, realizedPnl, markPrice, updateTime };
 }
 
 /** Each whole leverage's decimal (`decimalOfText` of its text), made once: no text made and looked up per position event. */
