@@ -14,6 +14,10 @@ const TWO = dec(2);
 
 /** A limit price checked against PRICE_FILTER: on the tick grid and within min/max. */
 export function checkPrice(book: SymbolBook, price: Decimal, name = 'price'): Result<number, SimReject> {
+  // A positive price on the grid within bounds on the grid passes every check below: decided in ticks, no decimal compared.
+  const bounds = book.priceBounds;
+  const ticksOnGrid = bounds === null ? undefined : unitsOf(book.price, price);
+  if (ticksOnGrid !== undefined && bounds !== null && ticksOnGrid > 0 && ticksOnGrid >= bounds.min && ticksOnGrid <= bounds.max) return ok(ticksOnGrid);
   if (price.isZero() || price.isNegative()) return err(reject.param(name));
   const f = book.filters.priceFilter;
   if (compareDecimals(price, decimalOfText(f.minPrice)) < 0) return err(reject.priceLow(decText(price), f.minPrice));
@@ -89,7 +93,7 @@ export function notionalOf(book: SymbolBook, lots: number, priceTicks: number): 
     const units = price * qty * multiplier.units;
     if (Number.isSafeInteger(units)) return decimalOfScaled(units, book.price.decimals + book.qty.decimals + multiplier.decimals);
   }
-  return book.priceDecimals.of(priceTicks).mul(book.qtyDecimals.of(lots)).mul(decimalOfText(book.instrument.contractMultiplier));
+  return book.priceDecimals.of(priceTicks).mul(book.qtyDecimals.of(lots)).mul(book.multiplierDecimal);
 }
 
 /** MIN_NOTIONAL. */
@@ -99,5 +103,5 @@ export function checkNotional(book: SymbolBook, notional: Decimal): SimReject | 
 
 /** Margin an opening order reserves: initial margin plus the opening and closing fee at the taker rate (document 000). */
 export function openingMargin(book: SymbolBook, notional: Decimal, leverage: number): Decimal {
-  return plusExact(dividedExact(notional, leverage), timesExact(timesExact(notional, decimalOfText(book.instrument.takerFeeRate)), TWO));
+  return plusExact(dividedExact(notional, leverage), timesExact(timesExact(notional, book.takerFeeRate), TWO));
 }

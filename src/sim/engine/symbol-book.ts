@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import { decimalOfText } from '../../core/decimal-cache.js';
 import type { DepthEvent, PriceLevel } from '../market-stream/events.js';
 import { bestAskPrice, bestBidPrice } from '../market-stream/events.js';
 import type { SimInstrument } from '../market-stream/instruments.js';
@@ -46,6 +47,8 @@ export class SymbolBook {
   /** The filters' price-band rates and open-order cap as numbers, read once from their (fixed) text: every order is checked against them. */
   readonly rates: { readonly limitBuy: number; readonly limitSell: number; readonly marketBuy: number; readonly marketSell: number; readonly marketV1: number };
   readonly maxOpenOrders: number;
+  /** PRICE_FILTER's bounds as ticks, read from the filters' (fixed) text once; null when either is off the grid (each check then compares decimals). */
+  readonly priceBounds: { readonly min: number; readonly max: number } | null;
   readonly price: StepGrid;
   readonly qty: StepGrid;
   /** Decimals of ticks and lots on those grids (`priceDecimals.of(ticks)`), each made once. */
@@ -53,6 +56,10 @@ export class SymbolBook {
   readonly qtyDecimals: GridDecimals;
   /** The contract multiplier's digits (undefined beyond 2^53: notionals in decimals). */
   readonly multiplier: { readonly units: number; readonly decimals: number } | undefined;
+  /** The instrument's (fixed) fee rates and multiplier as decimals, made once: every fill and opening order reads them. */
+  readonly makerFeeRate: Decimal;
+  readonly takerFeeRate: Decimal;
+  readonly multiplierDecimal: Decimal;
   /**
    * 0 until the first event of the kind. Double fields from the first store (see the constructor): a
    * price's units may reach it as a small integer or as an integer-valued double (a typed array's value,
@@ -97,10 +104,16 @@ export class SymbolBook {
     const grids = instrumentGrids(instrument);
     this.price = grids.price;
     this.qty = grids.quantity;
+    const minPriceTicks = this.price.tryUnits(this.filters.priceFilter.minPrice);
+    const maxPriceTicks = this.price.tryUnits(this.filters.priceFilter.maxPrice);
+    this.priceBounds = minPriceTicks === undefined || maxPriceTicks === undefined ? null : { min: minPriceTicks, max: maxPriceTicks };
     // Market events' prices read through it too (every best bid and ask, trade and mark): as many as the shared text cache holds.
     this.priceDecimals = new GridDecimals(grids.price, 100_000);
     this.qtyDecimals = new GridDecimals(grids.quantity);
     this.multiplier = scaledText(instrument.contractMultiplier);
+    this.makerFeeRate = decimalOfText(instrument.makerFeeRate);
+    this.takerFeeRate = decimalOfText(instrument.takerFeeRate);
+    this.multiplierDecimal = decimalOfText(instrument.contractMultiplier);
     this.lastTicks = this.markTicks = this.indexTicks = this.bestBidTicks = this.bestAskTicks = this.markMemoTicks = 0;
   }
 
@@ -227,6 +240,8 @@ export class SymbolBook {
 
   /** Visible lots at a price on one side of the latest snapshot, less what this account took there. */
   visibleLots(bidSide: boolean, priceTicks: number): number {
+    // A price better than the side's best (the snapshot's first level) has nothing ahead: the side's levels are not read (a prepared snapshot builds them on the first read).
+    if (bidSide ? this.bestBidTicks > 0 && priceTicks > this.bestBidTicks : this.bestAskTicks > 0 && priceTicks < this.bestAskTicks) return 0;
     const levels = bidSide ? this.depth?.bids : this.depth?.asks;
     if (levels === undefined) return 0;
     for (let i = 0; i < levels.length; i++) {

@@ -90,9 +90,12 @@ export class TradingDesk {
     if (spec.forced !== true) {
       const small = checkNotional(book, lotsReference === priceTicks ? notional : notionalOf(book, lots.value, lotsReference));
       if (small !== undefined) return err(small);
-      for (const o of account.openOrders) if (o.clientOrderId === spec.clientOrderId) return err(reject.duplicateClientId(spec.clientOrderId));
+      // One pass over the open orders for both checks; a duplicate id is refused before the count.
       let sameSymbol = 0;
-      for (const o of account.openOrders) if (o.symbol === spec.symbol) sameSymbol++;
+      for (const o of account.openOrders) {
+        if (o.clientOrderId === spec.clientOrderId) return err(reject.duplicateClientId(spec.clientOrderId));
+        if (o.symbol === spec.symbol) sameSymbol++;
+      }
       if (sameSymbol >= book.maxOpenOrders) return err(reject.maxOrders(book.filters.limitTrading.maxEntrustNum));
     }
     let marginLocked = ZERO;
@@ -203,7 +206,7 @@ export class TradingDesk {
     const lots = Math.min(fill.lots, order.remainingLots);
     const price = s.priceOf(book, fill.priceTicks);
     const notional = notionalOf(book, lots, fill.priceTicks);
-    const fee = timesExact(notional, decimalOfText(fill.isMaker ? book.instrument.makerFeeRate : book.instrument.takerFeeRate));
+    const fee = timesExact(notional, fill.isMaker ? book.makerFeeRate : book.takerFeeRate);
     const position = account.position(order.symbol, order.positionSide);
     const remainingBefore = order.remainingLots;
 
@@ -234,7 +237,7 @@ export class TradingDesk {
     } else {
       const closing = Math.min(lots, position.lots);
       // The decimals of the lots and the multiplier the text would parse to; × −1 as a negation (the same digits and sign, zero's included).
-      const coins = book.qtyDecimals.of(closing).mul(decimalOfText(book.instrument.contractMultiplier));
+      const coins = book.qtyDecimals.of(closing).mul(book.multiplierDecimal);
       const move = price.sub(position.avgPrice).mul(coins);
       realized = position.direction === 1 ? move : move.neg();
       if (position.marginType === 'ISOLATED' && realized.neg().gt(position.margin)) realized = position.margin.neg();
