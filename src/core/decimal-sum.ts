@@ -27,7 +27,13 @@ export class DecimalSum {
   private exactTerms = 0;
   /** The terms from the first one the integer could not take; undefined while it took them all. */
   private rest: Term[] | undefined;
-  private units = 0;
+  /**
+   * Starts as a double (-0) so its field is a double from the first sum: the integer outgrows a small
+   * integer in a backtest's first run, and that change of field representation deoptimized the readers
+   * (`PositionBook.apply`) in the next. The sign never shows: `=== 0` and the double estimate's
+   * comparisons treat -0 as 0, and adding a term to -0 gives the term.
+   */
+  private units = -0;
   private scale = 0;
   private exact = true;
   private value: Decimal | undefined;

@@ -100,6 +100,21 @@ export class FuturesAccount {
   }
 }
 
+/**
+ * A user's contract accounts by category. A class, not an object literal: a literal gets V8's boilerplate
+ * the second time its line runs (a process's second backtest), which widened its field types and
+ * deoptimized the fill path's readers (`finish`).
+ */
+class FuturesAccounts implements Readonly<Record<Category, FuturesAccount>> {
+  readonly USDT: FuturesAccount;
+  readonly USDC: FuturesAccount;
+
+  constructor(usdtId: string, usdcId: string, userId: string) {
+    this.USDT = new FuturesAccount(usdtId, userId, 'USDT');
+    this.USDC = new FuturesAccount(usdcId, userId, 'USDC');
+  }
+}
+
 /** A user (parent or sub-user) with its spot, contract and copy-trading accounts. */
 export class UserRecord {
   readonly spot = new Map<string, Decimal>();
@@ -116,7 +131,7 @@ export class UserRecord {
     futuresUsdcId: string,
     readonly copyTradingAccountId: string,
   ) {
-    this.futures = { USDT: new FuturesAccount(futuresUsdtId, userId, 'USDT'), USDC: new FuturesAccount(futuresUsdcId, userId, 'USDC') };
+    this.futures = new FuturesAccounts(futuresUsdtId, futuresUsdcId, userId);
   }
 
   accounts(): AccountView[] {

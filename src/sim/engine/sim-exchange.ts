@@ -11,7 +11,7 @@ import type { AlgoRecord } from './algo/record.js';
 import { DEFAULT_HISTORY_RETENTION, EngineState } from './engine-state.js';
 import type { HistoryRetention } from './engine-state.js';
 import { FillFollowUps } from './fill-follow-ups.js';
-import { engineIds } from './ids.js';
+import { EngineIds } from './ids.js';
 import type { FuturesAccount } from './ledger.js';
 import { UserRecord } from './ledger.js';
 import type { OrderRecord } from './order-record.js';
@@ -141,7 +141,7 @@ export class SimExchange implements SimVenue {
 
   constructor(options: SimExchangeOptions) {
     this.instruments = options.instruments ?? DEFAULT_SIM_INSTRUMENTS;
-    this.s = new EngineState(this.instruments, engineIds(), options.startTime, { ...DEFAULT_HISTORY_RETENTION, ...options.history });
+    this.s = new EngineState(this.instruments, new EngineIds(), options.startTime, { ...DEFAULT_HISTORY_RETENTION, ...options.history });
     this.closedPositions = new PositionHistory(this.s.retention.maxRecords);
     const followUps = new FillFollowUps(this.s, this.closedPositions);
     this.desk = new TradingDesk(this.s, followUps);

@@ -64,21 +64,34 @@ const FUNDING_LOOKBACK_MS = 86_400_000;
 export class SimExchangePort implements ExchangePort {
   private readonly engine: SimVenue;
   private readonly latency: LatencyModel;
+  /**
+   * The options the command path reads, copied: the caller's literal gets V8's boilerplate the second
+   * time its line runs (a process's second backtest), which widened the recorded field types and
+   * deoptimized every optimized reader of `options.x` ("code dependencies").
+   */
+  private readonly userId: string;
+  private readonly time: TimeSource;
+  private readonly roundTrips: boolean;
+  private readonly advanceEngine: boolean;
   private readonly events = new EventBus<AccountEvent>();
   private readonly detach: () => void;
   private lastFundingId: bigint | undefined;
   readonly accountEvents$: Observable<AccountEvent> = this.events.observable;
 
-  constructor(private readonly options: SimExchangePortOptions) {
+  constructor(options: SimExchangePortOptions) {
     this.engine = options.engine;
     this.latency = options.latency ?? NO_LATENCY;
+    this.userId = options.userId;
+    this.time = options.time;
+    this.roundTrips = options.roundTrips === true;
+    this.advanceEngine = options.advanceEngine !== false;
     this.detach = this.engine.onAccountEvent((event) => {
-      if (event.userId !== options.userId) return;
+      if (event.userId !== this.userId) return;
       // A funding settlement shows as a balance change; its flow (type 32) is the payment itself.
       const funding = event.type === 'balance' ? this.newFunding({ userId: event.userId, category: event.category }, event.time) : NO_FUNDING;
       const mapped = streamEventOf(event, this.engine);
       // At once without latency: no closure per account event (a backtest raises ~30,000).
-      if (this.latency.ackLatencyMs > 0) options.time.scheduler.schedule(() => this.deliver(funding, mapped), this.latency.ackLatencyMs);
+      if (this.latency.ackLatencyMs > 0) this.time.scheduler.schedule(() => this.deliver(funding, mapped), this.latency.ackLatencyMs);
       else this.deliver(funding, mapped);
     });
   }
@@ -155,7 +168,7 @@ export class SimExchangePort implements ExchangePort {
 
   fetchAccount(symbols: readonly string[]): PortResult<AccountSnapshot> {
     return this.call(() => {
-      const fetchedAt = this.options.time.clock.now();
+      const fetchedAt = this.time.clock.now();
       const categories = this.categoriesOf(symbols);
       if (!categories.ok) return categories;
       const openOrders: OrderSnapshot[] = [];
@@ -164,7 +177,7 @@ export class SimExchangePort implements ExchangePort {
       const balances: Balance[] = [];
       const funding: FundingPayment[] = [];
       for (const category of categories.value) {
-        const ref: AccountRef = { userId: this.options.userId, category };
+        const ref: AccountRef = { userId: this.userId, category };
         for (const view of this.engine.openOrders(ref, { limit: LIST_LIMIT })) openOrders.push(orderSnapshotOf(view));
         for (const stopCategory of ['STOP', 'STOP_PROFIT_LOSS'] as const) {
           for (const view of this.engine.openAlgoOrders(ref, { limit: LIST_LIMIT, stopCategory })) openAlgoOrders.push(algoSnapshotOf(view));
@@ -225,18 +238,18 @@ export class SimExchangePort implements ExchangePort {
   }
 
   private after(ms: number, work: () => void): void {
-    if (this.options.roundTrips === true && ms <= 0) this.options.time.scheduler.schedule(work, 0);
-    else runAfter(this.options.time.scheduler, ms, work);
+    if (this.roundTrips && ms <= 0) this.time.scheduler.schedule(work, 0);
+    else runAfter(this.time.scheduler, ms, work);
   }
 
   /** Delivers `work` to the engine after the order latency and answers after the ack latency. */
   private call<T>(work: () => Result<T, ExchangeFailure>): PortResult<T> {
-    const { clock } = this.options.time;
+    const { clock } = this.time;
     return new Promise((resolve, reject) => {
       this.after(this.latency.orderLatencyMs, () => {
         let result: Result<T, ExchangeFailure>;
         try {
-          if (this.options.advanceEngine !== false) this.engine.advanceTo(clock.now());
+          if (this.advanceEngine) this.engine.advanceTo(clock.now());
           result = work();
         } catch (error: unknown) {
           reject(error instanceof Error ? error : new Error(String(error)));
@@ -262,7 +275,7 @@ export class SimExchangePort implements ExchangePort {
   private refOf(symbol: string): Result<AccountRef, ExchangeFailure> {
     const instrument = this.engine.instrument(symbol);
     if (instrument === undefined) return err({ kind: 'rejected', code: '-1121', message: `Invalid symbol: ${symbol}.`, retryable: false });
-    return ok({ userId: this.options.userId, category: instrument.category });
+    return ok({ userId: this.userId, category: instrument.category });
   }
 
   private categoriesOf(symbols: readonly string[]): Result<readonly Category[], ExchangeFailure> {
