@@ -258,7 +258,7 @@ export class OrderTracker {
     } else if (known.state === 'done' && (known.exchangeOrderId === undefined || known.exchangeOrderId === snapshot.orderId)) {
       // Our own order, finished since the snapshot was taken (a reconciliation's open-order list racing the
       // order's last event). Finished is final: tracking it live would keep a phantom open order forever.
-      this.logger.debug({ clientOrderId: tracked.id, strategy: strategyId }, 'stale snapshot of a finished order: not adopted');
+      if (this.logger.isLevelEnabled('debug')) this.logger.debug({ clientOrderId: tracked.id, strategy: strategyId }, 'stale snapshot of a finished order: not adopted');
       return { ...tracked, phase: 'done' };
     } else {
       this.logger.warn({ clientOrderId: tracked.id, strategy: strategyId }, 'adopted order reuses a journaled id: tracked in memory only');
