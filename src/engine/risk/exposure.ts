@@ -59,7 +59,7 @@ export function equityOf(cache: CacheView, marginAsset: string): Decimal | undef
  * strategies' live ids, no id in two lists).
  */
 export function openOrderCount(cache: CacheView, pending: Iterable<readonly string[]>): number {
-  let count = cache.openOrders().length;
+  let count = cache.openOrderCount();
   for (const algo of cache.openAlgoOrders()) if (!isOpenRegular(cache, algo.clientOrderId)) count += 1;
   for (const list of pending) {
     for (const id of list) {

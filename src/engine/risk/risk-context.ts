@@ -182,7 +182,7 @@ export class RiskContext {
    * count), which lists no strategy's ids and looks up none of them.
    */
   openOrderCountUnder(limit: number): number {
-    const bound = this.cache.openOrders().length + this.cache.openAlgoOrders().length + this.parts.orders.liveCount();
+    const bound = this.cache.openOrderCount() + this.cache.openAlgoOrderCount() + this.parts.orders.liveCount();
     return bound < limit ? bound : this.openOrderCount();
   }
 
