@@ -188,6 +188,13 @@ export class Executor {
     return this.tracker.openOf(strategyId, kind);
   }
 
+  /** `openOrdersOf` of each strategy, joined in their order. */
+  openOrdersOfAll(strategyIds: readonly string[]): readonly string[] {
+    const out: string[] = [];
+    for (const strategyId of strategyIds) this.tracker.pushOpenOf(out, strategyId);
+    return out;
+  }
+
   /** Whether the order is one of the strategy's live orders (in `openOrdersOf(strategyId)`). */
   ownsOpenOrder(strategyId: string, clientOrderId: string): boolean {
     return this.tracker.ownsOpen(strategyId, clientOrderId);

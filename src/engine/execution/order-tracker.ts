@@ -303,11 +303,16 @@ export class OrderTracker {
   /** Client order ids of a strategy's live orders (regular, plan, or both). */
   openOf(strategyId: string, kind?: OrderKind): readonly string[] {
     const out: string[] = [];
+    this.pushOpenOf(out, strategyId, kind);
+    return out;
+  }
+
+  /** Appends `openOf(strategyId, kind)` to `out`. */
+  pushOpenOf(out: string[], strategyId: string, kind?: OrderKind): void {
     for (const t of this.live.values()) {
       if (t.strategyId !== strategyId || !isPlacing(t.command) || (kind !== undefined && kindOf(t.command) !== kind)) continue;
       out.push(t.id);
     }
-    return out;
   }
 
   /** Whether `clientOrderId` is one of the strategy's live orders (one of `openOf(strategyId)`), by one lookup. */

@@ -30,6 +30,15 @@ describe('Executor: journal first, then send; replies and stream events drive ea
     expect(r.executor.ownerOf(id)).toBe('alpha');
   });
 
+  test("every strategy's live orders in one list, strategy by strategy", async () => {
+    const r = rig();
+    const b = r.executor.clientOrderId('beta', 'ask');
+    const a = r.executor.clientOrderId('alpha', 'bid');
+    await r.executor.submit('beta', limit(b, 'BUY', '99000'), 'ask');
+    await r.executor.submit('alpha', limit(a, 'BUY', '98000'), 'bid');
+    expect([r.executor.openOrdersOfAll(['alpha', 'beta']), r.executor.openOrdersOfAll(['beta']), r.executor.openOrdersOfAll([])]).toEqual([[a, b], [b], []]);
+  });
+
   test('unkeyed ids come from the persisted sequence and are never reused', () => {
     const r = rig();
     expect([r.executor.clientOrderId('alpha'), r.executor.clientOrderId('alpha'), r.executor.clientOrderId('beta')]).toEqual(['alpha-1', 'alpha-2', 'beta-1']);
