@@ -32,10 +32,9 @@ describe('Executor: journal first, then send; replies and stream events drive ea
 
   test("every strategy's live orders in one list, strategy by strategy", async () => {
     const r = rig();
-    const b = r.executor.clientOrderId('beta', 'ask');
-    const a = r.executor.clientOrderId('alpha', 'bid');
-    await r.executor.submit('beta', limit(b, 'BUY', '99000'), 'ask');
-    await r.executor.submit('alpha', limit(a, 'BUY', '98000'), 'bid');
+    // Placed beta first: the list follows the strategies' order, not the orders'.
+    const [b, a] = [r.executor.clientOrderId('beta', 'ask'), r.executor.clientOrderId('alpha', 'bid')];
+    for (const [strategy, id, key, price] of [['beta', b, 'ask', '99000'], ['alpha', a, 'bid', '98000']] as const) await r.executor.submit(strategy, limit(id, 'BUY', price), key);
     expect([r.executor.openOrdersOfAll(['alpha', 'beta']), r.executor.openOrdersOfAll(['beta']), r.executor.openOrdersOfAll([])]).toEqual([[a, b], [b], []]);
   });
 
