@@ -13,25 +13,33 @@ import { MAX_EXACT_SCALE, decimalOfScaled, powerOfTen, scaledInteger } from './s
 const ZERO = dec(0);
 const { isSafeInteger } = Number;
 
-/** x's digits at its own places, or undefined (zero, non-finite, more than 15 places, beyond 2^53). */
-function digitsOf(x: Decimal): { units: number; scale: number } | undefined {
-  if (x.isZero()) return undefined;
-  const scale = x.decimalPlaces();
-  if (!(scale <= MAX_EXACT_SCALE)) return undefined;
-  const units = scaledInteger(x, scale);
-  return units === undefined ? undefined : { units, scale };
+/**
+ * x's places when its digits may be read as a safe integer at them, or -1 (zero, non-finite, more than 15
+ * places). A number and `unitsAt`, not an object per operand: every fill's steps read operands.
+ */
+function exactPlaces(x: Decimal): number {
+  if (x.isZero()) return -1;
+  const places = x.decimalPlaces();
+  return places <= MAX_EXACT_SCALE ? places : -1;
+}
+
+/** x's digits at `places` (from `exactPlaces`), or undefined (no places, beyond 2^53). */
+function unitsAt(x: Decimal, places: number): number | undefined {
+  return places < 0 ? undefined : scaledInteger(x, places);
 }
 
 function summed(a: Decimal, b: Decimal, sign: 1 | -1): Decimal | undefined {
-  const x = digitsOf(a);
-  const y = digitsOf(b);
+  const xs = exactPlaces(a);
+  const ys = exactPlaces(b);
+  const xd = unitsAt(a, xs);
+  const yd = unitsAt(b, ys);
   // 0 + b and a ± 0 are b and a themselves (at most 16 digits: within the precision).
-  if (y !== undefined && sign === 1 && x === undefined && a.isZero()) return b;
-  if (x !== undefined && y === undefined && b.isZero()) return a;
-  if (x === undefined || y === undefined) return undefined;
-  const scale = x.scale > y.scale ? x.scale : y.scale;
-  const xu = x.units * powerOfTen(scale - x.scale);
-  const yu = y.units * powerOfTen(scale - y.scale);
+  if (yd !== undefined && sign === 1 && xd === undefined && a.isZero()) return b;
+  if (xd !== undefined && yd === undefined && b.isZero()) return a;
+  if (xd === undefined || yd === undefined) return undefined;
+  const scale = xs > ys ? xs : ys;
+  const xu = xd * powerOfTen(scale - xs);
+  const yu = yd * powerOfTen(scale - ys);
   const units = xu + sign * yu;
   if (!isSafeInteger(xu) || !isSafeInteger(yu) || !isSafeInteger(units)) return undefined;
   return units === 0 ? ZERO : decimalOfScaled(units, scale);
@@ -49,11 +57,13 @@ export function minusExact(a: Decimal, b: Decimal): Decimal {
 
 /** `a.mul(b)`. */
 export function timesExact(a: Decimal, b: Decimal): Decimal {
-  const x = digitsOf(a);
-  const y = x === undefined ? undefined : digitsOf(b);
-  if (x !== undefined && y !== undefined) {
-    const units = x.units * y.units;
-    if (isSafeInteger(units)) return decimalOfScaled(units, x.scale + y.scale);
+  const xs = exactPlaces(a);
+  const xd = unitsAt(a, xs);
+  const ys = xd === undefined ? -1 : exactPlaces(b);
+  const yd = unitsAt(b, ys);
+  if (xd !== undefined && yd !== undefined) {
+    const units = xd * yd;
+    if (isSafeInteger(units)) return decimalOfScaled(units, xs + ys);
   }
   return a.mul(b);
 }
@@ -68,10 +78,11 @@ export function timesRatioExact(a: Decimal, n: number, d: number): Decimal {
  * places (at most 16 digits: the value decimal.js's steps give too); undefined otherwise.
  */
 export function ratioInDigits(a: Decimal, n: number, d: number): Decimal | undefined {
-  const x = digitsOf(a);
-  if (x === undefined || !(isSafeInteger(n) && n > 0 && isSafeInteger(d) && d > 0)) return undefined;
-  let units = x.units * n;
-  let scale = x.scale;
+  const places = exactPlaces(a);
+  const digits = unitsAt(a, places);
+  if (digits === undefined || !(isSafeInteger(n) && n > 0 && isSafeInteger(d) && d > 0)) return undefined;
+  let units = digits * n;
+  let scale = places;
   while (isSafeInteger(units)) {
     if (units % d === 0) return decimalOfScaled(units / d, scale);
     if (scale === MAX_EXACT_SCALE) break;
@@ -91,18 +102,23 @@ export function dividedExact(a: Decimal, d: number): Decimal {
  * digits when every step fits and the weighted sum divides exactly within the larger scale.
  */
 export function weightedAverageExact(a: Decimal, ca: Decimal, p: Decimal, cp: Decimal): Decimal {
-  const x = ca.isZero() ? { units: 0, scale: 0 } : digitsOf(a);
-  const y = digitsOf(p);
-  const wa = ca.isZero() ? { units: 0, scale: 0 } : digitsOf(ca);
-  const wp = digitsOf(cp);
+  // A zero weight: its side counts 0 at scale 0.
+  const xs = ca.isZero() ? 0 : exactPlaces(a);
+  const x = ca.isZero() ? 0 : unitsAt(a, xs);
+  const ys = exactPlaces(p);
+  const y = unitsAt(p, ys);
+  const was = ca.isZero() ? 0 : exactPlaces(ca);
+  const wa = ca.isZero() ? 0 : unitsAt(ca, was);
+  const wps = exactPlaces(cp);
+  const wp = unitsAt(cp, wps);
   if (x !== undefined && y !== undefined && wa !== undefined && wp !== undefined) {
-    const scale = x.scale > y.scale ? x.scale : y.scale;
-    const weightScale = wa.scale > wp.scale ? wa.scale : wp.scale;
-    const xa = x.units * powerOfTen(scale - x.scale) * (wa.units * powerOfTen(weightScale - wa.scale));
-    const wpUnits = wp.units * powerOfTen(weightScale - wp.scale);
-    const yp = y.units * powerOfTen(scale - y.scale) * wpUnits;
+    const scale = xs > ys ? xs : ys;
+    const weightScale = was > wps ? was : wps;
+    const xa = x * powerOfTen(scale - xs) * (wa * powerOfTen(weightScale - was));
+    const wpUnits = wp * powerOfTen(weightScale - wps);
+    const yp = y * powerOfTen(scale - ys) * wpUnits;
     const total = xa + yp;
-    const weight = wa.units * powerOfTen(weightScale - wa.scale) + wpUnits;
+    const weight = wa * powerOfTen(weightScale - was) + wpUnits;
     if (isSafeInteger(xa) && isSafeInteger(yp) && isSafeInteger(total) && isSafeInteger(weight) && weight > 0 && total % weight === 0) {
       const units = total / weight;
       if (units !== 0) return decimalOfScaled(units, scale);

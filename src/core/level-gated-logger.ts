@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { LogLevel, Logger } from './logger.js';
 
 /** pino's level numbers. */
 const LEVELS: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
@@ -20,6 +20,10 @@ class GatedLogger implements Logger {
     private readonly make: () => Logger,
     private readonly min: number,
   ) {}
+
+  isLevelEnabled(level: LogLevel): boolean {
+    return this.min <= (LEVELS[level] ?? 0) && this.target().isLevelEnabled(level);
+  }
 
   debug(obj: object, msg?: string): void {
     if (this.min <= 20) write(this.target(), 'debug', obj, msg);
@@ -47,7 +51,7 @@ class GatedLogger implements Logger {
   }
 }
 
-function write(logger: Logger, level: 'debug' | 'info' | 'warn' | 'error', obj: object, msg: string | undefined): void {
+function write(logger: Logger, level: LogLevel, obj: object, msg: string | undefined): void {
   if (msg === undefined) logger[level](obj);
   else logger[level](obj, msg);
 }

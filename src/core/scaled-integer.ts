@@ -82,15 +82,26 @@ export function decimalOfScaled(units: number, scale: number): Decimal {
   }
   // Words below 1e7 as int32 (`| 0`): decimal.js's arrays are packed small integers, and a word array of
   // doubles would make every reader of digit words (decimal.js, compareDecimals) see a second element kind.
-  const words = [Math.floor(mantissa / POWERS[rest]!) | 0];
+  // At most 16 digits: the first word and up to three more, laid out as one literal of its final length
+  // (a literal pushed to grows its backing store past what it keeps: ~150 bytes per decimal).
+  const top = Math.floor(mantissa / POWERS[rest]!) | 0;
   let remainder = mantissa % POWERS[rest]!;
+  let count = 0;
+  let w1 = 0;
+  let w2 = 0;
+  let w3 = 0;
   while (rest > 0) {
     const take = Math.min(WORD_DIGITS, rest);
     rest -= take;
     const chunk = Math.floor(remainder / POWERS[rest]!);
     remainder %= POWERS[rest]!;
-    words.push((chunk * POWERS[WORD_DIGITS - take]!) | 0);
+    const word = (chunk * POWERS[WORD_DIGITS - take]!) | 0;
+    count++;
+    if (count === 1) w1 = word;
+    else if (count === 2) w2 = word;
+    else w3 = word;
   }
+  const words = count === 1 ? [top, w1] : count === 2 ? [top, w1, w2] : [top, w1, w2, w3];
   x.e = e;
   x.d = words;
   return x as unknown as Decimal;

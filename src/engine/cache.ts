@@ -290,6 +290,9 @@ export class Cache implements CacheView {
     }
     return out;
   }
+  openOrderCount(symbol?: string): number {
+    return openCount(this.openOrderIds, this.ordersById, symbol);
+  }
   algoOrder(clientOrderId: string): AlgoOrderSnapshot | undefined {
     return this.algoById.get(clientOrderId);
   }
@@ -300,6 +303,9 @@ export class Cache implements CacheView {
       if (order !== undefined && (symbol === undefined || order.symbol === symbol)) out.push(order);
     }
     return out;
+  }
+  openAlgoOrderCount(symbol?: string): number {
+    return openCount(this.openAlgoIds, this.algoById, symbol);
   }
   book(symbol: string): BookSnapshot | undefined {
     return this.markets.get(symbol)?.book;
@@ -334,4 +340,14 @@ export class Cache implements CacheView {
   lastMarketTime(symbol: string): number | undefined {
     return this.markets.get(symbol)?.lastTime;
   }
+}
+
+/** How many of `open` are known orders (of `symbol`, when given): the length of the list `openOrders` would make. */
+function openCount(open: ReadonlySet<string>, byId: ReadonlyMap<string, { readonly symbol: string }>, symbol: string | undefined): number {
+  let count = 0;
+  for (const id of open) {
+    const order = byId.get(id);
+    if (order !== undefined && (symbol === undefined || order.symbol === symbol)) count += 1;
+  }
+  return count;
 }

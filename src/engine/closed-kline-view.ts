@@ -44,11 +44,17 @@ export class ClosedKlineView implements CacheView {
   openOrders(symbol?: string): readonly OrderSnapshot[] {
     return this.cache.openOrders(symbol);
   }
+  openOrderCount(symbol?: string): number {
+    return this.cache.openOrderCount(symbol);
+  }
   algoOrder(clientOrderId: string): AlgoOrderSnapshot | undefined {
     return this.cache.algoOrder(clientOrderId);
   }
   openAlgoOrders(symbol?: string): readonly AlgoOrderSnapshot[] {
     return this.cache.openAlgoOrders(symbol);
+  }
+  openAlgoOrderCount(symbol?: string): number {
+    return this.cache.openAlgoOrderCount(symbol);
   }
   book(symbol: string): BookSnapshot | undefined {
     return this.cache.book(symbol);

@@ -16,8 +16,12 @@ export interface CacheView {
   order(clientOrderId: string): OrderSnapshot | undefined;
   /** Open regular orders, all symbols or one. */
   openOrders(symbol?: string): readonly OrderSnapshot[];
+  /** `openOrders(symbol).length`, without the list. */
+  openOrderCount(symbol?: string): number;
   algoOrder(clientOrderId: string): AlgoOrderSnapshot | undefined;
   openAlgoOrders(symbol?: string): readonly AlgoOrderSnapshot[];
+  /** `openAlgoOrders(symbol).length`, without the list. */
+  openAlgoOrderCount(symbol?: string): number;
   book(symbol: string): BookSnapshot | undefined;
   bestBid(symbol: string): Decimal | undefined;
   bestAsk(symbol: string): Decimal | undefined;

@@ -14,6 +14,7 @@ function recorded(level: string): { readonly logger: Logger; readonly lines: Arr
   });
   let made = 0;
   const count = (inner: Logger): Logger => ({
+    isLevelEnabled: (at) => inner.isLevelEnabled(at),
     debug: (obj, msg) => inner.debug(obj, msg),
     info: (obj, msg) => inner.info(obj, msg),
     warn: (obj, msg) => inner.warn(obj, msg),
@@ -45,6 +46,15 @@ describe('a logger gated at a fixed level', () => {
       { level: 50, strategy: 'quoter', clientOrderId: 'q-1', n: 1 },
       { level: 50, a: 1, b: 2, c: 3, msg: 'nested' },
     ]);
+  });
+
+  test('a level is enabled when both the gate and the logger pass it; asking makes no child logger below the gate', () => {
+    const { logger, children } = recorded('info');
+    const atWarn = levelGated(logger, 'warn').child({ strategy: 'quoter' });
+    expect([atWarn.isLevelEnabled('debug'), atWarn.isLevelEnabled('info'), children()]).toEqual([false, false, 0]);
+    expect(atWarn.isLevelEnabled('warn')).toBe(true);
+    const atDebug = levelGated(logger, 'debug');
+    expect([atDebug.isLevelEnabled('debug'), atDebug.isLevelEnabled('info')]).toEqual([false, true]);
   });
 
   test('debug passes everything at or above debug; an unknown level leaves the choice to the logger', async () => {

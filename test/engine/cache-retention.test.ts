@@ -131,6 +131,21 @@ describe('the cache remembers fill ids per symbol for an hour', () => {
   });
 });
 
+describe('the cache counts open orders without listing them', () => {
+  test('the counts are the lengths of the open lists, per symbol or all', () => {
+    const cache = new Cache();
+    order(cache, '1', 'NEW', T0);
+    order(cache, '2', 'PARTIALLY_FILLED', T0);
+    order(cache, '3', 'FILLED', T0);
+    algo(cache, '1', 'ORDER_NEW', T0);
+    algo(cache, '2', 'ORDER_CANCELED', T0);
+    const symbol = 'BTC-SWAP-USDT';
+    expect([cache.openOrderCount(), cache.openOrderCount(symbol), cache.openOrderCount('ETH-SWAP-USDT')]).toEqual([2, 2, 0]);
+    expect([cache.openOrders().length, cache.openOrders(symbol).length]).toEqual([2, 2]);
+    expect([cache.openAlgoOrderCount(), cache.openAlgoOrderCount(symbol), cache.openAlgoOrderCount('ETH-SWAP-USDT')]).toEqual([1, 1, 0]);
+  });
+});
+
 describe('RecentKeys', () => {
   test('forgets keys older than a cutoff from the oldest end, and the oldest beyond its capacity', () => {
     const keys = new RecentKeys(3);

@@ -188,6 +188,13 @@ export class Executor {
     return this.tracker.openOf(strategyId, kind);
   }
 
+  /** `openOrdersOf` of each strategy, joined in their order. */
+  openOrdersOfAll(strategyIds: readonly string[]): readonly string[] {
+    const out: string[] = [];
+    for (const strategyId of strategyIds) this.tracker.pushOpenOf(out, strategyId);
+    return out;
+  }
+
   /** Whether the order is one of the strategy's live orders (in `openOrdersOf(strategyId)`). */
   ownsOpenOrder(strategyId: string, clientOrderId: string): boolean {
     return this.tracker.ownsOpen(strategyId, clientOrderId);
@@ -392,8 +399,8 @@ export class Executor {
     // A cancel's row is in before its reply is handled.
     this.afterSend.commit();
     if (result.ok) {
-      // One literal, the fields in `about`'s order: no closure and spread per accepted command for a line rarely written.
-      this.log.debug({ strategy: strategyId, clientOrderId: id, symbol: command.symbol, command: command.type }, 'accepted by the exchange');
+      // One literal, the fields in `about`'s order, built only when the line is written (not at info: backtests, live).
+      if (this.log.isLevelEnabled('debug')) this.log.debug({ strategy: strategyId, clientOrderId: id, symbol: command.symbol, command: command.type }, 'accepted by the exchange');
       applyReply(this.tracker, result.value);
       if (!isPlacing(command)) this.tracker.advance(id, { kind: 'exists', finished: true });
       this.events.submitted(strategyId, command);
@@ -401,11 +408,18 @@ export class Executor {
       this.recheckAfterReply(id);
       return;
     }
+    this.applyFailure(id, strategyId, command, result.error);
+  }
+
+  /**
+   * A command's call failed. Its own method: `about`'s closure puts the arguments in a context object,
+   * made at entry of the function that holds it, so it is made only for a failure, not for every reply.
+   */
+  private applyFailure(id: string, strategyId: string, command: ExchangeCommand, failure: ExchangeFailure): void {
     this.recheck.delete(id);
     const tracked = this.tracker.get(id);
     // The order's fields on each line that is written: no child logger per reply (its bindings are serialized at creation).
     const about = (fields: object): object => ({ strategy: strategyId, clientOrderId: id, symbol: command.symbol, ...fields });
-    const failure = result.error;
     if (failure.kind === 'unknown') {
       this.tracker.advance(id, { kind: 'lost' }, `${failure.code} ${failure.message}`);
       this.log.warn(about({ failure }), 'outcome unknown: settling by query');

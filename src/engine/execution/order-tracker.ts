@@ -258,7 +258,7 @@ export class OrderTracker {
     } else if (known.state === 'done' && (known.exchangeOrderId === undefined || known.exchangeOrderId === snapshot.orderId)) {
       // Our own order, finished since the snapshot was taken (a reconciliation's open-order list racing the
       // order's last event). Finished is final: tracking it live would keep a phantom open order forever.
-      this.logger.debug({ clientOrderId: tracked.id, strategy: strategyId }, 'stale snapshot of a finished order: not adopted');
+      if (this.logger.isLevelEnabled('debug')) this.logger.debug({ clientOrderId: tracked.id, strategy: strategyId }, 'stale snapshot of a finished order: not adopted');
       return { ...tracked, phase: 'done' };
     } else {
       this.logger.warn({ clientOrderId: tracked.id, strategy: strategyId }, 'adopted order reuses a journaled id: tracked in memory only');
@@ -303,11 +303,16 @@ export class OrderTracker {
   /** Client order ids of a strategy's live orders (regular, plan, or both). */
   openOf(strategyId: string, kind?: OrderKind): readonly string[] {
     const out: string[] = [];
+    this.pushOpenOf(out, strategyId, kind);
+    return out;
+  }
+
+  /** Appends `openOf(strategyId, kind)` to `out`. */
+  pushOpenOf(out: string[], strategyId: string, kind?: OrderKind): void {
     for (const t of this.live.values()) {
       if (t.strategyId !== strategyId || !isPlacing(t.command) || (kind !== undefined && kindOf(t.command) !== kind)) continue;
       out.push(t.id);
     }
-    return out;
   }
 
   /** Whether `clientOrderId` is one of the strategy's live orders (one of `openOf(strategyId)`), by one lookup. */

@@ -109,7 +109,7 @@ function openOrderLimits(ctx: RiskContext, c: Candidate): Denial | undefined {
   const symbol = c.instrument.symbol;
   const exchangeMax = c.algo ? c.instrument.maxOpenAlgoOrders : c.instrument.maxOpenOrders;
   if (exchangeMax !== undefined) {
-    const open = c.algo ? ctx.cache.openAlgoOrders(symbol).length : ctx.cache.openOrders(symbol).length;
+    const open = c.algo ? ctx.cache.openAlgoOrderCount(symbol) : ctx.cache.openOrderCount(symbol);
     if (open >= exchangeMax) return denial('MAX_OPEN_ORDERS', `${symbol} allows ${exchangeMax} open ${c.algo ? 'conditional' : 'regular'} orders`);
   }
   if (!c.opening) return undefined;

@@ -63,13 +63,11 @@ function accountAvailable(ctx: RiskContext, symbol: string, positionSide: Positi
     reserved = addTo(reserved, order.quantity.sub(order.filledQty));
   }
   // Orders on their way are the strategies' live ones the cache does not show yet (no set of every open id made).
-  for (const ids of ctx.strategiesOpenIds()) {
-    for (const id of ids) {
-      if (id === exclude || ctx.cache.order(id) !== undefined) continue;
-      const command = ctx.submitted(id);
-      if (command?.type !== 'place-order' || command.symbol !== symbol || command.positionSide !== positionSide || isOpening(command.side, command.positionSide)) continue;
-      reserved = addTo(reserved, command.quantity);
-    }
+  for (const id of ctx.strategiesOpenIds()) {
+    if (id === exclude || ctx.cache.order(id) !== undefined) continue;
+    const command = ctx.submitted(id);
+    if (command?.type !== 'place-order' || command.symbol !== symbol || command.positionSide !== positionSide || isOpening(command.side, command.positionSide)) continue;
+    reserved = addTo(reserved, command.quantity);
   }
   return leftOver(held, reserved);
 }

@@ -56,17 +56,15 @@ export function equityOf(cache: CacheView, marginAsset: string): Decimal | undef
 /**
  * How many open regular and plan/TP-SL orders the whole account has, known to the cache or still on their
  * way, each client order id once: counted by lookups, without a set of every id (`pending`: the
- * strategies' live ids, no id in two lists).
+ * strategies' live ids, each once).
  */
-export function openOrderCount(cache: CacheView, pending: Iterable<readonly string[]>): number {
-  let count = cache.openOrders().length;
+export function openOrderCount(cache: CacheView, pending: readonly string[]): number {
+  let count = cache.openOrderCount();
   for (const algo of cache.openAlgoOrders()) if (!isOpenRegular(cache, algo.clientOrderId)) count += 1;
-  for (const list of pending) {
-    for (const id of list) {
-      if (isOpenRegular(cache, id)) continue;
-      const algo = cache.algoOrder(id);
-      if (algo === undefined || !isOpenAlgoStatus(algo.status)) count += 1;
-    }
+  for (const id of pending) {
+    if (isOpenRegular(cache, id)) continue;
+    const algo = cache.algoOrder(id);
+    if (algo === undefined || !isOpenAlgoStatus(algo.status)) count += 1;
   }
   return count;
 }

@@ -23,6 +23,8 @@ export interface StrategyRisk {
 export interface OrderRecords {
   /** Client order ids of the strategy's open regular and plan/TP-SL orders, each once. */
   openOrdersOf(strategyId: string): readonly string[];
+  /** `openOrdersOf` of each of these strategies, joined in their order: one list, not one per strategy. */
+  openOrdersOfAll(strategyIds: readonly string[]): readonly string[];
   /** At least as many as the ids of every strategy's `openOrdersOf` together (a bound made without listing them). */
   liveCount(): number;
   /** Whether an order is in `openOrdersOf(strategyId)`, by one lookup. */
@@ -182,15 +184,13 @@ export class RiskContext {
    * count), which lists no strategy's ids and looks up none of them.
    */
   openOrderCountUnder(limit: number): number {
-    const bound = this.cache.openOrders().length + this.cache.openAlgoOrders().length + this.parts.orders.liveCount();
+    const bound = this.cache.openOrderCount() + this.cache.openAlgoOrderCount() + this.parts.orders.liveCount();
     return bound < limit ? bound : this.openOrderCount();
   }
 
-  /** Each strategy's live order ids, a list per strategy (no id in two lists): those on their way without a set of all. */
-  strategiesOpenIds(): ReadonlyArray<readonly string[]> {
-    const lists: Array<readonly string[]> = [];
-    for (const id of this.parts.strategyIds) lists.push(this.parts.orders.openOrdersOf(id));
-    return lists;
+  /** Every strategy's live order ids, strategy by strategy, each once: those on their way without a set of all. */
+  strategiesOpenIds(): readonly string[] {
+    return this.parts.orders.openOrdersOfAll(this.parts.strategyIds);
   }
 
   /** The account's position and the strategy's own ledger holding of a symbol side, each read once. */

@@ -30,6 +30,14 @@ describe('Executor: journal first, then send; replies and stream events drive ea
     expect(r.executor.ownerOf(id)).toBe('alpha');
   });
 
+  test("every strategy's live orders in one list, strategy by strategy", async () => {
+    const r = rig();
+    // Placed beta first: the list follows the strategies' order, not the orders'.
+    const [b, a] = [r.executor.clientOrderId('beta', 'ask'), r.executor.clientOrderId('alpha', 'bid')];
+    for (const [strategy, id, key, price] of [['beta', b, 'ask', '99000'], ['alpha', a, 'bid', '98000']] as const) await r.executor.submit(strategy, limit(id, 'BUY', price), key);
+    expect([r.executor.openOrdersOfAll(['alpha', 'beta']), r.executor.openOrdersOfAll(['beta']), r.executor.openOrdersOfAll([])]).toEqual([[a, b], [b], []]);
+  });
+
   test('unkeyed ids come from the persisted sequence and are never reused', () => {
     const r = rig();
     expect([r.executor.clientOrderId('alpha'), r.executor.clientOrderId('alpha'), r.executor.clientOrderId('beta')]).toEqual(['alpha-1', 'alpha-2', 'beta-1']);

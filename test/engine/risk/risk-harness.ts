@@ -108,6 +108,7 @@ export class RiskHarness {
       strategies,
       orders: {
         openOrdersOf: (id) => [...(this.owned.get(id) ?? [])],
+        openOrdersOfAll: (ids) => ids.flatMap((id) => [...(this.owned.get(id) ?? [])]),
         liveCount: () => [...this.owned.values()].reduce((n, ids) => n + ids.size, 0),
         ownsOpenOrder: (id, clientOrderId) => this.owned.get(id)?.has(clientOrderId) ?? false,
         clientOrderId: (id, key) => (key !== undefined ? `${id}-${key}` : `${id}-${++this.sequence}`),
