@@ -107,7 +107,18 @@ export class Executor {
   private commandCount = 0;
   private closed = false;
 
-  constructor(private readonly options: ExecutorOptions) {
+  // The options' parts in fields of their own: the kernel's options literal gets its boilerplate in a process's
+  // second backtest, which widened its field types and deoptimized every method that read through it.
+  private readonly port: ExchangePort;
+  private readonly journal: OrderJournal;
+  private readonly time: TimeSource;
+  private readonly onWritten: ExecutorOptions['onWritten'];
+
+  constructor(options: ExecutorOptions) {
+    this.port = options.port;
+    this.journal = options.journal;
+    this.time = options.time;
+    this.onWritten = options.onWritten;
     this.log = options.logger;
     this.ids = new ClientOrderIds(options.journal, options.idNamespace);
     this.journalHealth = new JournalHealth(options.journal, options.time, this.log, options.onJournalHealth);
@@ -245,7 +256,7 @@ export class Executor {
   /** Settles a live entry now by query (or by `known`, its row in a fresh open list). */
   settleNow(clientOrderId: string, known?: Reply): Promise<SettleResult> {
     const tracked = this.tracker.get(clientOrderId);
-    if (tracked === undefined) return Promise.resolve(this.options.journal.get(clientOrderId)?.state ?? 'unresolved');
+    if (tracked === undefined) return Promise.resolve(this.journal.get(clientOrderId)?.state ?? 'unresolved');
     if (this.sending.has(clientOrderId)) {
       this.recheck.add(clientOrderId);
       return Promise.resolve('busy');
@@ -305,7 +316,7 @@ export class Executor {
     // The row waits from here and is committed after the send's synchronous way to the socket (an event
     // handled on that way, as an in-process exchange raises them, commits it first).
     if (session === undefined) tracked.unjournaled = true;
-    else this.afterSend.add(sentEntry(id, strategyId, intentKey, command, this.options.time.clock.now()), tracked);
+    else this.afterSend.add(sentEntry(id, strategyId, intentKey, command, this.time.clock.now()), tracked);
     const admitted = trigger === undefined ? undefined : journaledTrigger(trigger, this.stopwatch.now());
     return this.exchange(id, strategyId, command, admitted, tracked);
   }
@@ -327,7 +338,7 @@ export class Executor {
 
   /** This session's number, drawn from the journal at its first command that places nothing (its own commit). */
   private drawCommandSession(): number {
-    return (this.commandSession ??= this.options.journal.nextSequence(COMMAND_SESSION_ID));
+    return (this.commandSession ??= this.journal.nextSequence(COMMAND_SESSION_ID));
   }
 
   /**
@@ -336,8 +347,8 @@ export class Executor {
    * memory: keep it so, or give it back its `atomically`.
    */
   private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined, remembered: string[]): Admission {
-    const journal = this.options.journal;
-    const time = this.options.time.clock.now();
+    const journal = this.journal;
+    const time = this.time.clock.now();
     if (!isPlacing(command)) {
       if (this.commandSession === undefined) throw new InvariantError('COMMAND_SESSION', 'no command session drawn before the admission');
       // Counted before the commit: a number a rolled-back admission took is never given again.
@@ -379,12 +390,12 @@ export class Executor {
   private exchange(id: string, strategyId: string, command: ExchangeCommand, trigger: Trigger | undefined, sent: Tracked | undefined): Promise<SubmitOutcome> {
     this.busy.add(id);
     this.sending.add(id);
-    const work: Promise<SubmitOutcome> = send(this.options.port, command, this.traceOf(command, trigger)).then((result) => {
+    const work: Promise<SubmitOutcome> = send(this.port, command, this.traceOf(command, trigger)).then((result) => {
       try {
         this.busy.delete(id);
         this.sending.delete(id);
         this.applyResult(id, strategyId, command, result);
-        return sent?.phase ?? this.tracker.get(id)?.phase ?? this.options.journal.get(id)?.state ?? 'pending';
+        return sent?.phase ?? this.tracker.get(id)?.phase ?? this.journal.get(id)?.state ?? 'pending';
       } finally {
         // Settled as this returns: a flush waiting on the set sees it done.
         this.inFlight.delete(work);
@@ -454,7 +465,7 @@ export class Executor {
 
   /** Times the first write of a command caused by market data (a retried request is not timed again). */
   private traceOf(command: ExchangeCommand, trigger: Trigger | undefined): CallTrace | undefined {
-    const observe = this.options.onWritten;
+    const observe = this.onWritten;
     if (trigger === undefined || observe === undefined) return undefined;
     let timed = false;
     let calledAt: number | undefined;
@@ -474,12 +485,12 @@ export class Executor {
   /** A snapshot was applied to an order whose outcome was unknown: if it is known now, its settling stops. */
   private answered(id: string): void {
     const tracked = this.tracker.get(id);
-    const after = tracked?.phase ?? this.options.journal.get(id)?.state;
+    const after = tracked?.phase ?? this.journal.get(id)?.state;
     if (after === undefined || isAwaitingAnswer(after)) return;
     // The stream answered what the lost reply did not.
     this.timers.get(id)?.unsubscribe();
     this.timers.delete(id);
-    const entry = this.options.journal.get(id);
+    const entry = this.journal.get(id);
     if (entry !== undefined) this.events.submitted(entry.strategyId, tracked?.command ?? entry.command);
   }
 
@@ -488,7 +499,7 @@ export class Executor {
     const delay = Math.min(this.settleAfterMs * 2 ** attempt, this.maxSettleDelayMs);
     this.timers.get(id)?.unsubscribe();
     // A fresh top-level schedule per attempt (nesting `this.schedule` overflows a virtual clock).
-    const timer = this.options.time.scheduler.schedule(() => {
+    const timer = this.time.scheduler.schedule(() => {
       this.timers.delete(id);
       void this.track(this.settleLater(id, attempt));
     }, delay);
@@ -508,7 +519,7 @@ export class Executor {
   }
 
   private context(): SettleContext {
-    return { port: this.options.port, tracker: this.tracker, events: this.events, busy: this.busy, logger: this.log };
+    return { port: this.port, tracker: this.tracker, events: this.events, busy: this.busy, logger: this.log };
   }
 
   private track<T>(work: Promise<T>): Promise<T> {

@@ -69,7 +69,19 @@ export class Ledgers {
   private readonly log: Logger;
   private claimsApplied = false;
 
-  constructor(private readonly options: LedgersOptions) {
+  // The options' parts in fields of their own (see Executor: an options literal's widened field types deoptimized their readers).
+  private readonly cache: LedgersOptions['cache'];
+  private readonly clock: LedgersOptions['clock'];
+  private readonly owners: LedgersOptions['owners'];
+  private readonly claims: LedgersOptions['claims'];
+  private readonly store: LedgersOptions['store'];
+
+  constructor(options: LedgersOptions) {
+    this.cache = options.cache;
+    this.clock = options.clock;
+    this.owners = options.owners;
+    this.claims = options.claims;
+    this.store = options.store;
     const store = options.store;
     const state = decodeLedgerState(store.get(LEDGER_STATE_KEY), (n) => store.get(ledgerFillsKey(LEDGER_STATE_KEY, n)), LEDGER_FILL_CHUNK);
     this.book = new LedgerBook(state);
@@ -85,7 +97,7 @@ export class Ledgers {
 
   /** The strategy's own holding (the external ledger's when `owner` is `external`). */
   position(owner: string, symbol: string, positionSide: PositionSide): LedgerPosition | undefined {
-    if (owner === EXTERNAL_LEDGER) return this.book.external(this.options.cache.position(symbol, positionSide), symbol, positionSide, this.options.clock.now());
+    if (owner === EXTERNAL_LEDGER) return this.book.external(this.cache.position(symbol, positionSide), symbol, positionSide, this.clock.now());
     return this.book.get(owner, symbol, positionSide);
   }
 
@@ -95,7 +107,7 @@ export class Ledgers {
     for (const owner of this.book.owners()) if (owner !== EXTERNAL_LEDGER) out.push(...this.book.positionsOf(owner));
     const keys = new Map<string, { symbol: string; side: PositionSide }>();
     for (const p of out) keys.set(`${p.symbol}/${p.positionSide}`, { symbol: p.symbol, side: p.positionSide });
-    for (const p of this.options.cache.positions()) keys.set(`${p.symbol}/${p.positionSide}`, { symbol: p.symbol, side: p.positionSide });
+    for (const p of this.cache.positions()) keys.set(`${p.symbol}/${p.positionSide}`, { symbol: p.symbol, side: p.positionSide });
     for (const p of this.book.positionsOf(EXTERNAL_LEDGER)) keys.set(`${p.symbol}/${p.positionSide}`, { symbol: p.symbol, side: p.positionSide });
     for (const { symbol, side } of keys.values()) {
       const external = this.position(EXTERNAL_LEDGER, symbol, side);
@@ -111,8 +123,8 @@ export class Ledgers {
         return this.onFill(event.fill);
       case 'account.funding': {
         const { symbol, amount, time } = event.funding;
-        const long = this.options.cache.position(symbol, 'LONG')?.qty ?? dec(0);
-        const short = this.options.cache.position(symbol, 'SHORT')?.qty ?? dec(0);
+        const long = this.cache.position(symbol, 'LONG')?.qty ?? dec(0);
+        const short = this.cache.position(symbol, 'SHORT')?.qty ?? dec(0);
         this.book.shareFunding(symbol, amount, long.sub(short), time);
         this.save();
         return NO_EVENTS;
@@ -136,9 +148,9 @@ export class Ledgers {
    */
   claim(strategyId: string, symbol: string, positionSide: PositionSide, qty: Decimal | undefined, by: PositionClaimed['by']): Result<PositionClaimed, ClaimRefused> {
     if (!this.strategies.has(strategyId)) return err({ code: 'UNKNOWN_STRATEGY', message: `no strategy "${strategyId}" runs here` });
-    if (this.options.cache.instrument(symbol) === undefined) return err({ code: 'UNKNOWN_SYMBOL', message: `unknown symbol ${symbol}` });
-    const time = this.options.clock.now();
-    const account = this.options.cache.position(symbol, positionSide);
+    if (this.cache.instrument(symbol) === undefined) return err({ code: 'UNKNOWN_SYMBOL', message: `unknown symbol ${symbol}` });
+    const time = this.clock.now();
+    const account = this.cache.position(symbol, positionSide);
     const external = this.book.external(account, symbol, positionSide, time);
     const wanted = qty === undefined || qty.gt(external.qty) ? external.qty : qty;
     if (wanted.lte(0)) return err({ code: 'NOTHING_TO_CLAIM', message: `the external ledger holds no ${positionSide} ${symbol}` });
@@ -175,7 +187,7 @@ export class Ledgers {
       if (owner === EXTERNAL_LEDGER) continue;
       const excess = this.book.moveToOwner(owner, fill, this.multiplierOf(fill.symbol));
       moved += 1;
-      this.options.owners.moved?.(fill, owner);
+      this.owners.moved?.(fill, owner);
       const about = { strategy: owner, symbol: fill.symbol, side: fill.positionSide, tradeId: fill.tradeId, orderId: fill.orderId, qty: fill.qty.toFixed() };
       if (excess.gt(0)) this.log.warn({ ...about, excess: excess.toFixed() }, 'fill moved from external to its strategy, which had lost that position already');
       else this.log.info(about, 'fill moved from external to the strategy whose order it was');
@@ -194,7 +206,7 @@ export class Ledgers {
       const cause = lossCauseOf(fill.clientOrderId);
       if (cause !== undefined) {
         // A forced close: it takes the strategies' holdings too, pro rata of the account's position.
-        const account = this.options.cache.position(fill.symbol, fill.positionSide)?.qty ?? dec(0);
+        const account = this.cache.position(fill.symbol, fill.positionSide)?.qty ?? dec(0);
         const outOf = account.gt(fill.qty) ? account : fill.qty;
         events.push(...this.lose(fill.symbol, fill.positionSide, fill.qty, outOf, fill.price, cause, fill.time, fill.clientOrderId));
       }
@@ -202,7 +214,7 @@ export class Ledgers {
     const excess = this.book.bookFill(owner, fill, multiplier);
     if (excess.gt(0)) {
       // A guard (or a strategy closing beyond its ledger) closed what others held: theirs shrink, they are told.
-      const account = this.options.cache.position(fill.symbol, fill.positionSide)?.qty ?? dec(0);
+      const account = this.cache.position(fill.symbol, fill.positionSide)?.qty ?? dec(0);
       events.push(...this.lose(fill.symbol, fill.positionSide, excess, account.gt(excess) ? account : excess, fill.price, 'guard', fill.time, fill.clientOrderId));
     }
     this.save();
@@ -218,11 +230,11 @@ export class Ledgers {
       for (const p of this.book.positionsOf(owner)) if (p.qty.gt(0)) sides.set(`${p.symbol}/${p.positionSide}`, { symbol: p.symbol, side: p.positionSide });
     }
     for (const { symbol, side } of sides.values()) {
-      const account = this.options.cache.position(symbol, side);
+      const account = this.cache.position(symbol, side);
       const held = this.book.strategiesHold(symbol, side);
       const accountQty = account?.qty ?? dec(0);
       if (accountQty.gte(held)) continue;
-      const price = this.options.cache.markPrice(symbol) ?? account?.avgPrice ?? dec(0);
+      const price = this.cache.markPrice(symbol) ?? account?.avgPrice ?? dec(0);
       events.push(...this.lose(symbol, side, held.sub(accountQty), held, price, 'unattributed', time, undefined));
     }
     if (events.length > 0) this.save();
@@ -250,7 +262,7 @@ export class Ledgers {
 
   private applyConfigClaims(time: number): readonly PositionClaimed[] {
     const out: PositionClaimed[] = [];
-    for (const claim of this.options.claims ?? []) {
+    for (const claim of this.claims ?? []) {
       for (const side of claim.sides) {
         const claimed = this.claim(claim.strategyId, claim.symbol, side, undefined, 'config');
         if (claimed.ok) out.push({ ...claimed.value, time });
@@ -260,21 +272,21 @@ export class Ledgers {
   }
 
   private ownerOf(clientOrderId: string): string {
-    const owner = clientOrderId === '' ? undefined : this.options.owners.ownerOf(clientOrderId);
+    const owner = clientOrderId === '' ? undefined : this.owners.ownerOf(clientOrderId);
     return owner !== undefined && this.strategies.has(owner) ? owner : EXTERNAL_LEDGER;
   }
 
   /** By the fill's client order id, else by its order's exchange id. */
   private ownerOfFill(fill: Fill): string {
     const owner = this.ownerOf(fill.clientOrderId);
-    const owners = this.options.owners;
+    const owners = this.owners;
     if (owner !== EXTERNAL_LEDGER || owners.ownerOfOrder === undefined) return owner;
     const byOrder = owners.ownerOfOrder(fill.orderId);
     return byOrder !== undefined && this.strategies.has(byOrder) ? byOrder : EXTERNAL_LEDGER;
   }
 
   private multiplierOf(symbol: string): Decimal {
-    return this.options.cache.instrument(symbol)?.contractMultiplier ?? dec(1);
+    return this.cache.instrument(symbol)?.contractMultiplier ?? dec(1);
   }
 
   /**
@@ -283,7 +295,7 @@ export class Ledgers {
    * this order a crash between two of them leaves the record pointing only at chunks that exist.
    */
   private save(): void {
-    const store = this.options.store;
+    const store = this.store;
     const changes = this.book.bookedChanges();
     for (const chunk of changes.write) store.set(ledgerFillsKey(LEDGER_STATE_KEY, chunk.n), chunk.ids);
     store.set(LEDGER_STATE_KEY, ledgerStateValue(this.book.record()));
