@@ -1,5 +1,5 @@
 import type { Decimal } from '../core/decimal.js';
-import { dec } from '../core/decimal.js';
+import { aboveZero, compareDecimals, dec } from '../core/decimal.js';
 
 /** Crypto perpetuals trade around the clock: a year is 365 days of 24 hours. */
 export const YEAR_MS = 365 * 86_400_000;
@@ -66,15 +66,23 @@ export function drawdowns(equity: readonly Decimal[]): Decimal[] {
   });
 }
 
+/**
+ * Comparisons by `compareDecimals` (`gt` makes a decimal of its argument), and a fall divided by its peak
+ * only when there is one: at a peak (most samples of a flat account) the fall is 0, never above the
+ * largest so far.
+ */
 function maxDrawdownOf(equity: readonly Decimal[]): { fraction: Decimal; amount: Decimal } {
   let peak: Decimal | undefined;
   let fraction = dec(0);
   let amount = dec(0);
   for (const e of equity) {
-    if (peak === undefined || e.gt(peak)) peak = e;
+    if (peak === undefined || compareDecimals(e, peak) > 0) peak = e;
+    if (e === peak) continue;
     const fall = peak.sub(e);
-    if (fall.gt(amount)) amount = fall;
-    if (peak.gt(0) && fall.div(peak).gt(fraction)) fraction = fall.div(peak);
+    if (compareDecimals(fall, amount) > 0) amount = fall;
+    if (!aboveZero(fall) || !aboveZero(peak)) continue;
+    const share = fall.div(peak);
+    if (compareDecimals(share, fraction) > 0) fraction = share;
   }
   return { fraction, amount };
 }
@@ -83,7 +91,7 @@ function periodReturns(equity: readonly Decimal[]): Decimal[] {
   const out: Decimal[] = [];
   for (let i = 1; i < equity.length; i++) {
     const before = equity[i - 1]!;
-    if (before.gt(0)) out.push(equity[i]!.div(before).sub(1));
+    if (aboveZero(before)) out.push(equity[i]!.div(before).sub(1));
   }
   return out;
 }
