@@ -143,17 +143,15 @@ export class Executor {
   execute(strategyId: string, command: ExchangeCommand, intentKey?: string, trigger?: Trigger): Promise<SubmitOutcome> {
     if (isCancel(command)) return this.sendThenJournal(strategyId, command, intentKey, trigger);
     let admitted: Admission;
-    const remembered: string[] = [];
     try {
       // Drawn in its own commit, before the admission's (whose rollback must not give the number back).
       if (!isPlacing(command)) this.drawCommandSession();
       // The entry, already in its `sent` phase, in one commit: one write to disk before the request goes out.
       // An admission writes one row at most, after its reads, so that write's own statement is the commit:
       // no BEGIN and COMMIT around it (a cold BEGIN alone measured ~15 us p50 on the tick path).
-      admitted = this.tracker.strictly(() => this.admit(strategyId, command, intentKey, remembered));
+      admitted = this.admitStrictly(strategyId, command, intentKey);
     } catch (error: unknown) {
-      // Nothing was committed: what the admission began to track is not journaled.
-      for (const id of remembered) this.tracker.forget(id);
+      // Nothing was committed, and nothing tracked: an admission starts tracking only as its last step.
       if (!isStorageFailure(error)) return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       this.events.failed(strategyId, command, this.journalHealth.failed(error));
       return Promise.resolve('unjournaled');
@@ -341,12 +339,23 @@ export class Executor {
     return (this.commandSession ??= this.journal.nextSequence(COMMAND_SESSION_ID));
   }
 
+  /** `admit` with the tracker strict (a failed journal write throws): a begin and end pair, no closure per order. */
+  private admitStrictly(strategyId: string, command: ExchangeCommand, intentKey: string | undefined): Admission {
+    this.tracker.beginStrict();
+    try {
+      return this.admit(strategyId, command, intentKey);
+    } finally {
+      this.tracker.endStrict();
+    }
+  }
+
   /**
    * The journal id of a new submission, written in phase `sent` (it goes out right after the commit), or
    * why there is none. It reads, then makes one journal write at most (its commit), then only tracks in
-   * memory: keep it so, or give it back its `atomically`.
+   * memory as its last step (nothing after it throws, so a failed admission leaves nothing tracked): keep
+   * it so, or give it back its `atomically` and a list of what to forget.
    */
-  private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined, remembered: string[]): Admission {
+  private admit(strategyId: string, command: ExchangeCommand, intentKey: string | undefined): Admission {
     const journal = this.journal;
     const time = this.time.clock.now();
     if (!isPlacing(command)) {
@@ -355,7 +364,6 @@ export class Executor {
       const id = `${strategyId}/${command.type}/${this.commandSession}.${++this.commandCount}`;
       journal.append(sentEntry(id, strategyId, intentKey, command, time));
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
-      remembered.push(id);
       return { id };
     }
     const id = command.clientOrderId;
@@ -363,7 +371,6 @@ export class Executor {
     if (existing === undefined) {
       journal.append(sentEntry(id, strategyId, intentKey, command, time));
       this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
-      remembered.push(id);
       return { id };
     }
     if (isLive(existing.state)) {
@@ -376,7 +383,6 @@ export class Executor {
     // The exchange never had it: the same id may go again (the journal keeps the first command's text).
     journal.update(id, { state: 'sent', time, detail: 'resubmitted' });
     this.tracker.remember({ id, strategyId, symbol: command.symbol, command, state: 'sent' });
-    remembered.push(id);
     return { id };
   }
 

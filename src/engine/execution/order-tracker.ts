@@ -118,19 +118,16 @@ export class OrderTracker {
     return [...this.live.values()];
   }
 
-  /** Runs an admission: its journal writes throw on failure (the commit must not go through). */
-  strictly<T>(work: () => T): T {
+  /**
+   * An admission begins: its journal writes throw on failure (the commit must not go through) until
+   * `endStrict` (in a `finally`: a begin and end pair, not a closure per order).
+   */
+  beginStrict(): void {
     this.strict = true;
-    try {
-      return work();
-    } finally {
-      this.strict = false;
-    }
   }
 
-  /** Stops tracking an entry whose journal commit failed. */
-  forget(id: string): void {
-    this.live.delete(id);
+  endStrict(): void {
+    this.strict = false;
   }
 
   /**
