@@ -2,13 +2,11 @@ import type { Decimal } from '../../core/decimal.js';
 import { dec } from '../../core/decimal.js';
 import { DecimalSum } from '../../core/decimal-sum.js';
 import { minusExact } from '../../core/exact-decimal.js';
-import { decimalOfText } from '../../core/decimal-cache.js';
 import type { EngineState } from './engine-state.js';
 import type { FuturesAccount } from './ledger.js';
 import type { PositionMath, PositionRecord } from './position-record.js';
-import { PositionSize, tierFor } from './position-record.js';
+import { PositionSize } from './position-record.js';
 import { decimalOfScaled, scaledInteger } from '../../core/scaled-integer.js';
-import { scaledText } from '../market-stream/ticks.js';
 import type { SymbolBook } from './symbol-book.js';
 import { liquidationPrice, positionMath } from './position-record.js';
 
@@ -61,15 +59,13 @@ export function mathOf(state: EngineState, position: PositionRecord): PositionMa
 
 /** The size figures of `lots` on `book`: coins (from the lots' and the multiplier's digits when their product fits) and the tier's maintenance rate. */
 function sizeOf(book: SymbolBook, lots: number): PositionSize {
-  const contracts = book.qtyDecimals.of(lots);
   const multiplier = book.multiplier;
   const qty = book.qty.scaledOf(lots);
   const coinUnits = multiplier === undefined || qty === undefined ? undefined : qty * multiplier.units;
   const coinsDigits = coinUnits !== undefined && Number.isSafeInteger(coinUnits) && multiplier !== undefined ? { units: coinUnits, scale: book.qty.decimals + multiplier.decimals } : undefined;
-  const coins = coinsDigits === undefined ? contracts.mul(decimalOfText(book.instrument.contractMultiplier)) : decimalOfScaled(coinsDigits.units, coinsDigits.scale);
-  const rateText = tierFor(book.instrument.riskLimits, contracts).maintMarginRate;
-  const rate = scaledText(rateText);
-  return new PositionSize(coins, coinsDigits, decimalOfText(rateText), rate === undefined ? undefined : { units: rate.units, scale: rate.decimals });
+  const coins = coinsDigits === undefined ? book.qtyDecimals.of(lots).mul(book.multiplierDecimal) : decimalOfScaled(coinsDigits.units, coinsDigits.scale);
+  const tier = book.tiers.ofLots(lots);
+  return new PositionSize(coins, coinsDigits, tier.maintRate, tier.maintRateDigits);
 }
 
 /** One open position as the account's figures read it. */

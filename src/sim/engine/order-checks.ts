@@ -98,7 +98,7 @@ export function notionalOf(book: SymbolBook, lots: number, priceTicks: number): 
 
 /** MIN_NOTIONAL. */
 export function checkNotional(book: SymbolBook, notional: Decimal): SimReject | undefined {
-  return compareDecimals(notional, decimalOfText(book.filters.minNotional)) < 0 ? reject.minNotional(decText(notional.toDecimalPlaces(8)), book.filters.minNotional) : undefined;
+  return compareDecimals(notional, book.minNotional) < 0 ? reject.minNotional(decText(notional.toDecimalPlaces(8)), book.filters.minNotional) : undefined;
 }
 
 /** Margin an opening order reserves: initial margin plus the opening and closing fee at the taker rate (document 000). */

@@ -10,6 +10,7 @@ import type { ContractFilters } from './contract-filters.js';
 import { contractFilters } from './contract-filters.js';
 import type { OrderRecord } from './order-record.js';
 import { GridDecimals } from './grid-decimals.js';
+import { RiskTiers } from './risk-tiers.js';
 import { emptyObjectArray } from '../../core/empty-arrays.js';
 
 // Globals read once: this is the matching hot path (see ticks.ts).
@@ -60,6 +61,9 @@ export class SymbolBook {
   readonly makerFeeRate: Decimal;
   readonly takerFeeRate: Decimal;
   readonly multiplierDecimal: Decimal;
+  /** MIN_NOTIONAL and the risk-limit tiers, read from their (fixed) text once: every opening order is checked against them. */
+  readonly minNotional: Decimal;
+  readonly tiers: RiskTiers;
   /**
    * 0 until the first event of the kind. Double fields from the first store (see the constructor): a
    * price's units may reach it as a small integer or as an integer-valued double (a typed array's value,
@@ -114,6 +118,8 @@ export class SymbolBook {
     this.makerFeeRate = decimalOfText(instrument.makerFeeRate);
     this.takerFeeRate = decimalOfText(instrument.takerFeeRate);
     this.multiplierDecimal = decimalOfText(instrument.contractMultiplier);
+    this.minNotional = decimalOfText(this.filters.minNotional);
+    this.tiers = new RiskTiers(instrument.riskLimits, this.qty, this.qtyDecimals);
     this.lastTicks = this.markTicks = this.indexTicks = this.bestBidTicks = this.bestAskTicks = this.markMemoTicks = 0;
   }
 

@@ -1,6 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
 import { compareDecimals, dec } from '../../core/decimal.js';
-import { decimalOfText } from '../../core/decimal-cache.js';
 import { dividedExact, minusExact, plusExact, timesExact, timesRatioExact, weightedAverageExact } from '../../core/exact-decimal.js';
 import type { Result } from '../../core/result.js';
 import { err, ok } from '../../core/result.js';
@@ -10,7 +9,6 @@ import type { FuturesAccount } from './ledger.js';
 import { OrderRecord } from './order-record.js';
 import { checkLimitBand, checkNotional, checkPrice, leverageRate, notionalOf, openingMargin, resolveLots } from './order-checks.js';
 import type { PositionRecord } from './position-record.js';
-import { tierFor } from './position-record.js';
 import { reject } from './rejects.js';
 import type { Fill, SymbolBook } from './symbol-book.js';
 import type { AttachedStop, PositionSide, PriceType, Side, SimReject, TimeInForce } from './types.js';
@@ -104,10 +102,9 @@ export class TradingDesk {
       if (position.lots === 0) return err(reject.noPosition(spec.positionSide));
       if (lots.value > position.availableLots) return err(reject.closeTooLarge(book.qty.toText(lots.value), book.qty.toText(position.availableLots)));
     } else {
-      const after = book.qtyDecimals.of(position.lots + lots.value);
-      const lastTier = book.instrument.riskLimits[book.instrument.riskLimits.length - 1];
-      if (lastTier !== undefined && compareDecimals(after, decimalOfText(lastTier.maxQuantity)) > 0) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
-      if (compareDecimals(leverageRate(settings.leverage), decimalOfText(tierFor(book.instrument.riskLimits, after).initialMarginRate)) < 0) return err(reject.positionTooLarge());
+      const afterLots = position.lots + lots.value;
+      if (book.tiers.beyondLast(afterLots)) return err({ code: -3148, msg: 'Position would exceed the maximum risk limit.' });
+      if (compareDecimals(leverageRate(settings.leverage), book.tiers.ofLots(afterLots).initialMarginRate) < 0) return err(reject.positionTooLarge());
       marginLocked = openingMargin(book, notional, settings.leverage);
       if (accountFigures(this.s, account).compareAvailable(marginLocked) < 0) return err(reject.insufficientBalance());
     }
