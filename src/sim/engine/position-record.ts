@@ -1,6 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
-import { compareDecimals, dec } from '../../core/decimal.js';
-import { decimalOfText } from '../../core/decimal-cache.js';
+import { dec } from '../../core/decimal.js';
 import { decimalOfScaled, powerOfTen, scaledInteger } from '../../core/scaled-integer.js';
 import type { RiskLimitTier } from '../market-stream/instruments.js';
 import type { SymbolBook } from './symbol-book.js';
@@ -141,14 +140,6 @@ class MarkedPosition implements PositionMath {
   get value(): Decimal {
     return (this.valueDecimal ??= this.valueDigits === undefined ? this.mark.mul(this.coins) : decimalOfScaled(this.valueDigits.units, this.valueDigits.scale));
   }
-}
-
-/** The risk-limit tier for a position of `contracts` (the last tier when beyond all). */
-export function tierFor(tiers: readonly RiskLimitTier[], contracts: Decimal): RiskLimitTier {
-  for (const tier of tiers) if (compareDecimals(contracts, decimalOfText(tier.maxQuantity)) <= 0) return tier;
-  const last = tiers[tiers.length - 1];
-  if (last === undefined) throw new RangeError('instrument without risk-limit tiers');
-  return last;
 }
 
 /** Highest leverage a tier allows: 1 / initial margin rate, rounded down. */

@@ -16,7 +16,7 @@ import type { FuturesAccount } from './ledger.js';
 import { UserRecord } from './ledger.js';
 import type { OrderRecord } from './order-record.js';
 import { checkPrice, resolveLots } from './order-checks.js';
-import { maxLeverageOf, tierFor } from './position-record.js';
+import { maxLeverageOf } from './position-record.js';
 import { reject } from './rejects.js';
 import { RiskDesk } from './risk-desk.js';
 import type { BookPrices, SymbolBook } from './symbol-book.js';
@@ -570,7 +570,7 @@ export class SimExchange implements SimVenue {
     const longP = account.existingPosition(symbol, 'LONG');
     const shortP = account.existingPosition(symbol, 'SHORT');
     const heldLots = Math.max(longP?.lots ?? 0, shortP?.lots ?? 0);
-    const tier = tierFor(book.instrument.riskLimits, dec(book.qty.toText(heldLots)));
+    const tier = book.tiers.ofLots(heldLots).tier;
     const max = maxLeverageOf(tier);
     if (leverage > max) return err(reject.leverageTooHigh(max));
     const positions = [longP, shortP].filter((p) => p !== undefined && p.lots > 0);

@@ -1,4 +1,4 @@
-import { ACCOUNT, BTC, d, engine, mark, order, standardBook, T0, trade } from './engine-support.js';
+import { ACCOUNT, BTC, d, depth, engine, mark, order, standardBook, T0, trade } from './engine-support.js';
 import type { AlgoOrderView, OrderView, SimResult } from '../../../src/sim/engine/types.js';
 
 function value<T>(result: SimResult<T>): T {
@@ -219,5 +219,19 @@ describe('funding and liquidation', () => {
     open(ex, 'BUY', '1');
     const busy = ex.setMarginType(ACCOUNT, BTC, 'ISOLATED');
     expect(busy.ok ? 0 : busy.error.code).toBe(-3128);
+  });
+
+  test("a held position's risk tier bounds the leverage: past the first tier's 42,000 contracts, 25 at most", () => {
+    const { ex } = engine('10000000');
+    depth(ex, T0, [['99999.9', '50000']], [['100000', '50000']]);
+    mark(ex, T0, '100000');
+    value(ex.setLeverage(ACCOUNT, BTC, 20));
+    open(ex, 'BUY', '42000');
+    value(ex.setLeverage(ACCOUNT, BTC, 50));
+    value(ex.setLeverage(ACCOUNT, BTC, 20));
+    open(ex, 'BUY', '0.1');
+    const tooHigh = ex.setLeverage(ACCOUNT, BTC, 26);
+    expect(tooHigh.ok ? 0 : tooHigh.error.code).toBe(-3132);
+    value(ex.setLeverage(ACCOUNT, BTC, 25));
   });
 });
